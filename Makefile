@@ -1,0 +1,29 @@
+# Two entry points (see README): `make serve` and `make test`.
+# Each creates or updates the virtualenv in .venv and installs what it needs.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: serve test venv clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+serve: $(STAMP)
+	$(BIN)/gunicorn --bind $(HOST):$(PORT) --workers 2 'service.app:create_app()'
+
+test: $(STAMP)
+	$(BIN)/python -m pytest; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 0; fi; exit $$rc
+
+clean:
+	rm -rf $(VENV) build *.egg-info

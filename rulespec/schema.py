@@ -1,0 +1,148 @@
+"""The rule slots a variant fills, and the context each rule is evaluated in.
+
+Every rule of every variant is one of these slots.  A slot has a result type
+and a context: the dotted names its expression may use (besides parameter
+rules, which every expression may name, e.g. ``nil.value``).  The compiler
+checks names and types against this schema; the engine supplies the context
+values in the order listed here.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Value types of the rules language.
+INT, BOOL, CARD, SUIT, CARDS, SEAT, TEAM, BIDKIND, LIST, ENUM = (
+    "number", "boolean", "card", "suit", "card set", "seat", "team", "bid kind", "list", "choice")
+ANY = "value"  # a variant's own parameter: any constant type
+
+BID_KINDS = ("regular", "nil", "blind_nil", "blind", "pending")
+
+# --- contexts: dotted name -> type, in the engine's argument order ----------
+_TEAM_BASICS = {
+    "team.score": INT, "team.bags": INT, "opponents.score": INT, "opponents.bags": INT,
+}
+_TEAM_HAND = {
+    **_TEAM_BASICS,
+    "team.contract": INT,        # regular (or blind team) contract, 0 if none
+    "team.blind": BOOL,          # the contract is a blind team bid (blind 6/7/8)
+    "team.tricks": INT,          # all tricks taken by the partnership
+    "team.regular_tricks": INT,  # tricks of the partners who made a regular bid
+    "team.nil_tricks": INT,      # tricks of nil and blind-nil bidders
+    "team.won": INT,             # tricks that count toward the contract
+    "team.made": BOOL,           # contract made (false when there is no contract)
+    "team.overtricks": INT,      # team.won - team.contract when made, else 0
+    "team.nil_count": INT,       # nil and blind-nil bids in the team
+    "team.nil_made": INT,        # of which successful
+}
+CONTEXTS: dict[str, dict[str, str]] = {
+    "param": {},
+    "deck": {"all_cards": CARDS, "jokers": CARDS},
+    "card": {"card": CARD},
+    "seating": {"dealer": SEAT},
+    "bid": {
+        "hand": CARDS, "seat": SEAT, "dealer": SEAT, "position": INT,
+        "partner.kind": BIDKIND, "partner.n": INT, "bid.n": INT, **_TEAM_BASICS,
+    },
+    "team_bid": {
+        "team.regular_sum": INT, "team.regular_count": INT, "team.nil_count": INT,
+        "team.blind_nil_count": INT, "team.blind_count": INT, **_TEAM_BASICS,
+    },
+    "play": {
+        "hand": CARDS, "trick.cards": CARDS, "trick.led_suit": SUIT, "trick.number": INT,
+        "trick.position": INT, "leading": BOOL, "trump_broken": BOOL, "played": CARDS,
+    },
+    "break": {
+        "card": CARD, "hand": CARDS, "leading": BOOL, "trick.led_suit": SUIT, "trick.number": INT,
+    },
+    "trick": {"trick.cards": CARDS, "trick.led_suit": SUIT, "trick.number": INT, "trick.lead": CARD},
+    "team_hand": dict(_TEAM_HAND),
+    "nil_hand": {**_TEAM_HAND, "player.tricks": INT, "player.blind": BOOL},
+    "bonus_hand": {
+        **_TEAM_HAND, "last_trick.won": BOOL, "last_trick.winning_card": CARD,
+        "last_trick.team_cards": CARDS,
+    },
+    "game": {
+        "ns.score": INT, "ns.bags": INT, "ew.score": INT, "ew.bags": INT,
+        "high.score": INT, "low.score": INT, "lead": INT, "hands": INT,
+    },
+}
+
+
+@dataclass(frozen=True)
+class Slot:
+    name: str
+    type: str
+    context: str
+    doc: str
+    options: tuple[str, ...] = ()
+
+
+_SLOTS = [
+    # deck and cards
+    Slot("deck.cards", CARDS, "deck", "the cards in the pack"),
+    Slot("card.suit", SUIT, "card", "the suit a card belongs to for following suit and trumping"),
+    Slot("card.power", INT, "card", "rank of a card within its suit (higher beats lower)"),
+    Slot("trump.suit", SUIT, "param", "the trump suit"),
+    # deal
+    Slot("deal.hand_size", INT, "param", "cards dealt to each player"),
+    Slot("deal.next_dealer", SEAT, "seating", "who deals the next hand"),
+    Slot("deal.first_bidder", SEAT, "seating", "who bids first"),
+    # bidding
+    Slot("bid.regular_min", INT, "bid", "smallest regular (non-nil) bid a player may make"),
+    Slot("bid.regular_max", INT, "bid", "largest regular bid a player may make"),
+    Slot("nil.allowed", BOOL, "bid", "whether this player may bid nil"),
+    Slot("blind_nil.allowed", BOOL, "bid", "whether this player may bid blind nil"),
+    Slot("blind_bid.allowed", BOOL, "bid", "whether the team may bid blind bid.n tricks as a team"),
+    Slot("bid.team_min", INT, "team_bid", "smallest team contract when the team has a regular bid"),
+    Slot("bid.team_max", INT, "team_bid", "largest team contract"),
+    Slot("bid.team_valid", BOOL, "team_bid", "any further condition on a team's pair of bids"),
+    Slot("bid.team_contract", INT, "team_bid", "the contract the team plays for, from its regular bids"),
+    Slot("nil.partner_may_raise", BOOL, "param",
+         "whether a nil bidder's partner who already bid may raise that bid"),
+    Slot("blind_nil.exchange", INT, "param", "cards exchanged between a blind-nil bidder and partner"),
+    # play
+    Slot("play.lead", CARDS, "play", "cards a player may lead"),
+    Slot("play.follow", CARDS, "play", "cards a player may play when not leading"),
+    Slot("play.first_lead", CARDS, "play", "cards allowed to open the first trick"),
+    Slot("play.first_trick_trump", CARDS, "play", "cards allowed on the first trick as to trumps"),
+    Slot("play.first_trick_suit", CARDS, "play", "cards the first trick demands (e.g. lowest club)"),
+    Slot("trump.breaks", BOOL, "break", "whether playing this card breaks trumps"),
+    Slot("play.first_leader", SEAT, "seating", "who leads the first trick"),
+    # trick
+    Slot("trick.winner", CARD, "trick", "the card that wins a complete trick"),
+    # hand scoring
+    Slot("nil.tricks_count", BOOL, "param",
+         "whether a nil bidder's tricks count toward the partnership's contract (and bags)"),
+    Slot("scoring.made", INT, "team_hand", "points for a regular contract made"),
+    Slot("scoring.set", INT, "team_hand", "points for a regular contract set (failed)"),
+    Slot("scoring.overtrick_points", INT, "team_hand", "points for each overtrick"),
+    Slot("scoring.bags", INT, "team_hand", "bags the team adds this hand"),
+    Slot("blind_bid.made", INT, "team_hand", "points for a blind team bid made"),
+    Slot("blind_bid.set", INT, "team_hand", "points for a blind team bid set"),
+    Slot("nil.made", INT, "nil_hand", "points for a successful nil"),
+    Slot("nil.failed", INT, "nil_hand", "points for a failed nil"),
+    Slot("blind_nil.made", INT, "nil_hand", "points for a successful blind nil"),
+    Slot("blind_nil.failed", INT, "nil_hand", "points for a failed blind nil"),
+    Slot("bonus.last_trick", INT, "bonus_hand", "bonus points tied to the last trick"),
+    Slot("bags.limit", INT, "param", "bags that trigger a penalty (0: no bag rule)"),
+    Slot("bags.penalty", INT, "param", "points added when the bag limit is reached (negative)"),
+    Slot("bags.carry", BOOL, "param", "bags beyond the limit carry over (else they reset to 0)"),
+    Slot("renege.mode", ENUM, "param",
+         "what a called renege does: none (not a scoring event), forfeit (offenders set, "
+         "opponents make their bid, hand ends) or transfer (tricks move to the opponents)",
+         options=("none", "forfeit", "transfer")),
+    Slot("renege.transfer_tricks", INT, "param", "tricks moved per renege in transfer mode"),
+    Slot("renege.victim_bags", BOOL, "param", "whether the opponents' overtricks count as bags after a renege"),
+    # game
+    Slot("game.target", INT, "param", "the points total that ends the game"),
+    Slot("game.target_reached", BOOL, "game", "whether a score has reached the target"),
+    Slot("game.mercy", BOOL, "game", "any other condition that ends the game (lead, floor)"),
+    Slot("game.winner", TEAM, "game", "the winner once the game is over (none: tied, play on)"),
+]
+
+SLOTS: dict[str, Slot] = {slot.name: slot for slot in _SLOTS}
+
+# Legal-play constraints, in priority order: when two of them cannot both be
+# honoured the earlier one is applied and the clash is reported as a conflict.
+PLAY_CONSTRAINTS = ("play.lead", "play.follow", "play.first_lead",
+                    "play.first_trick_trump", "play.first_trick_suit")
