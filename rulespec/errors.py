@@ -58,8 +58,8 @@ class RulesFileError(RulespecError):
     """A rules (variant) file with one or more problems; ``problems`` lists them all."""
 
     def __init__(self, problems: list[Problem]):
-        self.problems = problems
-        super().__init__("\n".join(p.format() for p in problems))
+        self.problems = sorted(problems, key=lambda p: (p.file, p.line or 0, p.column or 0))
+        super().__init__("\n".join(p.format() for p in self.problems))
 
 
 class UnknownVariantError(RulespecError):

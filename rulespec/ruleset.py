@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from . import cards as C
 from .compiler import NONE, CompileError, compile_tree, parse, referenced_names
-from .errors import Problem, RulesFileError, did_you_mean
+from .errors import Problem, RulesFileError, RulespecError, did_you_mean
 from .schema import ANY, CONTEXTS, SLOTS, Slot
 from .variants import RuleDef, VariantSpec, find_variant, read_variant_file, read_variant_text, resolve_chain
 
@@ -60,7 +60,8 @@ class Ruleset:
         self.doc = spec.doc
         self.spec = spec
         self.chain = [s.id for s in chain]
-        self.rules = rules
+        order = {name: i for i, name in enumerate(SLOTS)}
+        self.rules = dict(sorted(rules.items(), key=lambda item: order.get(item[0], len(order))))
         self.params = {name: r.value for name, r in rules.items() if r.is_param or r.slot.context == "param"}
         self.deck: int = tables["deck"]
         self.suit_of: tuple[int, ...] = tables["_SUIT"]
@@ -106,7 +107,7 @@ def compile_chain(chain: list[VariantSpec]) -> Ruleset:
     """Merge a root-first chain of variant specs and compile it."""
     leaf = chain[-1]
     by_id = {s.id: s for s in chain}
-    problems: list[Problem] = []
+    problems: list[Problem] = [p for spec in chain for p in spec.problems]
     merged: dict[str, RuleDef] = {}
     param_names: set[str] = set()
     for spec in chain:
@@ -135,24 +136,28 @@ def compile_chain(chain: list[VariantSpec]) -> Ruleset:
             trees[name] = parse(rule.text)
         except CompileError as exc:
             problems.append(_problem_at(rule, by_id, exc))
-    if problems:
-        raise RulesFileError(problems)
 
     rules: dict[str, Rule] = {}
 
-    def make_rule(name: str, compiled=None, value=None) -> Rule:
+    def make_rule(name: str, compiled, value=None, is_const: bool = False) -> Rule:
         rd = merged[name]
-        slot = SLOTS.get(name) or Slot(name, compiled.type if compiled else ANY, "param", "variant parameter")
+        slot = SLOTS.get(name) or Slot(name, compiled.type, "param", "variant parameter")
         return Rule(name=name, slot=slot, text=rd.text, cite=rd.cite, origin=rd.origin,
                     origin_doc=by_id[rd.origin].doc, note=rd.note, unspecified=rd.unspecified,
-                    choices=rd.choices, fn=None if value is not None or compiled is None else compiled.fn,
-                    value=value, source=compiled.source if compiled else "", is_param=rd.is_param)
+                    choices=rd.choices, fn=None if is_const else compiled.fn,
+                    value=value, source=compiled.source, is_param=rd.is_param)
+
+    # A rule that failed (or names a parameter that failed) is reported once and
+    # skipped; the others are still checked so that one run reports every problem.
+    failed: set[str] = set(merged) - set(trees)
+    param_slots = [n for n in merged if n in param_names or SLOTS[n].context == "param"]
+
+    def blocked(name: str) -> bool:
+        return bool(referenced_names(trees[name].children[0]) & failed)
 
     # 1. parameters, in dependency order
-    param_slots = [n for n in merged if n in param_names or SLOTS[n].context == "param"]
     values: dict[str, tuple[str, object]] = {}
     visiting: list[str] = []
-    failed: set[str] = set()
 
     def evaluate(name: str) -> None:
         if name in values or name in failed:
@@ -167,7 +172,8 @@ def compile_chain(chain: list[VariantSpec]) -> Ruleset:
             if ref != name:
                 evaluate(ref)
         visiting.pop()
-        if name in failed:
+        if name in failed or blocked(name):
+            failed.add(name)
             return
         slot = SLOTS.get(name) or Slot(name, ANY, "param", "variant parameter")
         try:
@@ -177,55 +183,56 @@ def compile_chain(chain: list[VariantSpec]) -> Ruleset:
             problems.append(_problem_at(merged[name], by_id, exc))
             failed.add(name)
             return
-        except Exception as exc:  # a runtime error in a constant rule (e.g. division by zero)
+        except RulespecError as exc:  # a runtime error in a constant rule (e.g. division by zero)
             problems.append(_problem_rule(merged[name], by_id, f"cannot evaluate: {exc}"))
             failed.add(name)
             return
         values[name] = (compiled.type, value)
-        rules[name] = make_rule(name, compiled, value)
+        rules[name] = make_rule(name, compiled, value, is_const=True)
 
     for name in param_slots:
         evaluate(name)
-    if problems:
-        raise RulesFileError(problems)
 
-    # 2. deck and card tables
     def compile_rule(name: str, tables: dict, static_card: bool = False):
+        if name in failed or blocked(name):
+            failed.add(name)
+            return None
         try:
             compiled = compile_tree(trees[name].children[0], SLOTS[name], values, tables, static_card)
         except CompileError as exc:
             problems.append(_problem_at(merged[name], by_id, exc))
+            failed.add(name)
             return None
         rules[name] = make_rule(name, compiled)
         return compiled
 
+    # 2. deck and card tables (natural ones stand in while a static rule is broken)
     natural = {"_RANK": tuple(C.natural_rank(c) for c in range(C.NUM_CARDS)),
                "_NSUIT": tuple(NONE if c >= C.LITTLE_JOKER else c // 13 for c in range(C.NUM_CARDS))}
-    deck_rule = compile_rule("deck.cards", natural)
-    suit_rule = compile_rule("card.suit", natural, static_card=True)
-    power_rule = compile_rule("card.power", natural, static_card=True)
-    if problems:
-        raise RulesFileError(problems)
-    deck = deck_rule.fn(C.ALL_CARDS, C.JOKERS)
+    deck_rule = compile_rule("deck.cards", natural) if "deck.cards" in merged else None
+    suit_rule = compile_rule("card.suit", natural, static_card=True) if "card.suit" in merged else None
+    power_rule = compile_rule("card.power", natural, static_card=True) if "card.power" in merged else None
+    deck = deck_rule.fn(C.ALL_CARDS, C.JOKERS) if deck_rule else C.ALL_CARDS & ~C.JOKERS
     suit_of = [NONE] * C.NUM_CARDS
     power = [0] * C.NUM_CARDS
     for card in C.iter_cards(deck):
-        suit_of[card] = suit_rule.fn(card)
-        power[card] = power_rule.fn(card)
+        suit_of[card] = suit_rule.fn(card) if suit_rule else natural["_NSUIT"][card]
+        power[card] = power_rule.fn(card) if power_rule else natural["_RANK"][card]
     masks = [0, 0, 0, 0, 0]
     for card in C.iter_cards(deck):
         if 0 <= suit_of[card] <= 3:
             masks[suit_of[card]] |= 1 << card
-    hand_size = values["deal.hand_size"][1]
-    if not isinstance(hand_size, int) or hand_size < 1 or 4 * hand_size > deck.bit_count():
-        problems.append(_problem_rule(merged["deal.hand_size"], by_id,
-                                      f"cannot deal {hand_size} cards to each of 4 players from "
-                                      f"a pack of {deck.bit_count()}"))
+    if "deal.hand_size" in values:
+        hand_size = values["deal.hand_size"][1]
+        if hand_size < 1 or 4 * hand_size > deck.bit_count():
+            problems.append(_problem_rule(merged["deal.hand_size"], by_id,
+                                          f"cannot deal {hand_size} cards to each of 4 players from "
+                                          f"a pack of {deck.bit_count()}"))
     tables = {**natural, "_SUIT": tuple(suit_of), "_POW": tuple(power), "_SM": tuple(masks)}
 
     # 3. every other rule
     for name in merged:
-        if name not in rules and name not in _STATIC:
+        if name not in rules and name not in _STATIC and name in trees:
             compile_rule(name, tables)
     if problems:
         raise RulesFileError(problems)

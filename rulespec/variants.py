@@ -35,7 +35,7 @@ import yaml
 from .errors import Problem, RulesFileError, UnknownVariantError, did_you_mean
 
 MAX_FILE_BYTES = 256 * 1024
-CITE_RE = re.compile(r"^\d{3} [§¶]\S.*$")
+CITE_RE = re.compile(r"^(\d{3}|[a-z][a-z0-9_-]*) [§¶]\S.*$")  # document id (000-004, or a house's own name) and clause
 _META_KEYS = ("id", "title", "source", "extends", "notes", "params", "rules", "tests")
 _RULE_KEYS = ("value", "cite", "note", "unspecified", "choices")
 _NAME_RE = re.compile(r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*$")
@@ -86,6 +86,7 @@ class VariantSpec:
     tests: list = field(default_factory=list)
     text: str = ""
     extends_pos: tuple[int, int] = (1, 1)
+    problems: list[Problem] = field(default_factory=list)  # found while reading; reported with compile problems
 
     @property
     def doc(self) -> str:
@@ -108,7 +109,7 @@ def _scalar_to_dsl(value) -> str | None:
     return None
 
 
-_INLINE_CITE = re.compile(r"\s@\s*(\d{3} [§¶].*)$")
+_INLINE_CITE = re.compile(r"\s@\s*((?:\d{3}|[a-z][a-z0-9_-]*) [§¶].*)$")
 
 
 def _split_cite(text: str) -> tuple[str, str | None]:
@@ -244,7 +245,7 @@ class _Reader:
             self.problem(node.start_mark, "rule has both an inline '@ citation' and a 'cite:' key", rule=name)
         cite = cite or inline_cite
         if cite is not None and not CITE_RE.match(cite):
-            self.problem(node.start_mark, f"citation {cite!r} is not of the form 'NNN §Section' or 'NNN ¶N'",
+            self.problem(node.start_mark, f"citation {cite!r} is not of the form 'DOC §Section' or 'DOC ¶N'",
                          rule=name, suggestion="cite the document id and its section, e.g. 004 §Nil and Blind Nil")
         if cite is None and unspecified is None:
             self.problem(node.start_mark, "rule has no citation: add '@ NNN §Section' or a 'cite:' key "
@@ -275,11 +276,14 @@ def _hint(name: str | None) -> str | None:
 
 
 def read_variant_text(text: str, file: str = "<string>") -> VariantSpec:
-    """Parse one variant file's text; raise ``RulesFileError`` listing every problem."""
+    """Parse one variant file's text.  Problems that leave no usable spec raise
+    ``RulesFileError``; others are kept in ``spec.problems`` for the compiler to
+    report together with its own, so one run lists them all."""
     reader = _Reader(text, file)
     spec = reader.read()
-    if reader.problems or spec is None:
+    if spec is None:
         raise RulesFileError(reader.problems)
+    spec.problems = reader.problems
     return spec
 
 

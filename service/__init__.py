@@ -1,0 +1,1 @@
+"""The spades-rulespec HTTP service."""
