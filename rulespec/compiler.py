@@ -229,7 +229,7 @@ class ExprCompiler:
         for cut in range(len(parts), 0, -1):
             dotted = ".".join(parts[:cut])
             found = self.lookup(dotted)
-            if found is not None:
+            if found is not None and not (found.type == BIDKIND and cut < len(parts)):
                 expr = found
                 for attr_name, attr_node in chain[cut:]:
                     expr = self.card_attr(expr, attr_name, attr_node)

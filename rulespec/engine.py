@@ -193,33 +193,40 @@ def team_refusals(rs: Ruleset, pair: Sequence[Bid], scores, bags, team: int, ski
     return out
 
 
-def bid_refusals(rs: Ruleset, seat: int, bid: Bid, *, hand: int, dealer: int, bids: Sequence[Bid | None],
-                 scores=(0, 0), bags=(0, 0)) -> list[dict]:
-    """Why ``seat`` may not make ``bid`` given the bids so far (empty list: allowed)."""
+def bid_refusals(rs: Ruleset, seat: int, bid: Bid, *, hand: int | None, dealer: int,
+                 bids: Sequence[Bid | None], scores=(0, 0), bags=(0, 0)) -> list[dict]:
+    """Why ``seat`` may not make ``bid`` given the bids so far (empty list: allowed).
+
+    With ``hand=None`` (cards unknown) rules that depend on the hand are not checked."""
     team = C.team_of(seat)
     partner = C.partner_of(seat)
     pbid = bids[partner]
     first = rs.fn["deal.first_bidder"](dealer)
-    args = (hand, seat, dealer, (seat - first) % 4 + 1, pbid.kind if pbid else "pending",
+    args = (hand or 0, seat, dealer, (seat - first) % 4 + 1, pbid.kind if pbid else "pending",
             pbid.n if pbid else 0, bid.n, scores[team], bags[team], scores[1 - team], bags[1 - team])
     fns = rs.fn
     out = []
+
+    def known(rule: str) -> bool:
+        return hand is not None or not rs.uses(rule, "hand")
+
     if bid.kind == REGULAR:
-        low, high = fns["bid.regular_min"](*args), fns["bid.regular_max"](*args)
+        low = fns["bid.regular_min"](*args) if known("bid.regular_min") else 0
+        high = fns["bid.regular_max"](*args) if known("bid.regular_max") else bid.n
         if not low <= bid.n <= high:
             rule = "bid.regular_min" if bid.n < low else "bid.regular_max"
             out.append(rs.step(rule, low if bid.n < low else high,
                                f"a regular bid must be from {low} to {high} here" if low <= high
                                else "no regular bid is possible here"))
     elif bid.kind == NIL:
-        if not fns["nil.allowed"](*args):
+        if known("nil.allowed") and not fns["nil.allowed"](*args):
             out.append(rs.step("nil.allowed", False, "nil is not allowed here"))
     elif bid.kind == BLIND_NIL:
-        if not fns["blind_nil.allowed"](*args):
+        if known("blind_nil.allowed") and not fns["blind_nil.allowed"](*args):
             out.append(rs.step("blind_nil.allowed", False,
                                f"blind nil is not allowed here (team {scores[team]}, opponents {scores[1 - team]})"))
     elif bid.kind == BLIND:
-        if not fns["blind_bid.allowed"](*args):
+        if known("blind_bid.allowed") and not fns["blind_bid.allowed"](*args):
             out.append(rs.step("blind_bid.allowed", False, f"a blind team bid of {bid.n} is not allowed here"))
     if pbid is not None and not out:
         skip_min = bool(rs.params["nil.partner_may_raise"]) and bid.is_nil and pbid.kind == REGULAR

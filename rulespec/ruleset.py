@@ -36,6 +36,7 @@ class Rule:
     value: object = None      # constant value of a parameter rule
     source: str = ""          # generated Python (for `rulespec show --python`)
     is_param: bool = False
+    names: frozenset[str] = frozenset()  # dotted names the rule text mentions
 
     def citation(self, variant_id: str, variant_doc: str) -> dict:
         """How this rule's authority reads from the point of view of ``variant_id``."""
@@ -74,6 +75,10 @@ class Ruleset:
 
     def param(self, name: str):
         return self.params[name]
+
+    def uses(self, rule: str, name: str) -> bool:
+        """Whether rule ``rule`` mentions context name ``name`` (e.g. ``hand``)."""
+        return name in self.rules[rule].names
 
     def cite(self, name: str) -> dict:
         """The citation record of one rule, inheritance and silence noted."""
@@ -145,7 +150,8 @@ def compile_chain(chain: list[VariantSpec]) -> Ruleset:
         return Rule(name=name, slot=slot, text=rd.text, cite=rd.cite, origin=rd.origin,
                     origin_doc=by_id[rd.origin].doc, note=rd.note, unspecified=rd.unspecified,
                     choices=rd.choices, fn=None if is_const else compiled.fn,
-                    value=value, source=compiled.source, is_param=rd.is_param)
+                    value=value, source=compiled.source, is_param=rd.is_param,
+                    names=frozenset(referenced_names(trees[name].children[0])))
 
     # A rule that failed (or names a parameter that failed) is reported once and
     # skipped; the others are still checked so that one run reports every problem.
