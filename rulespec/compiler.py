@@ -63,7 +63,7 @@ def parse(text: str) -> Tree:
                            len(lines), len(lines[-1]) + 1) from None
     except UnexpectedToken as exc:
         if exc.token.type == "CITE_TEXT":  # no other token fits here: report the character
-            raise CompileError(f"unexpected character {text[exc.token.start_pos]!r}",
+            raise CompileError(f"unexpected {text[exc.token.start_pos]!r}; expected {_expected(exc)}",
                                exc.line, exc.column) from None
         if exc.token.type == "$END":
             lines = text.splitlines() or [""]

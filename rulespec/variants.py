@@ -58,6 +58,7 @@ class RuleDef:
     line: int                 # position of the value's first character (1-based)
     column: int
     block_indent: int | None = None  # for block scalars: column of the text lines
+    folded_lengths: tuple[int, ...] = ()  # for folded (>) scalars: length of each joined line
     note: str | None = None
     unspecified: str | None = None
     choices: list | None = None
@@ -65,6 +66,12 @@ class RuleDef:
 
     def position(self, dsl_line: int, dsl_col: int) -> tuple[int, int]:
         """File position of a position inside the rule text."""
+        if self.folded_lengths:  # '>' joined the file's lines with single spaces
+            offset = dsl_col - 1
+            for index, length in enumerate(self.folded_lengths):
+                if offset <= length or index == len(self.folded_lengths) - 1:
+                    return self.line + index, self.block_indent + offset
+                offset -= length + 1
         if self.block_indent is not None:
             return self.line + dsl_line - 1, self.block_indent + dsl_col - 1
         if dsl_line == 1:
@@ -253,6 +260,7 @@ class _Reader:
         mark = node.start_mark
         line, column = mark.line + 1, mark.column + 1
         block_indent = None
+        folded: tuple[int, ...] = ()
         style = getattr(node, "style", None)
         if style in ("'", '"'):
             column += 1
@@ -260,8 +268,11 @@ class _Reader:
             line += 1
             src = self.lines[line - 1] if line <= len(self.lines) else ""
             block_indent = len(src) - len(src.lstrip(" ")) + 1
+            if style == ">":
+                body = self.lines[line - 1:node.end_mark.line + 1]
+                folded = tuple(len(b.strip()) for b in body if b.strip())
         return RuleDef(name=name, text=text, cite=cite, origin=vid, file=self.file, line=line, column=column,
-                       block_indent=block_indent, note=note, unspecified=unspecified, choices=choices,
+                       block_indent=block_indent, folded_lengths=folded, note=note, unspecified=unspecified, choices=choices,
                        is_param=is_param)
 
 
