@@ -102,7 +102,7 @@ def legal_cards(rs: Ruleset, hand: int, trick: Sequence[int], number: int, broke
     args = (hand, trick_mask, led, number, len(trick) + 1, leading, broken, played)
     allowed = hand
     result = Legal(hand)
-    applied: list[str] = []
+    applied: list[tuple[str, int]] = []   # (rule, cards it permits)
     fns = rs.fn
     for name in _APPLICABLE[(leading, number == 1)]:
         permitted = fns[name](*args) & hand
@@ -112,13 +112,13 @@ def legal_cards(rs: Ruleset, hand: int, trick: Sequence[int], number: int, broke
             result.dead_ends.append({**rs.cite(name), "why": "allows none of the cards in this hand"})
             continue
         if allowed & permitted == 0:
-            result.conflicts.append({"rules": [*applied, name], "cites": [rs.cite(r) for r in [*applied, name]],
+            clash = [r for r, p in applied if p & permitted == 0] or [r for r, _ in applied]
+            result.conflicts.append({"rules": [*clash, name], "cites": [rs.cite(r) for r in [*clash, name]],
                                      "why": f"{name} allows only {' '.join(C.card_names(permitted))}, "
-                                            f"which {', '.join(applied)} already excluded; "
-                                            f"{applied[0]} is applied"})
+                                            f"which {', '.join(clash)} excludes; {clash[0]} is applied"})
             continue
         allowed &= permitted
-        applied.append(name)
+        applied.append((name, permitted))
         if explain:
             result.steps.append(rs.step(name, C.card_names(permitted)))
     result.cards = allowed

@@ -1,0 +1,145 @@
+"""The engine, driven by compiled variants."""
+import textwrap
+
+import pytest
+
+from rulespec import cards as C
+from rulespec import engine as E
+from rulespec.errors import GameError
+from rulespec.ruleset import ruleset_from_text
+
+JOKERS = textwrap.dedent("""\
+    id: jj
+    extends: standard
+    rules:
+      deck.cards: all_cards - {2C, 2H} @ 003 ¶1
+      card.suit: if card in {BJ, LJ, 2D} then spades else card.natural_suit @ 003 ¶1
+      card.power: >-
+        if card == BJ then 18 else if card == LJ then 17 else if card == 2D then 16
+        else if card == 2S then 15 else card.rank @ 003 ¶1
+    """)
+
+FIRST_TRICK = textwrap.dedent("""\
+    id: ft
+    extends: standard
+    rules:
+      play.first_trick_suit: if hand.has(clubs) then {lowest(hand & clubs)} else hand @ 000 §PLAY
+      play.first_trick_trump: hand - spades @ 000 §PLAY
+    """)
+
+
+def cards(text):
+    return C.parse_cards(text)
+
+
+def mask(text):
+    return C.mask_of(cards(text))
+
+
+@pytest.mark.parametrize("trick,winner", [
+    ("QH 2S AH 5H", 1),      # a trump wins
+    ("QH 3H AH 5H", 2),      # highest of the led suit
+    ("QH AD AC 5H", 0),      # off-suit aces do not win
+    ("2S AS KS 3H", 1),      # highest trump
+])
+def test_trick_winner_standard(standard, trick, winner):
+    assert E.trick_winner(standard, cards(trick))[0] == winner
+
+
+def test_trick_winner_explains_with_citations(standard):
+    _, steps = E.trick_winner(standard, cards("QH 2S AH 5H"), explain=True)
+    assert [s["rule"] for s in steps] == ["card.suit", "trump.suit", "trick.winner"]
+    assert steps[-1]["value"] == "2S" and steps[-1]["cite"] == "001 §Turns"
+
+
+def test_jokers_and_deuces():
+    rs = ruleset_from_text(JOKERS)
+    assert rs.deck.bit_count() == 52 and (rs.deck >> C.BIG_JOKER) & 1
+    assert E.trick_winner(rs, cards("AS 2D KS QS"))[0] == 1        # 2D is a spade above AS
+    assert E.trick_winner(rs, cards("2S LJ BJ 2D"))[0] == 2        # big joker highest
+    assert E.trick_winner(rs, cards("AH 2D 3H 4H"))[0] == 1        # 2D trumps a heart lead
+    # 2D counts as a spade for following suit: a player with 2D must play it on a spade lead
+    legal = E.legal_cards(rs, mask("2D 5D 9H"), cards("3S"), 2, True).cards
+    assert C.card_names(legal) == ["2D"]
+
+
+def test_follow_suit_and_leading_spades(standard):
+    hand = mask("2C 5C KH AS 2S")
+    assert C.card_names(E.legal_cards(standard, hand, cards("QC"), 9, False).cards) == ["2C", "5C"]
+    assert C.card_names(E.legal_cards(standard, hand, cards("QD"), 9, False).cards) == C.card_names(hand)
+    assert C.card_names(E.legal_cards(standard, hand, [], 9, False).cards) == ["2C", "5C", "KH"]
+    assert C.card_names(E.legal_cards(standard, hand, [], 9, True).cards) == C.card_names(hand)
+    only_spades = mask("2S AS")
+    assert E.legal_cards(standard, only_spades, [], 12, False).cards == only_spades
+
+
+def test_trump_breaking(standard):
+    assert E.breaks_trump(standard, C.parse_card("2S"), mask("2S 3H"), cards("4D"), 3)
+    assert not E.breaks_trump(standard, C.parse_card("3H"), mask("2S 3H"), cards("4D"), 3)
+    assert E.breaks_trump(standard, C.parse_card("2S"), mask("2S AS"), [], 3)   # spade-tight lead
+
+
+def test_first_trick_rules_conflict_and_dead_end():
+    rs = ruleset_from_text(FIRST_TRICK)
+    # lowest club demanded, no spade allowed
+    assert C.card_names(E.legal_cards(rs, mask("2C 9C AS KH"), cards("5C"), 1, False).cards) == ["2C"]
+    # follow diamonds vs play the lowest club: a conflict, following suit applied
+    result = E.legal_cards(rs, mask("2C 9D AS"), cards("5D"), 1, False, explain=True)
+    assert C.card_names(result.cards) == ["9D"]
+    assert result.conflicts and result.conflicts[0]["rules"] == ["play.follow", "play.first_trick_suit"]
+    # a hand of only spades: the no-spade rule allows nothing
+    dead = E.legal_cards(rs, mask("2S 3S 4S"), cards("5D"), 1, False)
+    assert [d["rule"] for d in dead.dead_ends] == ["play.first_trick_trump"]
+
+
+def test_bids(standard):
+    nothing = [None] * 4
+    assert not E.bid_refusals(standard, 0, E.Bid("regular", 4), hand=0, dealer=3, bids=nothing)
+    refused = E.bid_refusals(standard, 0, E.Bid("blind_nil"), hand=0, dealer=3, bids=nothing)
+    assert refused[0]["rule"] == "blind_nil.allowed"
+    assert E.bid_refusals(standard, 0, E.Bid("regular", 14), hand=0, dealer=3, bids=nothing)[0]["rule"] == \
+        "bid.regular_max"
+    assert E.parse_bid(0) == E.Bid("nil") and E.parse_bid("blind 7") == E.Bid("blind", 7)
+    assert E.parse_bid("Blind Nil") == E.Bid("blind_nil")
+    with pytest.raises(GameError, match="not a bid"):
+        E.parse_bid("seven")
+
+
+def seats(n, e, s, w):
+    return [n, e, s, w]
+
+
+def test_scoring_001_worked_example(standard):
+    bids = seats(E.Bid("regular", 3), E.Bid("regular", 4), E.Bid("regular", 2), E.Bid("regular", 4))
+    ns, ew = E.score_hand(standard, bids, seats(4, 3, 3, 3), scores=(0, 0), bags=(9, 0))
+    assert (ns.points, ns.bags_added, ns.bags) == (52 - 100, 2, 1)
+    assert [line["rule"] for line in ns.lines] == ["scoring.made", "scoring.overtrick_points", "bags.penalty"]
+    assert ew.points == -80
+
+
+def test_failed_nil_tricks_count_in_standard(standard):
+    bids = seats(E.Bid("nil"), E.Bid("regular", 4), E.Bid("regular", 4), E.Bid("regular", 4))
+    ns, _ = E.score_hand(standard, bids, seats(2, 4, 3, 4))
+    assert ns.points == 40 + 1 - 100 and ns.bags_added == 1
+
+
+def test_tricks_must_sum_to_hand_size(standard):
+    bids = [E.Bid("regular", 3)] * 4
+    with pytest.raises(GameError, match="add up to 12"):
+        E.score_hand(standard, bids, seats(3, 3, 3, 3))
+
+
+def test_game_end(standard):
+    assert E.game_status(standard, (499, 100))["over"] is False
+    status = E.game_status(standard, (500, 100))
+    assert status["over"] and status["winner"] == "NS"
+    assert E.game_status(standard, (520, 530))["winner"] == "EW"
+    tie = E.game_status(standard, (510, 510))
+    assert tie["over"] is False and "tied" in tie["reason"]
+
+
+def test_simulate_reproducible(standard):
+    a = list(E.simulate(standard, 5, seed=7))
+    b = list(E.simulate(standard, 5, seed=7))
+    assert a == b
+    assert list(E.simulate(standard, 1, seed=8))[0]["deal"] != a[0]["deal"]
