@@ -1,13 +1,14 @@
 """The ``rulespec`` command line."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 import time
 
 import click
 
-from .errors import RulesFileError, RulespecError
+from .errors import Problem, RulesFileError, RulespecError
 
 
 def fail(message: str, code: int = 2) -> None:
@@ -32,7 +33,7 @@ def check(files: tuple[str, ...]) -> None:
         except RulesFileError as exc:
             bad += 1
             for problem in exc.problems:
-                click.echo(problem.format(), err=True)
+                click.echo(_with_hint(problem).format(), err=True)
             click.echo(f"{ref}: {len(exc.problems)} problem(s)", err=True)
         except RulespecError as exc:
             bad += 1
@@ -42,6 +43,16 @@ def check(files: tuple[str, ...]) -> None:
             click.echo(f"{ref}: ok — variant '{rs.id}', {len(rs.rules)} rules "
                        f"({own} its own{', extends ' + ' < '.join(reversed(rs.chain[:-1])) if len(rs.chain) > 1 else ''})")
     sys.exit(1 if bad else 0)
+
+
+def _with_hint(problem: Problem) -> Problem:
+    """Say what a rule takes when a value of the wrong type has no other hint."""
+    from .schema import SLOTS
+    slot = SLOTS.get(problem.rule or "")
+    if slot is None or problem.suggestion or "must give" not in problem.message:
+        return problem
+    return dataclasses.replace(problem, suggestion=f"'{slot.name}' takes a {slot.type} ({slot.doc}); "
+                                                   "see `rulespec rules`")
 
 
 @main.command()
@@ -110,6 +121,90 @@ def simulate(variant: str, hands: int, seed: str, policy: str, out: str | None) 
     seconds = time.perf_counter() - start
     click.echo(f"{rs.id}: {count} hands, {games} games finished, {seconds:.2f} s, {count / seconds:.0f} hands/s"
                + (f"; wrote {out}" if out else ""))
+
+
+@main.command(name="test")
+@click.argument("files", nargs=-1, required=True)
+def run_tests(files: tuple[str, ...]) -> None:
+    """Run the scenario cases in FILES: variant files with 'tests:' or case files naming a variant.
+
+    Prints a pass/fail table and, for each failure, expected vs actual and the
+    rules applied.  Exit status: 0 all passed, 1 a case failed, 2 a file could
+    not be read or holds no cases."""
+    from .scenarios import ScenarioFileError, load_cases, run_case
+    from .testreport import report
+    cases, unreadable = [], False
+    for path in files:
+        try:
+            found = load_cases(path)
+        except ScenarioFileError as exc:
+            click.echo(f"error: {exc}", err=True)
+            unreadable = True
+            continue
+        if not found:
+            click.echo(f"error: {path}: no test cases (add a 'tests:' list; see docs/house-rules.md)", err=True)
+            unreadable = True
+        cases += found
+    results = [run_case(case) for case in cases]
+    if results:
+        for line in report(results):
+            click.echo(line)
+    sys.exit(2 if unreadable else 1 if any(not r.passed for r in results) else 0)
+
+
+@main.command()
+@click.argument("variant")
+@click.option("--bids", help="Bids by seat, e.g. N=3,E=nil,S=4,W=2 (or 3,nil,4,2 in seat order N E S W).")
+@click.option("--tricks", help="Tricks taken by seat, e.g. N=4,E=0,S=5,W=4 (or 4,0,5,4).")
+@click.option("--before", help="Scores and bags before the hand, e.g. NS=120/8,EW=0/0.")
+@click.option("--dealer", help="The dealer's seat (N, E, S or W).")
+@click.option("--renege", multiple=True, metavar="SEAT", help="A called renege by SEAT (repeatable).")
+@click.option("--json", "json_file", type=click.File("r"),
+              help="The situation as a JSON score request (- reads stdin); options given as well override it.")
+@click.option("--compare", multiple=True, metavar="ID",
+              help="Also score under these variants, side by side (repeatable, or ID,ID).")
+def explain(variant: str, bids: str | None, tricks: str | None, before: str | None, dealer: str | None,
+            renege: tuple[str, ...], json_file, compare: tuple[str, ...]) -> None:
+    """Score one hand under VARIANT (a file or a bundled id), line by line with citations."""
+    from .answers import InputError, answer
+    from .explain import render_compare, render_score
+    from .situation import parse_before, parse_bids, parse_tricks
+    request: dict = {}
+    try:
+        if json_file is not None:
+            try:
+                request = json.load(json_file)
+            except json.JSONDecodeError as exc:
+                fail(f"error: --json: not valid JSON: {exc}")
+            if not isinstance(request, dict):
+                fail("error: --json: expected a JSON object such as {\"bids\": {...}, \"tricks\": {...}}")
+        for key, value, parse in (("bids", bids, parse_bids), ("tricks", tricks, parse_tricks),
+                                  ("before", before, parse_before)):
+            if value is not None:
+                request[key] = parse(value)
+        if dealer is not None:
+            request["dealer"] = dealer
+        if renege:
+            request["events"] = [*request.get("events", []), *({"type": "renege", "seat": s} for s in renege)]
+        if "bids" not in request:
+            fail("error: give the bids, e.g. --bids N=3,E=nil,S=4,W=2 (or a situation with --json FILE)")
+        others = [ref for item in compare for ref in item.replace(",", " ").split()]
+        request.pop("variants", None)
+        if others:
+            result = answer("score", {**request, "variants": [variant, *others]}, allow_paths=True)
+            lines = render_compare(result, request)
+        else:
+            lines = render_score(answer("score", {**request, "variant": variant}, allow_paths=True), request)
+    except InputError as exc:
+        problems = exc.details.get("problems")
+        if problems:
+            fail("\n".join(Problem(**p).format() for p in problems))
+        why = f" ({exc.rule} @ {exc.cite})" if exc.rule and exc.cite else ""
+        fail(f"error: {exc.field or 'input'}: {exc.message}{why}")
+    except RulespecError as exc:
+        fail(f"error: {exc}")
+    for line in lines:
+        click.echo(line)
 
 
 if __name__ == "__main__":
