@@ -349,9 +349,16 @@ def resolve_chain(spec: VariantSpec) -> list[VariantSpec]:
         except UnknownVariantError as exc:
             line, col = child.extends_pos
             raise RulesFileError([Problem(f"'extends': {exc}", child.file, line, col,
-                                          source_line=child.source_line(line))]) from None
+                                          source_line=child.source_line(line))]
+                                 + [p for s in chain for p in s.problems]) from None
         if parent.id in seen:
             line, col = child.extends_pos
+            same = next(s for s in chain if s.id == parent.id)
+            if Path(same.file).resolve() != Path(parent.file).resolve():
+                raise RulesFileError([Problem(
+                    f"'extends' names a variant with the same id '{parent.id}' ({parent.file})", child.file,
+                    line, col, source_line=child.source_line(line),
+                    suggestion=f"give {same.file} its own id, e.g. 'id: my-{parent.id}'")])
             cycle = " -> ".join([c.id for c in chain] + [parent.id])
             raise RulesFileError([Problem(f"'extends' makes a cycle: {cycle}", child.file, line, col,
                                           source_line=child.source_line(line))])
