@@ -1,14 +1,50 @@
-"""Flask application factory."""
+"""Flask application factory.
+
+The app keeps no state between requests: bundled variants are compiled once
+per process and never change, so any number of workers can serve it.
+"""
 from __future__ import annotations
 
-from flask import Flask, jsonify
+from collections.abc import Mapping
+
+from flask import Flask, Response, jsonify, redirect
+
+from .api import v1
+from .apipage import render
+from .openapi import build_spec
+from .problems import register_error_handlers
+
+DEFAULTS = {
+    "MAX_CONTENT_LENGTH": 256 * 1024,  # bytes; larger bodies get 413
+    "DIFF_MAX_DEALS": 200,
+    "DIFF_TIME_LIMIT": 10.0,           # seconds per /v1/diff request
+}
 
 
-def create_app() -> Flask:
+def create_app(config: Mapping | None = None) -> Flask:
     app = Flask(__name__)
+    app.config.update(DEFAULTS)
+    app.config.update(config or {})
+    app.json.sort_keys = False
+    spec = build_spec(app.config["DIFF_MAX_DEALS"], app.config["DIFF_TIME_LIMIT"], app.config["MAX_CONTENT_LENGTH"])
+    page = render(spec)
+    register_error_handlers(app)
+    app.register_blueprint(v1)
 
     @app.get("/healthz")
     def healthz():
         return jsonify(status="ok")
+
+    @app.get("/openapi.json")
+    def openapi():
+        return jsonify(spec)
+
+    @app.get("/api")
+    def api_page():
+        return Response(page, mimetype="text/html")
+
+    @app.get("/")
+    def index():
+        return redirect("/api")
 
     return app

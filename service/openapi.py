@@ -1,0 +1,322 @@
+"""The OpenAPI 3.1 document of the service: every field, every error.
+
+Built from the same constants the code enforces (limits, problem types,
+dispute kinds), so the document and the behaviour cannot drift apart.
+"""
+from __future__ import annotations
+
+from rulespec.answers import MAX_INLINE_RULES, MAX_VARIANTS
+from rulespec.compiler import MAX_RULE_CHARS
+from rulespec.schema import SLOTS
+from rulespec.variants import bundled_ids
+
+from .bodies import MAX_DEPTH, YAML_TYPES
+from .catalog import MAX_CHECK_RULES
+from .problems import PROBLEM_JSON, PROBLEM_TYPES
+
+REF = "#/components/schemas/"
+SEATS = ["N", "E", "S", "W"]
+TEAMS = ["NS", "EW"]
+
+
+def ref(name: str) -> dict:
+    return {"$ref": REF + name}
+
+
+def obj(props: dict, required: tuple[str, ...] = (), description: str = "", **extra) -> dict:
+    out = {"type": "object", "properties": props, **extra}
+    if required:
+        out["required"] = list(required)
+    if description:
+        out["description"] = description
+    return out
+
+
+def arr(items: dict, **extra) -> dict:
+    return {"type": "array", "items": items, **extra}
+
+
+def nullable(schema: dict) -> dict:
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
+def per(keys: list[str], value: dict, description: str = "") -> dict:
+    return obj({k: value for k in keys}, tuple(keys), description)
+
+
+STR, INT, BOOL, ANY = {"type": "string"}, {"type": "integer"}, {"type": "boolean"}, {}
+
+
+def _schemas(max_deals: int, time_limit: float) -> dict:
+    card = {"type": "string", "pattern": r"^((10|[2-9TJQKA])[CDHS♣♦♥♠]|BJ|LJ)$",
+            "description": "rank then suit: 'AS', '10H' or 'TH', 'Q♦'; jokers 'BJ' (big) and 'LJ' (little), "
+                           "where the variant's pack has them (lower case and suit-first are also read)",
+            "examples": ["AS", "10H", "Q♦", "BJ"]}
+    seat = {"enum": SEATS, "description": "N, E, S or W, clockwise (the words north … west are also read)"}
+    bid = {"anyOf": [{"type": "integer", "minimum": 0, "maximum": 13},
+                     {"type": "string", "pattern": r"^(\d{1,2}|nil|blind nil|blind \d{1,2})$"}],
+           "description": "a number of tricks, 0 or 'nil', 'blind nil', or a blind team bid 'blind N'",
+           "examples": [4, "nil", "blind nil", "blind 7"]}
+    cite = nullable({"type": "string", "description": "document id and clause, e.g. '004 §Nil'"})
+    step = obj({"rule": nullable(STR), "cite": cite, "value": ANY, "why": STR, "points": INT,
+                "team": {"enum": TEAMS}, "note": STR, "inherited_from": STR},
+               ("rule", "cite"),
+               "one line of an explanation: the rule applied, its citation (null where the document is "
+               "silent; then 'note' says so), the value it gave, and why; 'inherited_from' names the "
+               "variant that wrote an inherited rule; scoring lines carry 'points' (and 'team')")
+    variant_ref = {"anyOf": [{"enum": bundled_ids()}, {"type": "string", "maxLength": 200}, ref("InlineVariant")],
+                   "description": "a bundled variant id (GET /v1/variants) or an inline house rule"}
+    scalar_value = [INT, BOOL, {"type": "string", "maxLength": MAX_RULE_CHARS}, arr(INT, maxItems=64)]
+    rule_value = {"anyOf": [*scalar_value, ref("RuleObject")]}
+    before = obj({t: obj({"score": {"type": "integer", "minimum": -100_000, "maximum": 100_000},
+                          "bags": {"type": "integer", "minimum": 0, "maximum": 1000}},
+                         additionalProperties=False) for t in TEAMS},
+                 description="the scores and bags before this hand (default 0)", additionalProperties=False)
+    variant_choice = {"variant": ref("VariantRef"),
+                      "variants": arr(ref("VariantRef"), minItems=1, maxItems=MAX_VARIANTS,
+                                      description="rule under several variants side by side "
+                                                  "(answer as POST /v1/compare)")}
+    choose = {"anyOf": [{"required": ["variant"]}, {"required": ["variants"]}]}
+    hand_score = obj({"bids": per(SEATS, bid), "tricks": per(SEATS, {"type": "integer", "minimum": 0, "maximum": 13},
+                                                            "tricks taken by each seat; they sum to the hand size"),
+                      "deal": per(SEATS, arr(ref("Card"), maxItems=27), "the four hands as dealt"),
+                      "play": {"anyOf": [arr(ref("Card"), maxItems=60), arr(arr(ref("Card"), maxItems=4), maxItems=15)],
+                               "description": "every card played, in order (flat, or one list per trick); "
+                                              "the tricks, reneges and last trick are derived from it"},
+                      "dealer": ref("Seat"), "before": ref("Before"),
+                      "hands_played": {"type": "integer", "minimum": 0, "maximum": 10_000},
+                      "last_trick": obj({"winner": ref("Seat"), "cards": per(SEATS, ref("Card"))},
+                                        ("winner", "cards"), "for a last-trick bonus"),
+                      "events": arr(obj({"type": {"const": "renege"}, "seat": ref("Seat")}, ("type", "seat")),
+                                    maxItems=8, description="reneges found after the hand")},
+                     ("bids",), "one hand: bids, and either tricks per seat or the deal and play")
+    team_result = obj({"points": INT, "bags_added": INT, "score": INT, "bags": INT, "lines": arr(ref("Step"))},
+                      ("points", "bags_added", "score", "bags", "lines"))
+    game_status = obj({"over": BOOL, "winner": nullable({"enum": TEAMS}), "reason": STR, "rule": ref("Step")},
+                      ("over", "winner", "reason"))
+    problem = obj({"type": {"type": "string", "format": "uri-reference"}, "title": STR, "status": INT,
+                   "detail": STR, "instance": STR,
+                   "field": {"type": "string", "description": "path of the offending input, e.g. 'bids.N', "
+                                                            "'play[12]', 'deal.W', 'variants[1].rules.nil.made'"},
+                   "rule": nullable(STR), "cite": cite,
+                   "problems": arr(ref("RulesProblem")), "known": arr(STR)},
+                  ("type", "title", "status", "detail"), "RFC 9457 problem details")
+    rule_entry = obj({"name": STR, "text": STR, "type": STR, "cite": cite, "origin": STR, "inherited": BOOL,
+                      "note": nullable(STR), "unspecified": nullable(STR), "choices": nullable(arr(ANY)),
+                      "parameter": BOOL, "doc": STR, "citation_note": STR},
+                     ("name", "text", "type", "cite", "origin", "inherited", "note", "unspecified", "choices"),
+                     "a rule in force: its DSL text, citation (or why the document is silent), the variant "
+                     "that wrote it, and the choices tables make")
+    summary_props = {"id": STR, "title": STR, "doc": STR, "extends": nullable(STR), "chain": arr(STR),
+                     "rule_count": INT, "own_rule_count": INT}
+    detail = obj({**summary_props, "notes": STR, "source": {"type": "object"}, "rules": arr(ref("RuleEntry"))},
+                 ("id", "title", "doc", "extends", "chain", "rules"))
+    kind_answers = {k: ref(f"{k.title()}Answer") for k in ("trick", "legal", "bid", "score", "game")}
+    return {
+        "Card": card, "Seat": seat, "Bid": bid, "Step": step, "Before": before,
+        "VariantRef": variant_ref,
+        "RuleObject": obj({"value": {"anyOf": scalar_value}, "cite": STR, "note": STR,
+                           "unspecified": STR, "choices": arr(ANY, maxItems=32)}, ("value",),
+                          additionalProperties=False),
+        "InlineVariant": obj(
+            {"extends": {"type": "string", "description": "a bundled variant id (no file paths)",
+                         "anyOf": [{"enum": bundled_ids()}, {"type": "string", "maxLength": 200}]},
+             "id": STR, "title": STR, "notes": STR,
+             "rules": {"type": "object", "maxProperties": MAX_INLINE_RULES, "additionalProperties": rule_value,
+                       "propertyNames": {"anyOf": [{"enum": list(SLOTS)}, {"type": "string", "maxLength": 100}]},
+                       "description": f"rule name -> value, DSL text (≤ {MAX_RULE_CHARS} characters, optionally "
+                                      f"'… @ DOC §Clause') or {{value, cite, …}}; at most {MAX_INLINE_RULES}; "
+                                      "uncited rules cite 'house §<rule>'"},
+             "params": {"type": "object", "maxProperties": MAX_INLINE_RULES, "additionalProperties": rule_value,
+                        "description": "the house rule's own named constants"}},
+            ("extends",), "a house rule sent with the request", additionalProperties=False),
+        "TrickRequest": obj({**variant_choice, "leader": ref("Seat"),
+                             "cards": arr(ref("Card"), minItems=4, maxItems=4, description="in play order, leader first"),
+                             "number": {"type": "integer", "minimum": 1, "maximum": 13, "default": 1}},
+                            ("leader", "cards"), "who wins a complete trick", **choose),
+        "LegalRequest": obj({**variant_choice, "hand": arr(ref("Card"), minItems=1, maxItems=13),
+                             "trick": arr(ref("Card"), maxItems=3, description="cards already played to this trick"),
+                             "number": {"type": "integer", "minimum": 1, "maximum": 13, "default": 1,
+                                        "description": "the trick's number; the hand holds 14 - number cards"},
+                             "broken": {"type": "boolean", "default": False, "description": "trumps broken"}},
+                            ("hand",), "which cards may be played now", **choose),
+        "BidRequest": obj({**variant_choice, "seat": ref("Seat"), "bid": ref("Bid"), "dealer": ref("Seat"),
+                           "bids": obj({s: ref("Bid") for s in SEATS}, description="bids already made"),
+                           "hand": arr(ref("Card"), maxItems=13), "before": ref("Before")},
+                          ("seat", "bid"), "may this seat make this bid", **choose),
+        "ScoreRequest": hand_score | {"properties": {**hand_score["properties"], **variant_choice}, **choose},
+        "GameRequest": obj({**variant_choice, "before": ref("Before"),
+                            "hands": arr(ref("HandScore"), minItems=1, maxItems=500)},
+                           ("hands",), "a whole game's hands, scored in sequence", **choose),
+        "HandScore": hand_score,
+        "CompareRequest": obj({"variants": arr(ref("VariantRef"), minItems=1, maxItems=MAX_VARIANTS),
+                               "kind": {"enum": list(kind_answers), "default": "score"},
+                               "input": {"type": "object", "description": "the request of that kind, "
+                                                                         "without variant(s)"}},
+                              ("variants", "input")),
+        "DiffRequest": obj({"variants": arr(ref("VariantRef"), minItems=2, maxItems=MAX_VARIANTS),
+                            "deals": {"type": "integer", "minimum": 1, "maximum": max_deals, "default": 20},
+                            "seed": {"anyOf": [INT, {"type": "string", "maxLength": 64}], "default": "0"},
+                            "time_limit": {"type": "number", "exclusiveMinimum": 0, "maximum": time_limit,
+                                           "default": time_limit, "description": "seconds"}},
+                           ("variants",), additionalProperties=False),
+        "CheckRequest": obj({"yaml": STR}, ("yaml",), additionalProperties=False),
+        "TrickAnswer": obj({"variant": STR, "winner": {"enum": SEATS}, "card": STR,
+                            "played_by": per(SEATS, STR), "explanation": arr(ref("Step"))},
+                           ("variant", "winner", "card", "played_by", "explanation")),
+        "LegalAnswer": obj({"variant": STR, "legal": arr(STR),
+                            "illegal": arr(obj({"card": STR, "reasons": arr(ref("Step"))}, ("card", "reasons"))),
+                            "explanation": arr(ref("Step")),
+                            "conflicts": arr(obj({"rules": arr(STR), "cites": arr(ref("Step")), "why": STR})),
+                            "dead_ends": arr(ref("Step"))},
+                           ("variant", "legal", "illegal", "explanation", "conflicts", "dead_ends")),
+        "BidAnswer": obj({"variant": STR, "seat": {"enum": SEATS}, "bid": STR, "allowed": BOOL,
+                          "refusals": arr(ref("Step")), "notes": arr(STR)},
+                         ("variant", "seat", "bid", "allowed", "refusals", "notes")),
+        "TeamResult": team_result, "GameStatus": game_status,
+        "ScoreAnswer": obj({"variant": STR, "bids": per(SEATS, STR), "tricks": per(SEATS, INT),
+                            "teams": per(TEAMS, ref("TeamResult")), "game": ref("GameStatus"),
+                            "explanation": arr(ref("Step"))},
+                           ("variant", "bids", "tricks", "teams", "game", "explanation")),
+        "GameAnswer": obj({"variant": STR,
+                           "sheet": arr(obj({"hand": INT, "NS": {"type": "object"}, "EW": {"type": "object"},
+                                             "lines": arr(ref("Step")), "game": ref("GameStatus")},
+                                            ("hand", "NS", "EW", "lines", "game"))),
+                           "result": obj({"over": BOOL, "winner": nullable({"enum": TEAMS}), "reason": STR,
+                                          "after_hand": INT,
+                                          "scores": per(TEAMS, obj({"score": INT, "bags": INT}, ("score", "bags")))},
+                                         ("over", "winner", "after_hand", "scores"))},
+                          ("variant", "sheet", "result")),
+        "RulingError": obj({"variant": STR, "error": obj({"field": STR, "detail": STR, "rule": nullable(STR),
+                                                          "cite": cite}, ("field", "detail"))},
+                           ("variant", "error"), "the variant refuses the input (as a problem would say)"),
+        "CompareAnswer": obj({"kind": {"enum": list(kind_answers)},
+                              "rulings": {"type": "object", "additionalProperties": {
+                                  "anyOf": [*kind_answers.values(), ref("RulingError")]},
+                                  "description": "variant id -> its ruling"},
+                              "differences": arr(obj({"variants": arr(STR, minItems=2, maxItems=2),
+                                                      "fields": arr(obj({"field": STR}, ("field",))),
+                                                      "rules": arr(obj({"rule": STR}, ("rule",)))},
+                                                     ("variants", "fields", "rules"))),
+                              "agree": BOOL},
+                             ("kind", "rulings", "differences", "agree"),
+                             "each variant's ruling; for each variant that differs from the first: the answer "
+                             "fields that differ and the rules (value and cite in each) that make them differ"),
+        "DiffAnswer": obj({"variants": arr(STR), "seed": STR, "deals_requested": INT, "deals_run": INT,
+                           "deals_differing": INT, "stopped": nullable({"const": "time limit"}),
+                           "elapsed_seconds": {"type": "number"},
+                           "points_total": {"type": "object", "additionalProperties": per(TEAMS, INT)},
+                           "rules": arr(obj({"rule": STR, "deals": INT}, ("rule", "deals"))),
+                           "differing_rules": {"type": "object", "additionalProperties": arr(STR)},
+                           "deals": arr(obj({"deal": INT, "dealer": {"enum": SEATS}, "rules": arr(STR),
+                                             "rulings": {"type": "object"}}, ("deal", "dealer", "rules", "rulings")))},
+                          ("variants", "seed", "deals_requested", "deals_run", "deals_differing", "stopped",
+                           "elapsed_seconds", "points_total", "rules", "differing_rules", "deals")),
+        "VariantSummary": obj({**summary_props, "problems": arr(ref("RulesProblem"))}, ("id",),
+                              "a bundled variant; one that fails to compile has only 'id' and 'problems'"),
+        "VariantDetail": detail,
+        "CheckAnswer": detail | {"properties": {**detail["properties"], "ok": {"const": True}, "tests": INT},
+                                 "required": [*detail["required"], "ok"]},
+        "RuleEntry": rule_entry,
+        "RulesProblem": obj({"message": STR, "file": STR, "line": INT, "column": INT, "rule": STR,
+                             "source_line": STR, "suggestion": STR, "kind": STR}, ("message",),
+                            "one problem in a rules file (line and column are 1-based)"),
+        "Problem": problem,
+    }
+
+
+def _problems(*slugs: str) -> dict:
+    """Responses for these problem types, grouped by status."""
+    out: dict = {}
+    for slug in slugs:
+        status, title = PROBLEM_TYPES[slug]
+        entry = out.setdefault(str(status), {"description": "", "content": {PROBLEM_JSON: {"schema": ref("Problem")}}})
+        entry["description"] = "; ".join(filter(None, [entry["description"], f"{title} ({slug})"]))
+    return out
+
+
+COMMON = ("not-found", "method-not-allowed", "internal-error")
+POSTED = ("invalid-json", "payload-too-large", "unsupported-media-type", "http-error")
+
+
+def _ok(schema: dict, description: str) -> dict:
+    return {"200": {"description": description, "content": {"application/json": {"schema": schema}}}}
+
+
+def _post(summary: str, request: str, answer: dict, description: str, *errors: str) -> dict:
+    return {"post": {"summary": summary, "description": description, "operationId": request[:-7].lower(),
+                     "requestBody": {"required": True, "content": {"application/json": {"schema": ref(request)}}},
+                     "responses": {**_ok(answer, "the ruling with its explanation"),
+                                   **_problems(*POSTED, *COMMON, "invalid-input", "rule-refusal",
+                                               "variant-problems", *errors)}}}
+
+
+KIND_DOCS = {
+    "trick": "Who wins a complete trick, with the rules that decide it.",
+    "legal": "Which cards a seat may play now; for each other card, the rule that forbids it.",
+    "bid": "Whether a seat may make a bid given the bids so far and the scores (e.g. blind nil only "
+           "when the team is far enough behind).",
+    "score": "Score one hand from tricks per seat, or from the full deal and play (the play is checked "
+             "card by card: a card not in the hand, or one the rules forbid, is refused; where the variant "
+             "defines a renege penalty it is scored instead).",
+    "game": "Score a list of hands in sequence: the running score sheet and the result.",
+}
+
+
+def build_spec(max_deals: int, time_limit: float, max_bytes: int) -> dict:
+    """The OpenAPI 3.1 document for an app with these limits."""
+    paths: dict = {
+        "/healthz": {"get": {"summary": "Liveness", "operationId": "healthz",
+                             "responses": {**_ok(obj({"status": {"const": "ok"}}, ("status",)), "the service is up"),
+                                           **_problems(*COMMON)}}},
+        "/openapi.json": {"get": {"summary": "This document", "operationId": "openapi",
+                                  "responses": {**_ok({"type": "object"}, "OpenAPI 3.1"), **_problems(*COMMON)}}},
+        "/api": {"get": {"summary": "The API described for people (HTML)", "operationId": "api_page",
+                         "responses": {"200": {"description": "HTML", "content": {"text/html": {"schema": STR}}},
+                                       **_problems(*COMMON)}}},
+        "/v1/variants": {"get": {"summary": "Bundled variants", "operationId": "list_variants",
+                                 "responses": {**_ok(obj({"variants": arr(ref("VariantSummary"))}, ("variants",)),
+                                                     "every bundled variant"), **_problems(*COMMON)}}},
+        "/v1/variants/{id}": {"get": {
+            "summary": "A variant's rules with citations", "operationId": "get_variant",
+            "description": "Every rule in force: text, citation or why the document is silent, the variant "
+                           "that wrote it (inherited rules are marked) and the choices tables make.",
+            "parameters": [{"name": "id", "in": "path", "required": True,
+                            "schema": {"type": "string", "examples": bundled_ids()}}],
+            "responses": {**_ok(ref("VariantDetail"), "the variant"),
+                          **_problems(*COMMON, "unknown-variant", "variant-problems")}}},
+        "/v1/variants/check": {"post": {
+            "summary": "Check a house rule's YAML", "operationId": "check_variant",
+            "description": "Every problem (line, column, message, suggestion) as a 422 problem, or the "
+                           "compiled variant. 'extends' names a bundled id (no file paths); at most "
+                           f"{MAX_CHECK_RULES} rules, each ≤ {MAX_RULE_CHARS} characters.",
+            "requestBody": {"required": True, "content": {
+                **{t: {"schema": STR} for t in YAML_TYPES}, "application/json": {"schema": ref("CheckRequest")}}},
+            "responses": {**_ok(ref("CheckAnswer"), "the house rule compiles"),
+                          **_problems(*POSTED, *COMMON, "invalid-input", "variant-problems")}}},
+        "/v1/compare": _post("The same situation under several variants", "CompareRequest", ref("CompareAnswer"),
+                             "Each variant's ruling, the answer fields that differ, and the rules "
+                             "(value and citation in each variant) that make them differ."),
+        "/v1/diff": _post("Bounded differential run", "DiffRequest", ref("DiffAnswer"),
+                          f"Plays up to {max_deals} seeded deals under each variant (stops after "
+                          f"{time_limit} s at most) and reports the deals whose hand scores differ, with "
+                          "the rules responsible."),
+    }
+    for kind, doc in KIND_DOCS.items():
+        answer = ref(f"{kind.title()}Answer")
+        paths[f"/v1/{kind}"] = _post(doc.split(",")[0].split(";")[0].rstrip("."), f"{kind.title()}Request",
+                                     {"anyOf": [answer, ref("CompareAnswer")]},
+                                     doc + " With \"variants\": [...] the answer is side by side "
+                                           "(as POST /v1/compare).")
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "spades-rulespec", "version": "1",
+                 "description": "Spades rule books as cited, executable variants; disputes answered with the "
+                                "clause that decides them. Seats N E S W clockwise, teams NS and EW. Errors "
+                                "are RFC 9457 problem details naming the field path. Limits: request body "
+                                f"≤ {max_bytes} bytes, JSON nesting ≤ {MAX_DEPTH}, ≤ {MAX_VARIANTS} variants "
+                                f"per request, ≤ {MAX_INLINE_RULES} inline rules, rule text ≤ {MAX_RULE_CHARS} "
+                                f"characters, diff ≤ {max_deals} deals and ≤ {time_limit} s."},
+        "paths": paths,
+        "components": {"schemas": _schemas(max_deals, time_limit)},
+    }
