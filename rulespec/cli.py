@@ -207,5 +207,38 @@ def explain(variant: str, bids: str | None, tricks: str | None, before: str | No
         click.echo(line)
 
 
+def _dispute(kind: str, file: str) -> None:
+    """Answer the JSON request in FILE (``-``: stdin) exactly as the HTTP API does; exit 2 on bad input."""
+    from .answers import answer, compare
+    try:
+        text = sys.stdin.read() if file == "-" else open(file, encoding="utf-8").read()
+    except (OSError, UnicodeDecodeError) as exc:
+        fail(f"{file}: cannot read: {exc}")
+    try:
+        request = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        fail(f"{file}: not valid JSON: {exc}")
+    try:
+        result = compare(request, allow_paths=True) if kind == "compare" else answer(kind, request, allow_paths=True)
+    except RulespecError as exc:
+        fail(f"bad input: {exc}")
+    click.echo(json.dumps(result, indent=2, ensure_ascii=False))
+
+
+def _dispute_command(kind: str, summary: str) -> None:
+    @main.command(name=kind, help=f"{summary} JSON request from FILE or stdin, JSON answer "
+                                  f"(the same as POST /v1/{kind}).")
+    @click.argument("file", default="-")
+    def command(file: str) -> None:
+        _dispute(kind, file)
+
+
+for _kind, _summary in (("trick", "Who wins a trick."), ("legal", "Which cards may be played."),
+                        ("bid", "Whether a bid is allowed."), ("score", "Score a hand."),
+                        ("game", "Score a game's hands in sequence."),
+                        ("compare", "One situation under several variants.")):
+    _dispute_command(_kind, _summary)
+
+
 if __name__ == "__main__":
     main()
