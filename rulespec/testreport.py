@@ -14,11 +14,13 @@ def _short(value) -> str:
     return json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
 
 
-def _variant_name(result: CaseResult) -> str:
-    if result.answer and isinstance(result.answer.get("variant"), str):
-        return result.answer["variant"]
-    ref = result.case.variant
-    return ref.rsplit("/", 1)[-1]
+def _variant_names(results: list[CaseResult]) -> dict[str, str]:
+    """Variant reference -> id, from the answers (the file name where no answer says)."""
+    names = {r.case.variant: r.case.variant.rsplit("/", 1)[-1] for r in results}
+    for r in results:
+        if r.answer and isinstance(r.answer.get("variant"), str):
+            names[r.case.variant] = r.answer["variant"]
+    return names
 
 
 def _status(result: CaseResult) -> str:
@@ -27,9 +29,9 @@ def _status(result: CaseResult) -> str:
     return click.style("pass ", fg="green") if result.passed else click.style("FAIL ", fg="red", bold=True)
 
 
-def table(results: list[CaseResult]) -> list[str]:
+def table(results: list[CaseResult], names: dict[str, str]) -> list[str]:
     """One row per case: status, variant, name, file:line."""
-    variants = [_variant_name(r) for r in results]
+    variants = [names[r.case.variant] for r in results]
     vw = max([len("variant")] + [len(v) for v in variants])
     nw = max([len("case")] + [len(r.case.name) for r in results])
     out = [f"{'result':<6} {'variant':<{vw}}  {'case':<{nw}}  where"]
@@ -38,10 +40,13 @@ def table(results: list[CaseResult]) -> list[str]:
     return out
 
 
-def failure(result: CaseResult) -> list[str]:
+def failure(result: CaseResult, variant: str, error_shown: bool = False) -> list[str]:
     """What was expected, what came out, and the rules that produced it."""
     case = result.case
-    out = [click.style(f"FAIL {case.where}: {case.name}", fg="red", bold=True) + f"  [{_variant_name(result)}]"]
+    out = [click.style(f"FAIL {case.where}: {case.name}", fg="red", bold=True) + f"  [{variant}]"]
+    if result.error and error_shown:
+        out.append("  the variant does not compile (see above)")
+        return out
     if result.error:
         out.append("  the variant does not compile:")
         out += ["    " + line for line in result.error.splitlines()]
@@ -81,8 +86,12 @@ def summary(results: list[CaseResult]) -> str:
 
 
 def report(results: list[CaseResult]) -> list[str]:
-    out = table(results)
+    """The table, each failure in detail (a compile error once), and a summary line."""
+    names = _variant_names(results)
+    out = table(results, names)
+    errors: set[str] = set()
     for result in results:
         if not result.passed:
-            out += [""] + failure(result)
+            out += [""] + failure(result, names[result.case.variant], result.error in errors)
+            errors.add(result.error or "")
     return out + ["", summary(results)]
