@@ -240,5 +240,26 @@ for _kind, _summary in (("trick", "Who wins a trick."), ("legal", "Which cards m
     _dispute_command(_kind, _summary)
 
 
+@main.command()
+@click.option("--clauses", "clauses", type=click.Path(file_okay=False), default=None,
+              help="Folder of clause indexes (default: corpus/clauses).")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def coverage(clauses: str | None, as_json: bool) -> None:
+    """Count each document's clauses by status; fail on a malformed or dangling clause index."""
+    from .coverage import STATUSES, check
+    report = check(clauses)
+    if as_json:
+        click.echo(json.dumps(report.as_dict(), indent=2))
+    else:
+        for doc in report.docs:
+            click.echo(f"{doc.doc}: {doc.total} clauses — "
+                       + ", ".join(f"{s} {doc.counts[s]}" for s in STATUSES))
+        for issue in report.issues:
+            click.echo(issue.format(), err=True)
+        if report.issues:
+            click.echo(f"{len(report.issues)} problem(s)", err=True)
+    sys.exit(1 if report.issues else 0)
+
+
 if __name__ == "__main__":
     main()
