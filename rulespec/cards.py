@@ -47,13 +47,20 @@ def natural_rank(card: int) -> int:
     return card % 13 + 2
 
 
-def card_name(card: int) -> str:
-    """Canonical name: rank then suit letter (``10H``, ``AS``), ``LJ``/``BJ``."""
+def _name(card: int) -> str:
     if card == LITTLE_JOKER:
         return "LJ"
     if card == BIG_JOKER:
         return "BJ"
     return RANK_LETTERS[natural_rank(card)] + SUIT_LETTERS[natural_suit(card)]
+
+
+NAMES = tuple(_name(card) for card in range(NUM_CARDS))
+
+
+def card_name(card: int) -> str:
+    """Canonical name: rank then suit letter (``10H``, ``AS``), ``LJ``/``BJ``."""
+    return NAMES[card]
 
 
 _JOKER_NAMES = {"LJ": LITTLE_JOKER, "SJ": LITTLE_JOKER, "BJ": BIG_JOKER, "HJ": BIG_JOKER}
@@ -94,17 +101,30 @@ def mask_of(cards: Iterable[int]) -> int:
     return mask
 
 
+# the card ids of every 8-bit chunk of a mask, precomputed
+_CHUNKS = tuple(tuple(bit for bit in range(8) if byte >> bit & 1) for byte in range(256))
+_CHUNK_AT = tuple(tuple(tuple(base + bit for bit in chunk) for chunk in _CHUNKS) for base in range(0, 56, 8))
+
+
+def card_list(mask: int) -> list[int]:
+    """Card ids in a mask, lowest id first (table-driven, 8 bits at a time)."""
+    out: list[int] = []
+    for table in _CHUNK_AT:
+        if not mask:
+            break
+        out.extend(table[mask & 0xFF])
+        mask >>= 8
+    return out
+
+
 def iter_cards(mask: int) -> Iterator[int]:
     """Card ids in a mask, lowest id first."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
+    return iter(card_list(mask))
 
 
 def card_names(mask: int) -> list[str]:
     """Canonical names of the cards in a mask, by suit then rank."""
-    return [card_name(card) for card in iter_cards(mask)]
+    return [NAMES[card] for card in card_list(mask)]
 
 
 def suit_mask(suit: int) -> int:

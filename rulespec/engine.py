@@ -85,6 +85,33 @@ def _applicable(leading: bool, number: int) -> tuple[str, ...]:
 _APPLICABLE = {(lead, first): _applicable(lead, 1 if first else 2) for lead in (True, False) for first in (True, False)}
 
 
+def _narrow(rs: Ruleset, args: tuple, names: tuple[str, ...], hand: int, record: Legal | None) -> int:
+    """Apply the play constraints ``names`` in priority order (see ``legal_cards``)."""
+    allowed = hand
+    applied: list[tuple[str, int]] = []   # (rule, cards it permits)
+    fns = rs.fn
+    for name in names:
+        permitted = fns[name](*args) & hand
+        if permitted == hand:
+            continue
+        if permitted == 0:
+            if record is not None:
+                record.dead_ends.append({**rs.cite(name), "why": "allows none of the cards in this hand"})
+            continue
+        if allowed & permitted == 0:
+            if record is not None:
+                clash = [r for r, p in applied if p & permitted == 0] or [r for r, _ in applied]
+                record.conflicts.append({"rules": [*clash, name], "cites": [rs.cite(r) for r in [*clash, name]],
+                                         "why": f"{name} allows only {' '.join(C.card_names(permitted))}, "
+                                                f"which {', '.join(clash)} excludes; {clash[0]} is applied"})
+            continue
+        allowed &= permitted
+        applied.append((name, permitted))
+        if record is not None:
+            record.steps.append(rs.step(name, C.card_names(permitted)))
+    return allowed
+
+
 def legal_cards(rs: Ruleset, hand: int, trick: Sequence[int], number: int, broken: bool,
                 played: int = 0, explain: bool = False) -> Legal:
     """Cards ``hand`` may play to ``trick`` (cards so far, leader first) of trick ``number``.
@@ -92,37 +119,28 @@ def legal_cards(rs: Ruleset, hand: int, trick: Sequence[int], number: int, broke
     Each applicable play constraint narrows the set in priority order.  A
     constraint that would leave no card although an earlier one left some is a
     *conflict* (the document gives no priority; the earlier rule is applied);
-    one that allows no card of the hand at all is a *dead end*.
+    one that allows no card of the hand at all is a *dead end*.  Conflicts and
+    dead ends are always recorded; ``explain`` adds the steps applied.
     """
     leading = not trick
-    led = NONE if leading else rs.suit_of[trick[0]]
     trick_mask = 0
     for card in trick:
         trick_mask |= 1 << card
-    args = (hand, trick_mask, led, number, len(trick) + 1, leading, broken, played)
-    allowed = hand
+    args = (hand, trick_mask, NONE if leading else rs.suit_of[trick[0]], number, len(trick) + 1, leading,
+            broken, played)
     result = Legal(hand)
-    applied: list[tuple[str, int]] = []   # (rule, cards it permits)
-    fns = rs.fn
-    for name in _APPLICABLE[(leading, number == 1)]:
-        permitted = fns[name](*args) & hand
-        if permitted == hand:
-            continue
-        if permitted == 0:
-            result.dead_ends.append({**rs.cite(name), "why": "allows none of the cards in this hand"})
-            continue
-        if allowed & permitted == 0:
-            clash = [r for r, p in applied if p & permitted == 0] or [r for r, _ in applied]
-            result.conflicts.append({"rules": [*clash, name], "cites": [rs.cite(r) for r in [*clash, name]],
-                                     "why": f"{name} allows only {' '.join(C.card_names(permitted))}, "
-                                            f"which {', '.join(clash)} excludes; {clash[0]} is applied"})
-            continue
-        allowed &= permitted
-        applied.append((name, permitted))
-        if explain:
-            result.steps.append(rs.step(name, C.card_names(permitted)))
-    result.cards = allowed
+    recorder = result if explain else Legal(hand)
+    result.cards = _narrow(rs, args, _APPLICABLE[(leading, number == 1)], hand, recorder)
+    result.conflicts, result.dead_ends = recorder.conflicts, recorder.dead_ends
     return result
+
+
+def legal_mask(rs: Ruleset, hand: int, trick_mask: int, led: int, number: int, position: int, broken: bool,
+               played: int) -> int:
+    """``legal_cards`` without records, for simulation (same rules, same priority)."""
+    leading = position == 1
+    return _narrow(rs, (hand, trick_mask, led, number, position, leading, broken, played),
+                   _APPLICABLE[(leading, number == 1)], hand, None)
 
 
 def breaks_trump(rs: Ruleset, card: int, hand_before: int, trick: Sequence[int], number: int) -> bool:
@@ -410,12 +428,37 @@ def deal_for(seed: int | str, index: int, rs: Ruleset) -> list[int]:
     return deal_cards(rs, random.Random(f"deal:{seed}:{index}"))
 
 
+_REGULAR_BIDS = tuple(Bid(REGULAR, n) for n in range(64))
+_BLIND_BIDS = tuple(Bid(BLIND, n) for n in range(64))
+_NIL_BID, _BLIND_NIL_BID = Bid(NIL), Bid(BLIND_NIL)
+
+
 def legal_bids(rs: Ruleset, seat: int, hand: int, dealer: int, bids, scores, bags) -> list[Bid]:
-    partner_bid = bids[C.partner_of(seat)]
-    if partner_bid is not None and partner_bid.kind == BLIND:
-        return [partner_bid]
-    return [b for b in bid_candidates(rs)
-            if not bid_refusals(rs, seat, b, hand=hand, dealer=dealer, bids=bids, scores=scores, bags=bags)]
+    """Every bid ``seat`` may make now: the candidates ``bid_refusals`` would accept, computed
+    with each rule evaluated once."""
+    partner = C.partner_of(seat)
+    pbid = bids[partner]
+    if pbid is not None and pbid.kind == BLIND:
+        return [pbid]
+    team = C.team_of(seat)
+    size = rs.params["deal.hand_size"]
+    first = rs.fn["deal.first_bidder"](dealer)
+    head = (hand, seat, dealer, (seat - first) % 4 + 1, pbid.kind if pbid else "pending", pbid.n if pbid else 0)
+    tail = (scores[team], bags[team], scores[1 - team], bags[1 - team])
+    args = head + (0,) + tail
+    fns = rs.fn
+    low, high = fns["bid.regular_min"](*args), fns["bid.regular_max"](*args)
+    out = list(_REGULAR_BIDS[max(low, 1):min(high, size) + 1])
+    if fns["nil.allowed"](*args):
+        out.append(_NIL_BID)
+    if fns["blind_nil.allowed"](*args):
+        out.append(_BLIND_NIL_BID)
+    blind_ok = fns["blind_bid.allowed"]
+    out.extend(_BLIND_BIDS[n] for n in range(1, size + 1) if blind_ok(*head, n, *tail))
+    if pbid is None:
+        return out
+    may_raise = bool(rs.params["nil.partner_may_raise"]) and pbid.kind == REGULAR
+    return [b for b in out if not team_refusals(rs, [pbid, b], scores, bags, team, skip_min=may_raise and b.is_nil)]
 
 
 def play_hand(rs: Ruleset, hands: list[int], dealer: int, policy, scores=(0, 0), bags=(0, 0)) -> dict:
@@ -459,21 +502,28 @@ def play_hand(rs: Ruleset, hands: list[int], dealer: int, policy, scores=(0, 0),
     trick_log = []
     last = None
     size = rs.params["deal.hand_size"]
+    suit_of = rs.suit_of
+    breaks = rs.fn["trump.breaks"]
     for number in range(1, size + 1):
         trick: list[int] = []
+        trick_mask, led = 0, NONE
         for pos in range(4):
             seat = (leader + pos) % 4
-            legal = legal_cards(rs, hands[seat], trick, number, broken, played).cards
-            card = policy.play(rs, seat, legal, trick, hands[seat])
-            if not broken and breaks_trump(rs, card, hands[seat], trick, number):
+            hand = hands[seat]
+            legal = legal_mask(rs, hand, trick_mask, led, number, pos + 1, broken, played)
+            card = policy.play(rs, seat, legal, trick, hand)
+            if not broken and breaks(card, hand, pos == 0, led, number):
                 broken = True
-            hands[seat] &= ~(1 << card)
+            hands[seat] = hand & ~(1 << card)
             played |= 1 << card
+            trick_mask |= 1 << card
             trick.append(card)
+            if pos == 0:
+                led = suit_of[card]
         win_index, _ = trick_winner(rs, trick, number)
         winner = (leader + win_index) % 4
         tricks_won[winner] += 1
-        trick_log.append({"leader": C.SEATS[leader], "cards": [C.card_name(c) for c in trick],
+        trick_log.append({"leader": C.SEATS[leader], "cards": [C.NAMES[c] for c in trick],
                           "winner": C.SEATS[winner]})
         if number == size:
             by_seat = [0] * 4

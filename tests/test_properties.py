@@ -64,3 +64,21 @@ def test_legal_set_is_a_nonempty_subset_of_the_hand(hand, led, broken, number):
     for trick in ([], [led]):
         legal = E.legal_cards(RS, mask, trick, number, broken).cards
         assert legal and legal & ~mask == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32), seat=st.integers(0, 3), dealer=st.integers(0, 3),
+       partner_bid=st.sampled_from([None, "3", "nil", "blind nil", "blind 7", "1", "9"]),
+       ns=st.integers(-400, 600), ew=st.integers(-400, 600))
+def test_legal_bids_equals_rule_by_rule_refusals(seed, seat, dealer, partner_bid, ns, ew):
+    hand = E.deal_for(seed, 0, RS)[seat]
+    bids = [None] * 4
+    if partner_bid is not None:
+        bids[C.partner_of(seat)] = E.parse_bid(partner_bid)
+    fast = E.legal_bids(RS, seat, hand, dealer, bids, (ns, ew), (0, 0))
+    if partner_bid and partner_bid.startswith("blind ") and partner_bid != "blind nil":
+        assert fast == [bids[C.partner_of(seat)]]
+        return
+    slow = [b for b in E.bid_candidates(RS)
+            if not E.bid_refusals(RS, seat, b, hand=hand, dealer=dealer, bids=bids, scores=(ns, ew), bags=(0, 0))]
+    assert fast == slow
