@@ -1,0 +1,28 @@
+"""Differential testing of variants: replay identical deals under each and report where and why they disagree."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from . import html, report
+from .runner import DiffConfig, DiffError, run
+
+
+def diff(cfg: DiffConfig, jobs: int | None = None, progress=None) -> dict:
+    """Run the comparison and return the report dictionary."""
+    ctx, acc = run(cfg, jobs, progress)
+    return report.build(cfg, ctx, acc)
+
+
+def write_report(rep: dict, out: str | Path) -> list[Path]:
+    """Write report.json, report.md and report.html into ``out``."""
+    folder = Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    files = {"report.json": json.dumps(rep, indent=1, ensure_ascii=False) + "\n",
+             "report.md": report.markdown(rep), "report.html": html.render(rep)}
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return [folder / name for name in files]
+
+
+__all__ = ["DiffConfig", "DiffError", "diff", "write_report"]

@@ -1,0 +1,388 @@
+"""The differential run: replay identical deals under every variant and tally disagreements.
+
+Work is split into fixed chunks of deal (and game) indices; each chunk is a
+pure function of the configuration, so chunks can run in any process, and
+merging them in index order gives the same result for any number of jobs.
+Compiled rulesets cannot be pickled: each worker rebuilds them from the
+variant ids or paths.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+from dataclasses import dataclass, replace
+
+from .. import cards as C
+from ..errors import RulespecError
+from ..ruleset import Ruleset, load_ruleset
+from .attribution import differing_rules, shares, swapped
+from .deals import Deal, read_deals, seeded_deal
+from .minimal import KIND_OF_STAGE
+from .replay import STAGES, Outcome, Transcript, policy_for, record, replay
+
+
+class DiffError(RulespecError):
+    """A differential run that cannot be set up."""
+
+
+@dataclass(frozen=True)
+class DiffConfig:
+    refs: tuple[str, ...]
+    deals: int = 1000
+    seed: str = "0"
+    games: int = 0
+    policies: tuple[str, ...] = ("random", "sensible")
+    game_policy: str = "sensible"
+    deals_file: str | None = None
+    attribute: int = 500          # ablation on deals with a lower index (and games below attribute // 10)
+    game_hands: int = 100         # a game still running after this many hands counts as unfinished
+    chunk: int = 20
+
+    @property
+    def attribute_games(self) -> int:
+        return max(1, self.attribute // 10)
+
+
+def pair_key(a: str, b: str) -> str:
+    return f"{a}|{b}"
+
+
+class Context:
+    """Everything a worker needs, rebuilt from the configuration."""
+
+    def __init__(self, cfg: DiffConfig):
+        self.cfg = cfg
+        self.rs: list[Ruleset] = [load_ruleset(ref) for ref in cfg.refs]
+        self.ids = [rs.id for rs in self.rs]
+        self.pairs = [(i, j) for i in range(len(self.rs)) for j in range(i + 1, len(self.rs))]
+        self.rules = {p: differing_rules(self.rs[p[0]], self.rs[p[1]]) for p in self.pairs}
+        self.file_deals = read_deals(cfg.deals_file) if cfg.deals_file else None
+        self._swapped: dict[tuple[int, int, str], Ruleset] = {}
+
+    def swapped(self, i: int, j: int, rule: str) -> Ruleset:
+        """Variant i with ``rule`` from variant j."""
+        key = (i, j, rule)
+        if key not in self._swapped:
+            self._swapped[key] = swapped(self.cfg.refs[i], self.cfg.refs[j], rule, self.rs[j])
+        return self._swapped[key]
+
+    def deal(self, index: int, v: int) -> Deal:
+        if self.file_deals is not None:
+            return self.file_deals[index]
+        return seeded_deal(self.cfg.seed, index, self.rs[v])
+
+
+# --------------------------------------------------------------------------- accumulators
+def _section() -> dict:
+    return {"n": 0, "stages": {s: {"count": 0, "deltas": [], "credit": {}, "attributed": 0, "clauses": {},
+                                   "first": None} for s in STAGES}}
+
+
+def new_acc(ctx: Context) -> dict:
+    pairs = {}
+    for i, j in ctx.pairs:
+        pairs[pair_key(ctx.ids[i], ctx.ids[j])] = {
+            "rules": ctx.rules[(i, j)], "transcript": _section(), "game_hands": _section(),
+            "games": {"n": 0, "flips": 0, "outcomes": {}, "length_deltas": [], "score_deltas": [],
+                      "credit": {}, "attributed": 0, "first": None}}
+    return {"pairs": pairs, "examples": {}, "record_errors": {}}
+
+
+def merge(acc: dict, part: dict) -> None:
+    """Add ``part`` (a later chunk) into ``acc``."""
+    for key, theirs in part["pairs"].items():
+        mine = acc["pairs"][key]
+        for sec in ("transcript", "game_hands"):
+            mine[sec]["n"] += theirs[sec]["n"]
+            for stage, t in theirs[sec]["stages"].items():
+                m = mine[sec]["stages"][stage]
+                m["count"] += t["count"]
+                m["attributed"] += t["attributed"]
+                m["deltas"].extend(t["deltas"])
+                _add(m["credit"], t["credit"])
+                _add(m["clauses"], t["clauses"])
+                m["first"] = m["first"] or t["first"]
+        mg, tg = mine["games"], theirs["games"]
+        for field in ("n", "flips", "attributed"):
+            mg[field] += tg[field]
+        mg["length_deltas"].extend(tg["length_deltas"])
+        mg["score_deltas"].extend(tg["score_deltas"])
+        _add(mg["outcomes"], tg["outcomes"])
+        _add(mg["credit"], tg["credit"])
+        mg["first"] = mg["first"] or tg["first"]
+    for key, by_rule in part["examples"].items():
+        mine = acc["examples"].setdefault(key, {})
+        for rule, by_stage in by_rule.items():
+            for stage, cand in by_stage.items():
+                mine.setdefault(rule, {}).setdefault(stage, cand)
+    _add(acc["record_errors"], part["record_errors"])
+
+
+def _add(into: dict, other: dict) -> None:
+    for k, v in other.items():
+        into[k] = into.get(k, 0) + v
+
+
+# --------------------------------------------------------------------------- one comparison
+@dataclass
+class Direction:
+    """One transcript replayed under A and under B (recorded under one of them)."""
+    t: Transcript
+    a: Outcome
+    b: Outcome
+    recorder_is_a: bool
+    history: list[dict] | None = None      # the recorder's game so far, for game examples
+
+
+def _situation(stage: str, d: Direction) -> dict | None:
+    if stage in ("bid", "legal"):
+        source = d.b if stage in d.b.notes else d.a
+        return source.situations.get(stage)
+    if stage == "trick":
+        wa, wb = d.a.sig["trick"], d.b.sig["trick"]
+        if not (isinstance(wa, tuple) and isinstance(wb, tuple)) or "tricks" not in d.a.situations:
+            return None
+        k = next(k for k, (x, y) in enumerate(zip(wa, wb)) if x != y)
+        return d.a.situations["tricks"][k]
+    rec = d.a if d.recorder_is_a else d.b
+    if "score" not in rec.situations:
+        return None
+    if stage == "game":
+        if d.history is None:
+            return None
+        hand = {k: rec.situations["score"][k] for k in ("bids", "tricks")}
+        return {"hands": [*d.history, hand]}
+    return {**rec.situations["score"], "last_trick": rec.situations.get("last_trick")}
+
+
+def _note(stage: str, d: Direction, ids: tuple[str, str], where: dict) -> dict:
+    info = dict(where)
+    info["recorded_under"] = ids[0] if d.recorder_is_a else ids[1]
+    if stage in ("bid", "legal"):
+        for vid, out in zip(ids, (d.a, d.b)):
+            if stage in out.notes:
+                info.setdefault("forbidden_by", {})[vid] = out.notes[stage]
+    else:
+        info["values"] = {ids[0]: _plain(d.a.sig[stage]), ids[1]: _plain(d.b.sig[stage])}
+    return info
+
+
+def _plain(value):
+    return list(value) if isinstance(value, tuple) else value
+
+
+def compare(ctx: Context, acc: dict, section: str, pair: tuple[int, int], dirs: list[Direction],
+            where: dict, attribute: bool) -> None:
+    """Tally the stages on which A and B disagree in ``dirs`` (one deal), with attribution."""
+    i, j = pair
+    ids = (ctx.ids[i], ctx.ids[j])
+    key = pair_key(*ids)
+    sec = acc["pairs"][key][section]
+    sec["n"] += 1
+    rules = ctx.rules[pair]
+    swapped_out: dict[tuple[int, str], Outcome] = {}
+    for stage in STAGES:
+        diffs = [d for d in dirs if d.a.sig[stage] != d.b.sig[stage]]
+        if not diffs:
+            continue
+        st = sec["stages"][stage]
+        st["count"] += 1
+        st["first"] = st["first"] or _note(stage, diffs[0], ids, where)
+        for d in diffs:
+            for out in (d.a, d.b):
+                if stage in out.notes:
+                    rule = out.notes[stage].get("rule") or "?"
+                    st["clauses"][rule] = st["clauses"].get(rule, 0) + 1
+            if stage in ("score", "bags") and isinstance(d.a.sig[stage], tuple) and isinstance(d.b.sig[stage], tuple):
+                st["deltas"].extend(y - x for x, y in zip(d.a.sig[stage], d.b.sig[stage]) if x != y)
+        if not attribute:
+            continue
+        for n, d in enumerate(diffs):
+            fixers = []
+            for rule in rules:
+                if (id(d), rule) not in swapped_out:
+                    swapped_out[(id(d), rule)] = replay(ctx.swapped(i, j, rule), d.t)
+                if swapped_out[(id(d), rule)].sig[stage] == d.b.sig[stage]:
+                    fixers.append(rule)
+            movers = fixers or [r for r in rules if swapped_out[(id(d), r)].sig[stage] != d.a.sig[stage]]
+            st["attributed"] += 1
+            _add(st["credit"], shares(movers))
+            situation = _situation(stage, d)
+            if situation is not None:
+                for rule in fixers:
+                    cands = acc["examples"].setdefault(key, {}).setdefault(rule, {})
+                    cands.setdefault(stage, {"kind": KIND_OF_STAGE[stage], "input": situation, "where": where})
+
+
+# --------------------------------------------------------------------------- chunks
+def _record_all(ctx: Context, acc: dict, deal_of, policy_key: str, policy: str, before=None, hands_played=1):
+    out: list[Transcript | None] = []
+    for v, rs in enumerate(ctx.rs):
+        deal = deal_of(v)
+        if before is not None:
+            deal = replace(deal, before=before[v])
+        try:
+            t = record(rs, deal, policy_for(policy, ctx.cfg.seed, policy_key))
+            out.append(replace(t, hands_played=hands_played))
+        except RulespecError:
+            acc["record_errors"][rs.id] = acc["record_errors"].get(rs.id, 0) + 1
+            out.append(None)
+    return out
+
+
+def _compare_transcripts(ctx: Context, acc: dict, section: str, ts: list[Transcript | None], where: dict,
+                         attribute: bool, histories=None) -> None:
+    outs = {(v, w): replay(ctx.rs[w], t) for v, t in enumerate(ts) if t is not None for w in range(len(ctx.rs))}
+    for i, j in ctx.pairs:
+        dirs = [Direction(ts[v], outs[(v, i)], outs[(v, j)], v == i, histories[v] if histories else None)
+                for v in (i, j) if ts[v] is not None]
+        if dirs:
+            compare(ctx, acc, section, (i, j), dirs, where, attribute)
+
+
+def run_deals(ctx: Context, start: int, stop: int) -> dict:
+    acc = new_acc(ctx)
+    for index in range(start, stop):
+        for policy in ctx.cfg.policies:
+            ts = _record_all(ctx, acc, lambda v: ctx.deal(index, v), str(index), policy)
+            _compare_transcripts(ctx, acc, "transcript", ts, {"deal": index, "policy": policy},
+                                 index < ctx.cfg.attribute)
+    return acc
+
+
+def play_game(ctx: Context, rs: Ruleset, game: int) -> list[tuple[Transcript, Outcome]]:
+    """A whole game of ``rs`` on the game's deals, until it ends (or the hand limit)."""
+    scores, bags, dealer = (0, 0), (0, 0), 0
+    hands: list[tuple[Transcript, Outcome]] = []
+    for h in range(ctx.cfg.game_hands):
+        deal = replace(seeded_deal(f"{ctx.cfg.seed}:game{game}", h, rs), dealer=dealer, before=(scores, bags))
+        t = replace(record(rs, deal, policy_for(ctx.cfg.game_policy, ctx.cfg.seed, f"game{game}:{h}")),
+                    hands_played=h + 1)
+        out = replay(rs, t)
+        hands.append((t, out))
+        if out.sig["game"][0] or "after" not in out.situations:
+            break
+        scores, bags = out.situations["after"]["scores"], out.situations["after"]["bags"]
+        dealer = rs.fn["deal.next_dealer"](dealer)
+    return hands
+
+
+def _game_result(hands: list[tuple[Transcript, Outcome]]) -> dict:
+    t, out = hands[-1]
+    over, winner = out.sig["game"] if isinstance(out.sig["game"], tuple) else (False, None)
+    scores = out.situations.get("after", {}).get("scores", (0, 0))
+    return {"winner": winner if over else "unfinished", "hands": len(hands), "scores": list(scores)}
+
+
+def _history(hands) -> list[list[dict]]:
+    past = []
+    out = []
+    for t, o in hands:
+        out.append(list(past))
+        past.append({k: o.situations["score"][k] for k in ("bids", "tricks")} if "score" in o.situations else {})
+    return out
+
+
+def run_games(ctx: Context, start: int, stop: int) -> dict:
+    acc = new_acc(ctx)
+    for game in range(start, stop):
+        attribute = game < ctx.cfg.attribute_games
+        try:
+            played = [play_game(ctx, rs, game) for rs in ctx.rs]
+        except RulespecError:
+            acc["record_errors"]["(game)"] = acc["record_errors"].get("(game)", 0) + 1
+            continue
+        results = [_game_result(p) for p in played]
+        histories = [_history(p) for p in played]
+        longest = max(len(p) for p in played)
+        for h in range(longest):
+            ts = [p[h][0] if h < len(p) else None for p in played]
+            hist = [hs[h] if h < len(hs) else None for hs in histories]
+            _compare_transcripts(ctx, acc, "game_hands", ts, {"game": game, "hand": h}, attribute, hist)
+        for i, j in ctx.pairs:
+            _compare_games(ctx, acc, (i, j), game, results, played, attribute)
+    return acc
+
+
+def _compare_games(ctx, acc, pair, game, results, played, attribute) -> None:
+    i, j = pair
+    key = pair_key(ctx.ids[i], ctx.ids[j])
+    g = acc["pairs"][key]["games"]
+    ra, rb = results[i], results[j]
+    g["n"] += 1
+    outcome = f"{ra['winner']} / {rb['winner']}"
+    g["outcomes"][outcome] = g["outcomes"].get(outcome, 0) + 1
+    g["length_deltas"].append(rb["hands"] - ra["hands"])
+    if ra["winner"] == rb["winner"]:
+        return
+    g["flips"] += 1
+    g["first"] = g["first"] or {"game": game, "winners": {ctx.ids[i]: ra["winner"], ctx.ids[j]: rb["winner"]},
+                                "hands": {ctx.ids[i]: ra["hands"], ctx.ids[j]: rb["hands"]},
+                                "scores": {ctx.ids[i]: ra["scores"], ctx.ids[j]: rb["scores"]}}
+    if not attribute:
+        return
+    winners = {rule: _game_result(play_game(ctx, ctx.swapped(i, j, rule), game))["winner"] for rule in ctx.rules[pair]}
+    fixers = [rule for rule, w in winners.items() if w == rb["winner"]]
+    g["attributed"] += 1
+    _add(g["credit"], shares(fixers or [rule for rule, w in winners.items() if w != ra["winner"]]))
+    hands = _history(played[i])[-1] + [{k: played[i][-1][1].situations["score"][k] for k in ("bids", "tricks")}] \
+        if "score" in played[i][-1][1].situations else None
+    if hands:
+        for rule in fixers:
+            cands = acc["examples"].setdefault(key, {}).setdefault(rule, {})
+            cands.setdefault("game", {"kind": "game", "input": {"hands": hands}, "where": {"game": game}})
+
+
+# --------------------------------------------------------------------------- driver
+_CTX: Context | None = None
+
+
+def _init(cfg: DiffConfig) -> None:
+    global _CTX
+    _CTX = Context(cfg)
+
+
+def _work(item: tuple[str, int, int]) -> dict:
+    kind, start, stop = item
+    return (run_deals if kind == "deals" else run_games)(_CTX, start, stop)
+
+
+def work_items(cfg: DiffConfig, deal_count: int) -> list[tuple[str, int, int]]:
+    items = [("deals", s, min(deal_count, s + cfg.chunk)) for s in range(0, deal_count, cfg.chunk)]
+    game_chunk = max(1, cfg.chunk // 10)
+    items += [("games", s, min(cfg.games, s + game_chunk)) for s in range(0, cfg.games, game_chunk)]
+    return items
+
+
+def run(cfg: DiffConfig, jobs: int | None = None, progress=None) -> tuple[Context, dict]:
+    """Run the comparison; ``progress(n)`` is called as chunks finish.  Returns the context and tallies."""
+    if len(cfg.refs) < 2:
+        raise DiffError("name at least two variants to compare")
+    if len(set(cfg.refs)) != len(cfg.refs):
+        raise DiffError("a variant is named twice")
+    ctx = Context(cfg)
+    if len(set(ctx.ids)) != len(ctx.ids):
+        raise DiffError(f"two of the variants have the same id: {', '.join(ctx.ids)}")
+    deal_count = len(ctx.file_deals) if ctx.file_deals is not None else cfg.deals
+    items = work_items(cfg, deal_count)
+    acc = new_acc(ctx)
+    jobs = jobs or os.cpu_count() or 1
+    if jobs <= 1 or len(items) <= 1:
+        global _CTX
+        _CTX = ctx
+        parts = map(_work, items)
+        pool = None
+    else:
+        pool = multiprocessing.get_context("spawn" if os.name == "nt" else "fork").Pool(
+            jobs, initializer=_init, initargs=(cfg,))
+        parts = pool.imap(_work, items)
+    try:
+        for part in parts:
+            merge(acc, part)
+            if progress:
+                progress(1)
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
+    return ctx, acc
