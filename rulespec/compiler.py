@@ -39,7 +39,7 @@ class CompileError(RulespecError):
 @functools.lru_cache(maxsize=1)
 def parser() -> Lark:
     grammar = (Path(__file__).with_name("rules.lark")).read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True)
+    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True, cache=True)
 
 
 def _expected(exc: UnexpectedInput) -> str:
@@ -51,8 +51,10 @@ def _expected(exc: UnexpectedInput) -> str:
     return ", ".join(shown)
 
 
+@functools.lru_cache(maxsize=4096)
 def parse(text: str) -> Tree:
-    """Parse a rule text; raise ``CompileError`` with the position on failure."""
+    """Parse a rule text; raise ``CompileError`` with the position on failure.
+    (Cached: variants that inherit a rule share its tree; trees are never modified.)"""
     if len(text) > MAX_RULE_CHARS:
         raise CompileError(f"rule text is {len(text)} characters long; the limit is {MAX_RULE_CHARS}")
     try:
@@ -536,9 +538,32 @@ class CompiledExpr:
     params_used: frozenset[str]
 
 
+_COMPILED: dict[tuple, CompiledExpr] = {}
+
+
+def _tables_key(tables: Mapping[str, object]) -> tuple:
+    return tuple(sorted((k, hash(v)) for k, v in tables.items()))
+
+
 def compile_tree(tree: Tree, slot: Slot, params: Mapping[str, tuple[str, object]],
                  tables: Mapping[str, object], static_card: bool = False) -> CompiledExpr:
-    """Check ``tree`` (an ``expr`` node) for ``slot`` and build its callable."""
+    """Check ``tree`` (an ``expr`` node) for ``slot`` and build its callable.
+
+    Memoised on everything the result depends on (slot, tree, the parameters the
+    tree can name, the card tables), so inherited rules compile once per process."""
+    names = referenced_names(tree)
+    key = (slot, tree, tuple(sorted((n, repr(params[n])) for n in names if n in params)),
+           _tables_key(tables), static_card)
+    cached = _COMPILED.get(key)
+    if cached is None:
+        if len(_COMPILED) > 8192:
+            _COMPILED.clear()
+        cached = _COMPILED[key] = _compile_tree(tree, slot, params, tables, static_card)
+    return cached
+
+
+def _compile_tree(tree: Tree, slot: Slot, params: Mapping[str, tuple[str, object]],
+                  tables: Mapping[str, object], static_card: bool) -> CompiledExpr:
     comp = ExprCompiler(slot, params, static_card=static_card)
     if slot.type == ENUM:
         chain = [("none", tree)] if isinstance(tree, Tree) and tree.data == "none" else _flatten(tree)
