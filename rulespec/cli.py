@@ -261,5 +261,10 @@ def coverage(clauses: str | None, as_json: bool) -> None:
     sys.exit(1 if report.issues else 0)
 
 
+from .diff.cli import diff as _diff_command  # noqa: E402  (the diff command lives with its package)
+
+main.add_command(_diff_command)
+
+
 if __name__ == "__main__":
     main()
