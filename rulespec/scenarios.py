@@ -51,7 +51,7 @@ class Case:
     name: str
     kind: str
     input: dict
-    variant: str          # id or absolute path
+    variant: str          # id or path
     output: dict
     cite: str | None
     file: str
@@ -80,9 +80,10 @@ class CaseResult:
 
 
 def _variant_ref(ref: str, base: Path) -> str:
+    """A bundled id as is; a path relative to the case file's folder (kept relative, as the user wrote it)."""
     if ref.endswith((".yaml", ".yml")) or "/" in ref:
         path = Path(ref)
-        return str(path if path.is_absolute() else (base / path).resolve())
+        return str(path if path.is_absolute() else base / path)
     return ref
 
 
@@ -120,9 +121,9 @@ def load_cases(path: str | Path) -> list[Case]:
     if not isinstance(data, Mapping):
         raise ScenarioFileError(f"{path}: expected a mapping with 'variant' and 'cases' "
                                 "(or a variant file with 'tests')")
-    base = path.resolve().parent
+    base = path.parent
     if "rules" in data or "extends" in data:     # a variant file with its own tests
-        default_variant, key = str(path.resolve()), "tests"
+        default_variant, key = str(path), "tests"
     else:
         default_variant = _variant_ref(str(data["variant"]), base) if data.get("variant") else None
         key = "cases"
