@@ -15,77 +15,29 @@ from collections.abc import Callable, Iterator
 import yaml
 
 from .. import cards as C
-from ..engine import bid_refusals, game_status, legal_cards, parse_bid, score_hand, trick_winner
+from ..answers import KINDS
 from ..errors import RulespecError
 from ..ruleset import Ruleset
 
 KIND_OF_STAGE = {"bid": "bid", "legal": "legal", "trick": "trick", "score": "score", "bags": "score", "game": "game"}
+# --------------------------------------------------------------------------- evaluators
 _ZERO = {"NS": {"score": 0, "bags": 0}, "EW": {"score": 0, "bags": 0}}
 
 
-# --------------------------------------------------------------------------- evaluators
-def _before(inp: dict) -> tuple[tuple[int, int], tuple[int, int]]:
-    before = inp.get("before") or _ZERO
-    return (tuple(before[t]["score"] for t in C.TEAMS), tuple(before[t]["bags"] for t in C.TEAMS))
-
-
-def _score_teams(rs: Ruleset, bids: dict, tricks: dict, scores, bags, last_trick=None, events=()):
-    parsed = [parse_bid(bids[s], f"bids.{s}") for s in C.SEATS]
-    last = None
-    if last_trick:
-        last = (C.parse_seat(last_trick["winner"]), [C.parse_card(last_trick["cards"][s]) for s in C.SEATS])
-    reneges = [C.parse_seat(e["seat"]) for e in events if e.get("type") == "renege"]
-    return score_hand(rs, parsed, [tricks[s] for s in C.SEATS], scores, bags, reneges, last)
-
-
-def eval_score(rs: Ruleset, inp: dict) -> dict:
-    scores, bags = _before(inp)
-    results = _score_teams(rs, inp["bids"], inp["tricks"], scores, bags, inp.get("last_trick"), inp.get("events", ()))
-    return {"teams": {t: {"points": r.points, "bags": r.bags} for t, r in zip(C.TEAMS, results)}}
-
-
-def eval_trick(rs: Ruleset, inp: dict) -> dict:
-    cards = C.parse_cards(inp["cards"])
-    index, _ = trick_winner(rs, cards, inp.get("number", 1))
-    return {"winner": C.SEATS[(C.parse_seat(inp["leader"]) + index) % 4]}
-
-
-def eval_legal(rs: Ruleset, inp: dict) -> dict:
-    hand = C.mask_of(C.parse_cards(inp["hand"]))
-    legal = legal_cards(rs, hand, C.parse_cards(inp["trick"]), inp.get("number", 1), inp.get("broken", False))
-    return {"legal": C.card_names(legal.cards)}
-
-
-def eval_bid(rs: Ruleset, inp: dict) -> dict:
-    scores, bags = _before(inp)
-    bids = [None] * 4
-    for seat, bid in (inp.get("bids") or {}).items():
-        bids[C.parse_seat(seat)] = parse_bid(bid)
-    refusals = bid_refusals(rs, C.parse_seat(inp["seat"]), parse_bid(inp["bid"]), hand=0,
-                            dealer=C.parse_seat(inp.get("dealer", "N")), bids=bids, scores=scores, bags=bags)
-    return {"allowed": not refusals}
-
-
-def eval_game(rs: Ruleset, inp: dict) -> dict:
-    scores, bags = (0, 0), (0, 0)
-    status = {"over": False, "winner": None}
-    for number, hand in enumerate(inp["hands"], 1):
-        results = _score_teams(rs, hand["bids"], hand["tricks"], scores, bags)
-        scores, bags = tuple(r.score for r in results), tuple(r.bags for r in results)
-        status = game_status(rs, scores, bags, number)
-        if status["over"]:
-            break
-    return {"over": status["over"], "winner": status["winner"], "scores": dict(zip(C.TEAMS, scores))}
-
-
-EVALUATORS: dict[str, Callable[[Ruleset, dict], dict]] = {
-    "score": eval_score, "trick": eval_trick, "legal": eval_legal, "bid": eval_bid, "game": eval_game}
+def _project(kind: str, answer: dict) -> dict:
+    """The comparable part of an answer of ``rulespec.answers`` (what a scenario's output checks)."""
+    if kind == "score":
+        return {"teams": {t: {k: answer["teams"][t][k] for k in ("points", "bags")} for t in C.TEAMS}}
+    if kind == "game":
+        return {"result": {k: answer["result"][k] for k in ("over", "winner", "scores")}}
+    key = {"trick": "winner", "legal": "legal", "bid": "allowed"}[kind]
+    return {key: answer[key]}
 
 
 def evaluate(rs: Ruleset, kind: str, inp: dict) -> dict | None:
-    """The answer of ``rs`` to a scenario input; None when the variant rejects the input."""
+    """The answer of ``rs`` to a scenario input, as ``rulespec test`` and the API see it; None when refused."""
     try:
-        return EVALUATORS[kind](rs, inp)
+        return _project(kind, KINDS[kind](rs, inp))
     except RulespecError:
         return None
 
@@ -115,10 +67,9 @@ def measure(kind: str, inp: dict) -> tuple:
             abs(inp["tricks"][s] - d) for s, d in zip(C.SEATS, _DEFAULT_TRICKS))
     if kind == "bid":
         nd, mag = _before_size(inp)
-        return nd + len(inp.get("bids") or {}) + (inp.get("dealer", "N") != "N"), mag + _bid_size(inp["bid"])
+        return nd + len(inp.get("bids") or {}) + ("dealer" in inp), mag + _bid_size(inp["bid"])
     if kind == "legal":
-        return (len(inp["hand"]) + len(inp["trick"]) + bool(inp["broken"]) + (inp["number"] != 1),
-                inp["number"], sum(C.parse_cards(inp["hand"])))
+        return len(inp["trick"]) + bool(inp["broken"]), len(inp["hand"]), sum(C.parse_cards(inp["trick"]))
     if kind == "trick":
         return (inp["leader"] != "N") + (inp["number"] != 1), sum(C.parse_cards(inp["cards"]))
     return len(inp["hands"]), sum(measure("score", {"before": None, **h})[1] for h in inp["hands"])
@@ -144,7 +95,8 @@ def _before_neighbours(inp: dict) -> Iterator[dict]:
     for team in C.TEAMS:
         for key in ("score", "bags"):
             value = before[team][key]
-            for smaller in dict.fromkeys((0, value // 2, value - (10 if key == "score" else 1) * (1 if value > 0 else -1))):
+            sign = 1 if value > 0 else -1
+            for smaller in dict.fromkeys((0, value // 2, value - 10 * sign, value - sign)):
                 if abs(smaller) < abs(value):
                     yield _with({**inp, "before": copy.deepcopy(before)}, ("before", team, key), smaller)
 
@@ -173,20 +125,18 @@ def neighbours(kind: str, inp: dict) -> Iterator[dict]:
     elif kind == "bid":
         for seat in list(inp.get("bids") or {}):
             yield _with(inp, ("bids", seat), _DROP)
-        yield _with(inp, ("dealer",), "N")
+        if "dealer" in inp:
+            yield _with(inp, ("dealer",), _DROP)
         yield from _before_neighbours(inp)
         if isinstance(inp["bid"], int) and inp["bid"] != _DEFAULT_BID:
             yield _with(inp, ("bid",), _DEFAULT_BID)
     elif kind == "legal":
         for i in range(len(inp["trick"])):
             yield _with(inp, ("trick",), inp["trick"][:i])
-        for card in inp["hand"]:
-            yield _with(inp, ("hand",), [c for c in inp["hand"] if c != card])
         if inp["broken"]:
             yield _with(inp, ("broken",), False)
-        for number in (1, inp["number"] - 1):
-            if 1 <= number < inp["number"]:
-                yield _with(inp, ("number",), number)
+        for card in inp["hand"]:   # a smaller hand is a later trick
+            yield {**inp, "hand": [c for c in inp["hand"] if c != card], "number": inp["number"] + 1}
     elif kind == "trick":
         for field, value in (("leader", "N"), ("number", 1)):
             yield _with(inp, (field,), value)

@@ -71,10 +71,8 @@ def _examples(ctx: Context, i: int, j: int, p: dict, candidates: dict) -> list[d
     out = []
     for rule, credits in _credits(p).items():
         example = None
-        for _, stage in credits:
-            cand = candidates.get(rule, {}).get(stage)
-            if cand is None:
-                continue
+        seeds = [(stage, cand) for _, stage in credits for cand in candidates.get(rule, {}).get(stage, [])]
+        for stage, cand in seeds:
             inp = {k: v for k, v in cand["input"].items() if v is not None}
             example = minimal_example(cand["kind"], inp, a, b, ctx.swapped(i, j, rule))
             if example is not None:

@@ -21,6 +21,9 @@ from .minimal import KIND_OF_STAGE
 from .replay import STAGES, Outcome, Transcript, policy_for, record, replay
 
 
+MAX_CANDIDATES = 8    # seeds kept per (pair, rule, stage) for the minimal examples
+
+
 class DiffError(RulespecError):
     """A differential run that cannot be set up."""
 
@@ -113,8 +116,9 @@ def merge(acc: dict, part: dict) -> None:
     for key, by_rule in part["examples"].items():
         mine = acc["examples"].setdefault(key, {})
         for rule, by_stage in by_rule.items():
-            for stage, cand in by_stage.items():
-                mine.setdefault(rule, {}).setdefault(stage, cand)
+            for stage, cands in by_stage.items():
+                kept = mine.setdefault(rule, {}).setdefault(stage, [])
+                kept.extend(cands[:MAX_CANDIDATES - len(kept)])
     _add(acc["record_errors"], part["record_errors"])
 
 
@@ -209,9 +213,15 @@ def compare(ctx: Context, acc: dict, section: str, pair: tuple[int, int], dirs: 
             _add(st["credit"], shares(movers))
             situation = _situation(stage, d)
             if situation is not None:
-                for rule in fixers:
-                    cands = acc["examples"].setdefault(key, {}).setdefault(rule, {})
-                    cands.setdefault(stage, {"kind": KIND_OF_STAGE[stage], "input": situation, "where": where})
+                for rule in movers:
+                    _candidate(acc, key, rule, stage, {"kind": KIND_OF_STAGE[stage], "input": situation, "where": where})
+
+
+def _candidate(acc: dict, key: str, rule: str, stage: str, cand: dict) -> None:
+    """Keep the first few situations where ``rule`` explained a disagreement, as minimal-example seeds."""
+    kept = acc["examples"].setdefault(key, {}).setdefault(rule, {}).setdefault(stage, [])
+    if len(kept) < MAX_CANDIDATES:
+        kept.append(cand)
 
 
 # --------------------------------------------------------------------------- chunks
@@ -328,9 +338,8 @@ def _compare_games(ctx, acc, pair, game, results, played, attribute) -> None:
     hands = _history(played[i])[-1] + [{k: played[i][-1][1].situations["score"][k] for k in ("bids", "tricks")}] \
         if "score" in played[i][-1][1].situations else None
     if hands:
-        for rule in fixers:
-            cands = acc["examples"].setdefault(key, {}).setdefault(rule, {})
-            cands.setdefault("game", {"kind": "game", "input": {"hands": hands}, "where": {"game": game}})
+        for rule in fixers or [rule for rule, w in winners.items() if w != ra["winner"]]:
+            _candidate(acc, key, rule, "game", {"kind": "game", "input": {"hands": hands}, "where": {"game": game}})
 
 
 # --------------------------------------------------------------------------- driver
