@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from flask import Flask, Response, jsonify, redirect
+from flask import Flask, Response, jsonify
 
 from .api import v1
 from .apipage import render
 from .openapi import build_spec
+from .page import page as dispute_page
 from .problems import register_error_handlers
 
 DEFAULTS = {
@@ -30,6 +31,7 @@ def create_app(config: Mapping | None = None) -> Flask:
     page = render(spec)
     register_error_handlers(app)
     app.register_blueprint(v1)
+    app.register_blueprint(dispute_page)
 
     @app.get("/healthz")
     def healthz():
@@ -42,9 +44,5 @@ def create_app(config: Mapping | None = None) -> Flask:
     @app.get("/api")
     def api_page():
         return Response(page, mimetype="text/html")
-
-    @app.get("/")
-    def index():
-        return redirect("/api")
 
     return app
