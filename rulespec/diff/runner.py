@@ -171,6 +171,10 @@ def _note(stage: str, d: Direction, ids: tuple[str, str], where: dict) -> dict:
     return info
 
 
+def _numeric(sig) -> bool:
+    return isinstance(sig, tuple) and all(isinstance(x, int) for x in sig)
+
+
 def _plain(value):
     return list(value) if isinstance(value, tuple) else value
 
@@ -197,7 +201,7 @@ def compare(ctx: Context, acc: dict, section: str, pair: tuple[int, int], dirs: 
                 if stage in out.notes:
                     rule = out.notes[stage].get("rule") or "?"
                     st["clauses"][rule] = st["clauses"].get(rule, 0) + 1
-            if stage in ("score", "bags") and isinstance(d.a.sig[stage], tuple) and isinstance(d.b.sig[stage], tuple):
+            if stage in ("score", "bags") and _numeric(d.a.sig[stage]) and _numeric(d.b.sig[stage]):
                 st["deltas"].extend(y - x for x, y in zip(d.a.sig[stage], d.b.sig[stage]) if x != y)
         if not attribute:
             continue
