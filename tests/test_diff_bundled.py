@@ -1,0 +1,73 @@
+"""The differential tester on the bundled variants of documents 000-004 finds their known differences."""
+from __future__ import annotations
+
+import pytest
+
+from rulespec.diff import DiffConfig, diff
+
+
+def run(*refs: str, deals: int = 0, games: int = 0, policies=("random", "sensible"), seed: str = "b") -> dict:
+    return diff(DiffConfig(refs, deals=deals, games=games, seed=seed, policies=policies,
+                           attribute=max(deals, games * 10)), jobs=1)["pairs"][0]
+
+
+def causes(p: dict, stage: str, section: str = "transcript") -> list[str]:
+    return [r["rule"] for r in p[section]["stages"][stage]["attribution"]]
+
+
+def example(p: dict, rule: str) -> dict:
+    return next(e for e in p["examples"] if e["rule"] == rule)
+
+
+@pytest.fixture(scope="module")
+def std_tournament() -> dict:
+    return run("standard", "tournament", deals=16)
+
+
+def test_overtrick_points_000(std_tournament):
+    assert causes(std_tournament, "score")[0] == "scoring.overtrick_points"
+    e = example(std_tournament, "scoring.overtrick_points")
+    out = e["scenario"]["expect"]
+    assert e["kind"] == "score"
+    team = next(iter(out["standard"]["output"]["teams"]))
+    assert out["standard"]["output"]["teams"][team]["points"] > out["tournament"]["output"]["teams"][team]["points"]
+
+
+def test_failed_nil_tricks_counting_001_vs_000(std_tournament):
+    assert causes(std_tournament, "bags")[0] == "nil.tricks_count"
+    assert example(std_tournament, "nil.tricks_count")["kind"] == "score"
+
+
+def test_first_trick_lowest_club_000(std_tournament):
+    legal = std_tournament["transcript"]["stages"]["legal"]
+    assert causes(std_tournament, "legal") == ["play.first_trick_suit"]
+    assert legal["first"]["forbidden_by"]["tournament"]["rule"] == "play.first_trick_suit"
+    e = example(std_tournament, "play.first_trick_suit")
+    assert e["kind"] == "legal" and e["input"]["number"] == 1
+
+
+def test_nil_value_50_vs_100():
+    p = run("standard", "pirates", deals=16)
+    assert "nil.made" in causes(p, "score") or "nil.failed" in causes(p, "score")
+    e = example(p, "nil.failed") if "nil.failed" in causes(p, "score") else example(p, "nil.made")
+    out = e["scenario"]["expect"]
+    team = next(iter(out["standard"]["output"]["teams"]))
+    assert abs(out["standard"]["output"]["teams"][team]["points"] - out["pirates"]["output"]["teams"][team]["points"]) == 50
+
+
+def test_blind_nil_eligibility_100_vs_200():
+    p = run("tournament", "pirates", games=4, policies=("sensible",))
+    assert "blind_nil.allowed" in causes(p, "bid", "game_hands")
+    e = example(p, "blind_nil.allowed")
+    before = e["input"]["before"]
+    assert e["kind"] == "bid" and 100 <= abs(before["NS"]["score"] - before["EW"]["score"]) < 200
+    assert e["scenario"]["expect"]["pirates"]["output"] == {"allowed": True}
+
+
+def test_jokers_change_trick_winners():
+    p = run("house", "jokers-deuces", deals=10)
+    trick = p["transcript"]["stages"]["trick"]
+    assert trick["count"] > 0 and "card.power" in causes(p, "trick")
+    e = next(e for e in p["examples"] if e.get("kind") == "trick")
+    assert e["scenario"]["expect"]["house"] != e["scenario"]["expect"]["jokers-deuces"]
+
