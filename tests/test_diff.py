@@ -9,7 +9,7 @@ import yaml
 from click.testing import CliRunner
 
 from rulespec.cli import main
-from rulespec.diff import DiffConfig, diff, write_report
+from rulespec.diff import DiffConfig, diff
 from rulespec.diff.deals import DealFileError, parse_pbn, read_deals
 from rulespec.diff.minimal import evaluate
 from rulespec.ruleset import load_ruleset

@@ -12,7 +12,6 @@ import multiprocessing
 import os
 from dataclasses import dataclass, replace
 
-from .. import cards as C
 from ..errors import RulespecError
 from ..ruleset import Ruleset, load_ruleset
 from .attribution import differing_rules, shares, swapped
