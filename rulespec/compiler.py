@@ -121,6 +121,29 @@ class ExprCompiler:
         self.used_params: set[str] = set()
         self.depth = 0
 
+    # -- the Python that a few constructs become (a vector back end overrides these) --
+    def src_and(self, a: str, b: str) -> str:
+        return f"(({a}) and ({b}))"
+
+    def src_or(self, a: str, b: str) -> str:
+        return f"(({a}) or ({b}))"
+
+    def src_not(self, a: str) -> str:
+        return f"(not ({a}))"
+
+    def src_if(self, cond: str, a: str, b: str) -> str:
+        return f"(({a}) if ({cond}) else ({b}))"
+
+    def src_in_list(self, x: str, items: str) -> str:
+        return f"(({x}) in {items})"
+
+    def src_card_in(self, card: str, cards: str) -> str:
+        return f"(((({cards}) >> ({card})) & 1) == 1 if ({card}) >= 0 else False)"
+
+    def src_aggregate(self, fname: str, var: str, cards: str, cond: str) -> str:
+        loop = f"for {var} in _iter({cards})"
+        return f"_sum(1 {loop} if {cond})" if fname == "count" else f"_{fname}({cond} {loop})"
+
     # -- helpers --------------------------------------------------------
     def fail(self, node, message: str, suggestion: str | None = None):
         line, col = _pos(node)
@@ -353,10 +376,7 @@ class ExprCompiler:
             cond = self.need(self.gen(cond_node), BOOL, cond_node, "the 'where' condition")
         finally:
             del self.locals[var]
-        gen = f"for {py_var} in _iter({source})"
-        if fname == "count":
-            return Expr(f"_sum(1 {gen} if {cond})", INT)
-        return Expr(f"_{fname}({cond} {gen})", BOOL)
+        return Expr(self.src_aggregate(fname, py_var, source, cond), INT if fname == "count" else BOOL)
 
     def method(self, base: Expr, name: str, arguments, node) -> Expr:
         args = [] if arguments is None or arguments.data == "where_args" else list(arguments.children)
@@ -378,12 +398,13 @@ class ExprCompiler:
         cond_node, a_node, b_node = node.children
         cond = self.need(self.gen(cond_node), BOOL, cond_node, "the condition after 'if'")
         a_src, b_src, typ = self.unify(self.gen(a_node), self.gen(b_node), node)
-        return Expr(f"(({a_src}) if ({cond}) else ({b_src}))", typ)
+        return Expr(self.src_if(cond, a_src, b_src), typ)
 
     def _bool2(self, node, op):
         a, b = node.children
-        return Expr(f"(({self.need(self.gen(a), BOOL, a, f'the left side of {op!r}')}) {op} "
-                    f"({self.need(self.gen(b), BOOL, b, f'the right side of {op!r}')}))", BOOL)
+        left = self.need(self.gen(a), BOOL, a, f'the left side of {op!r}')
+        right = self.need(self.gen(b), BOOL, b, f'the right side of {op!r}')
+        return Expr(self.src_and(left, right) if op == "and" else self.src_or(left, right), BOOL)
 
     def g_or_(self, node):
         return self._bool2(node, "or")
@@ -393,7 +414,7 @@ class ExprCompiler:
 
     def g_not_(self, node):
         (a,) = node.children
-        return Expr(f"(not ({self.need(self.gen(a), BOOL, a, 'the operand of not')}))", BOOL)
+        return Expr(self.src_not(self.need(self.gen(a), BOOL, a, 'the operand of not')), BOOL)
 
     def g_compare(self, node):
         a_node, op_tok, b_node = node.children
@@ -409,7 +430,7 @@ class ExprCompiler:
             sub, sup = (a_src, b_src) if op in ("<", "<=") else (b_src, a_src)
             test = f"(({sub}) & ~({sup}) == 0)"
             if strict:
-                test = f"({test} and ({sub}) != ({sup}))"
+                test = self.src_and(test, f"(({sub}) != ({sup}))")
             return Expr(test, BOOL)
         if op not in ("==", "!="):
             self.fail(node, f"'{op}' compares numbers or sets of cards, not a {typ}")
@@ -419,9 +440,9 @@ class ExprCompiler:
         a_node, b_node = node.children
         a, b = self.gen(a_node), self.gen(b_node)
         if b.type == LIST:
-            return f"(({self.need(a, INT, a_node, 'the left side of in')}) in {b.src})"
+            return self.src_in_list(self.need(a, INT, a_node, 'the left side of in'), b.src)
         if a.type == CARD and b.type in (CARDS, SUIT, CARD):
-            return f"(((({self.as_cards(b, b_node)}) >> ({a.src})) & 1) == 1 if ({a.src}) >= 0 else False)"
+            return self.src_card_in(a.src, self.as_cards(b, b_node))
         if a.type in (CARDS, SUIT) and b.type in (CARDS, SUIT):
             return f"(({self.as_cards(a, a_node)}) & ~({self.as_cards(b, b_node)}) == 0)"
         self.fail(node, f"'in' tests a card in a set of cards or a number in a list, not a {a.type} in a {b.type}")
@@ -430,7 +451,7 @@ class ExprCompiler:
         return Expr(self._membership(node), BOOL)
 
     def g_not_in(self, node):
-        return Expr(f"(not {self._membership(node)})", BOOL)
+        return Expr(self.src_not(self._membership(node)), BOOL)
 
     def _arith(self, node, op):
         a_node, b_node = node.children
