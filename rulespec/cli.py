@@ -266,5 +266,10 @@ from .diff.cli import diff as _diff_command  # noqa: E402  (the diff command liv
 main.add_command(_diff_command)
 
 
+from .verify.command import verify as _verify  # noqa: E402
+
+main.add_command(_verify)
+
+
 if __name__ == "__main__":
     main()
