@@ -43,7 +43,7 @@ export function h(tag, attrs = {}, ...children) {
     if (value === false || value === null || value === undefined) continue;
     el.setAttribute(key, value === true ? '' : value);
   }
-  el.append(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+  el.append(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
   return el;
 }
 
@@ -62,8 +62,13 @@ export function problemMessage(problem) {
   return h('span', {}, body.detail, body.rule ? [' ', clause(body)] : []);
 }
 
+// Numbers with a true minus sign; signed() also marks gains with a plus.
+export function num(n) {
+  return n < 0 ? `−${-n}` : String(n);
+}
+
 export function signed(n) {
-  return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '0';
+  return n > 0 ? `+${n}` : num(n);
 }
 
 // Variant refs are an id or an inline house rule; both can be named.

@@ -61,17 +61,18 @@ export function setupCards(variantFields, handSize) {
 
   // ------------------------------------------------------------ the picker
   const buttons = [];
+  const groups = [];
   for (const [suit, symbol, suitName] of SUITS) {
-    for (const [rank, rankName] of RANKS) {
-      buttons.push(h('button', {type: 'button', class: `card ${suit === 'H' || suit === 'D' ? 'red' : ''}`,
-        'data-card': rank + suit, 'aria-label': `${rankName} of ${suitName}`, 'aria-pressed': 'false'}, rank + symbol));
-    }
+    const row = RANKS.map(([rank, rankName]) => h('button', {type: 'button', class: `card ${suit === 'H' || suit === 'D' ? 'red' : ''}`,
+      'data-card': rank + suit, 'aria-label': `${rankName} of ${suitName}`, 'aria-pressed': 'false'}, rank + symbol));
+    buttons.push(...row);
+    groups.push(h('div', {class: 'suit', role: 'group', 'aria-label': suitName}, row));
   }
-  for (const [card, name] of JOKERS) {
-    buttons.push(h('button', {type: 'button', class: 'card joker', 'data-card': card, 'aria-label': name,
-      'aria-pressed': 'false'}, card));
-  }
-  $('picker-cards').replaceChildren(...buttons);
+  const jokers = JOKERS.map(([card, name]) => h('button', {type: 'button', class: 'card joker', 'data-card': card,
+    'aria-label': name, 'aria-pressed': 'false'}, card));
+  buttons.push(...jokers);
+  groups.push(h('div', {class: 'suit', role: 'group', 'aria-label': 'jokers (only in packs that have them)'}, jokers));
+  $('picker-cards').replaceChildren(...groups);
 
   function showPressed() {
     const chosen = new Set(cardsOf(target).map(normCard));
@@ -109,6 +110,28 @@ export function setupCards(variantFields, handSize) {
     input.addEventListener('input', showPressed);
   }
   for (const b of buttons) b.addEventListener('click', () => pick(b.dataset.card));
+
+  // One tab stop for the whole picker: arrows move along a suit (left, right) and across suits (up, down).
+  let current = 0;
+  const focusCard = (i) => {
+    buttons[current].tabIndex = -1;
+    current = Math.min(buttons.length - 1, Math.max(0, i));
+    buttons[current].tabIndex = 0;
+    buttons[current].focus();
+  };
+  const moves = {ArrowLeft: -1, ArrowRight: 1, ArrowUp: -RANKS.length, ArrowDown: RANKS.length};
+  buttons.forEach((b, i) => {
+    b.tabIndex = i === 0 ? 0 : -1;
+    b.addEventListener('keydown', (event) => {
+      const to = event.key in moves ? i + moves[event.key] : event.key === 'Home' ? 0 : event.key === 'End' ? buttons.length - 1 : null;
+      if (to === null) return;
+      event.preventDefault();
+      focusCard(to);
+    });
+    b.addEventListener('focus', () => {
+      if (current !== i) focusCard(i);
+    });
+  });
 
   // ------------------------------------------------------------ who wins the trick
   function labelTrick() {

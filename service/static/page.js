@@ -1,5 +1,5 @@
 // The dispute page: choose the rules, enter a hand, show the ruling side by side.
-import {Problem, SEATS, SEAT_NAMES, TEAMS, clause, getJSON, h, postJSON, postText, problemMessage, signed,
+import {Problem, SEATS, SEAT_NAMES, TEAMS, clause, getJSON, h, num, postJSON, postText, problemMessage, signed,
   variantName} from './api.js';
 import {setupCards} from './cards.js';
 import {setupSheet} from './sheet.js';
@@ -362,7 +362,7 @@ function renderRuling(answer) {
             h('td', {}, line.why || '', differsLine(line) ? h('span', {class: 'visually-hidden'}, ' (differs)') : null,
               h('br'), clause(line)))))),
         h('p', {class: 'after'},
-          h('span', {class: mark('score')}, `Score ${result.score}`), ' · ',
+          h('span', {class: mark('score')}, `Score ${num(result.score)}`), ' · ',
           h('span', {class: mark('bags')}, `bags ${result.bags}`),
           ` (${signed(result.bags_added)} this hand)`)));
     }
@@ -383,12 +383,16 @@ function fieldName(path) {
   return path.replace(/^teams\./, '').replace(/[._]/g, ' ');
 }
 
+function show(value) {
+  return typeof value === 'number' ? num(value) : String(value);
+}
+
 function renderDifferences(answer) {
   if (answer.agree) return h('p', {class: 'agree'}, 'All the chosen variants rule the same way.');
   return h('section', {class: 'differences', 'aria-label': 'Where the rules differ'},
     h('h3', {}, 'Where the rules differ'),
     answer.differences.map(({variants: [a, b], rules: changed, fields}) => h('div', {},
-      h('p', {}, `${b} against ${a}: `, fields.map((f) => `${fieldName(f.field)} ${f[a]} → ${f[b]}`).join('; ')),
+      h('p', {}, `${b} against ${a}: `, fields.map((f) => `${fieldName(f.field)} ${show(f[a])} → ${show(f[b])}`).join('; ')),
       h('ul', {}, changed.map((r) => h('li', {}, h('code', {}, r.rule), ': ',
         `${a} says ${r[a].value} (${r[a].cite || 'not stated'}), ${b} says ${r[b].value} (${r[b].cite || 'not stated'})`))))));
 }
@@ -396,7 +400,7 @@ function renderDifferences(answer) {
 // ---------------------------------------------------------------- wiring
 const sheet = setupSheet({
   current: () => rules.problem ? null : {ref: rules.ref, name: variantName(rules.ref)},
-  others: () => bundled.map((v) => v.id),
+  others: () => [...new Set([...compareIds(), ...bundled.map((v) => v.id)])],
   onTotals(totals) {
     for (const t of TEAMS) {
       $(`score-${t}`).value = totals[t].score;
@@ -410,6 +414,7 @@ $('variant').addEventListener('change', chooseVariant);
 $('compare').addEventListener('change', () => {
   showCompareChosen();
   savePrefs();
+  sheet.render();
 });
 let typing;
 $('house-yaml').addEventListener('input', () => {

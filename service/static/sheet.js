@@ -1,6 +1,6 @@
 // The evening's score sheet: games of hands kept in localStorage, scored by the service
 // (POST /v1/game), exported and imported as JSON, re-scored under another variant.
-import {SEATS, TEAMS, h, postJSON, problemMessage, signed, variantName} from './api.js';
+import {SEATS, TEAMS, h, num, postJSON, problemMessage, signed, variantName} from './api.js';
 
 const KEY = 'spades-rulespec.sheet';
 const FORMAT = 'spades-rulespec-sheet';
@@ -35,13 +35,17 @@ function seatsLine(hand, team) {
 function teamCell(row, hand, team) {
   const t = row[team];
   return h('td', {},
-    h('span', {class: 'total'}, `${t.score}`), ` ${signed(t.points)}`,
-    h('br'), h('small', {}, `bags ${t.bags} · ${seatsLine(hand, team)}`));
+    h('span', {class: 'total'}, num(t.score)), ' ', h('small', {}, `(${signed(t.points)}) bags ${t.bags}`),
+    h('br'), h('small', {}, seatsLine(hand, team)));
+}
+
+function bags(n) {
+  return `${n} bag${n === 1 ? '' : 's'}`;
 }
 
 function resultText(result, name) {
   if (!result) return `No hands yet; scored under ${name}.`;
-  const totals = TEAMS.map((t) => `${t} ${result.scores[t].score} (${result.scores[t].bags} bags)`).join(', ');
+  const totals = TEAMS.map((t) => `${t} ${num(result.scores[t].score)} (${bags(result.scores[t].bags)})`).join(', ');
   return result.over ? `Game over after ${result.after_hand} hand(s): ${result.winner} won. ${totals}.`
     : `After ${result.after_hand} hand(s): ${totals}.`;
 }
@@ -137,7 +141,7 @@ export function setupSheet({current, others, onTotals}) {
     }
     const cell = (row, other, team) => {
       const differs = !other || row[team].score !== other[team].score || row[team].bags !== other[team].bags;
-      return h('td', {class: differs ? 'differs' : null}, `${row[team].score} (${row[team].bags})`);
+      return h('td', {class: differs ? 'differs' : null}, `${num(row[team].score)} (${row[team].bags})`);
     };
     out.replaceChildren(
       h('table', {class: 'rescore'},
@@ -145,7 +149,7 @@ export function setupSheet({current, others, onTotals}) {
         h('thead', {}, h('tr', {}, h('th', {scope: 'col'}, '#'),
           TEAMS.map((t) => [h('th', {scope: 'col'}, `${t} ${mine}`), h('th', {scope: 'col'}, `${t} ${label}`)]))),
         h('tbody', {}, b.sheet.map((row, i) => h('tr', {}, h('th', {scope: 'row'}, row.hand),
-          TEAMS.map((t) => [h('td', {}, `${a.sheet[i][t].score} (${a.sheet[i][t].bags})`), cell(row, a.sheet[i], t)]))))),
+          TEAMS.map((t) => [h('td', {}, `${num(a.sheet[i][t].score)} (${a.sheet[i][t].bags})`), cell(row, a.sheet[i], t)]))))),
       h('p', {class: answer.agree ? 'agree' : 'differs'}, `Under ${label}: ${resultText(b.result, label)}`));
   }
 
