@@ -246,8 +246,10 @@ def check(directory: str | Path | None = None, variants: list[str] | None = None
         if rs is None:
             issues.append(Issue(f"variant {vid}", None, f"does not compile: {resolver.errors.get(vid)}"))
             continue
+        missing_docs: set[str] = set()
         if rs.doc and rs.doc not in by_doc:
             issues.append(Issue(f"variant {vid}", None, f"its source document {rs.doc} has no clause index"))
+            missing_docs.add(rs.doc)
         for rule in rs.rules.values():
             if rule.origin != rs.id or not rule.cite:
                 continue
@@ -259,8 +261,10 @@ def check(directory: str | Path | None = None, variants: list[str] | None = None
             cdoc, section = parsed
             index = by_doc.get(cdoc)
             if index is None:
-                issues.append(Issue(f"variant {vid}", None, f"rule '{rule.name}' cites document {cdoc}, "
-                                                            "which has no clause index"))
+                if cdoc not in missing_docs:  # once per variant and document
+                    missing_docs.add(cdoc)
+                    issues.append(Issue(f"variant {vid}", None, f"rule '{rule.name}' cites document {cdoc}, "
+                                                                "which has no clause index"))
             elif section not in index.sections:
                 issues.append(Issue(index.file, None, f"variant '{vid}' rule '{rule.name}' cites "
                                                       f"'{rule.cite}', but no clause has section '{section}'"))
