@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import json
 import sys
 import time
@@ -16,7 +17,43 @@ def fail(message: str, code: int = 2) -> None:
     sys.exit(code)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """A group whose larger commands live with their packages and are imported only when used
+    (``rulespec --help`` stays fast).  ``LAZY`` keeps each one's short help for the listing."""
+
+    LAZY = {
+        "diff": ("rulespec.diff.cli", "diff",
+                 "Replay identical deals under VARIANTS (ids or paths) and report where and why they disagree."),
+        "verify": ("rulespec.verify.command", "verify",
+                   "Verify rules documents against themselves: dead ends, conflicts, endless games, dead rules, "
+                   "open points and the documents' own claims."),
+    }
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*super().list_commands(ctx), *self.LAZY])
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in self.LAZY:
+            module, attr, _ = self.LAZY[name]
+            return getattr(importlib.import_module(module), attr)
+        return super().get_command(ctx, name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = []
+        for name in names:
+            if name in self.LAZY:
+                rows.append((name, click.Command(name, help=self.LAZY[name][2]).get_short_help_str(limit)))
+                continue
+            command = super().get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 def main() -> None:
     """Spades rules: encode, verify, and settle disputes with the clause that decides them."""
 
@@ -259,16 +296,6 @@ def coverage(clauses: str | None, as_json: bool) -> None:
         if report.issues:
             click.echo(f"{len(report.issues)} problem(s)", err=True)
     sys.exit(1 if report.issues else 0)
-
-
-from .diff.cli import diff as _diff_command  # noqa: E402  (the diff command lives with its package)
-
-main.add_command(_diff_command)
-
-
-from .verify.command import verify as _verify  # noqa: E402
-
-main.add_command(_verify)
 
 
 if __name__ == "__main__":

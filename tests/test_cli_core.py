@@ -54,3 +54,14 @@ def test_simulate_writes_documented_jsonl(tmp_path):
 def test_unknown_variant_is_a_clear_error():
     result = run("show", "standrad")
     assert result.exit_code == 2 and "did you mean 'standard'" in result.output
+
+
+def test_lazy_commands_listed_with_their_own_short_help():
+    import importlib
+    from rulespec.cli import LazyGroup
+    for name, (module, attr, short) in LazyGroup.LAZY.items():
+        command = getattr(importlib.import_module(module), attr)
+        assert command.get_short_help_str(10_000) == short, name
+    result = run("--help")
+    assert "diff" in result.output and "verify" in result.output
+    assert run("diff", "--help").exit_code == 0 and run("verify", "--help").exit_code == 0
