@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+import warnings
 from pathlib import Path
 
 import pytest
@@ -47,6 +48,7 @@ def browser():
         message = f"{missing}; {HOW_TO_ENABLE}"
         if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
             pytest.fail(message)
+        warnings.warn(f"skipping the browser tests: {message}", stacklevel=1)  # shown in pytest's summary
         pytest.skip(message)
     from playwright.sync_api import sync_playwright
     with sync_playwright() as p:
