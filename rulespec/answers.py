@@ -251,15 +251,12 @@ def answer_bid(rs: Ruleset, req: Mapping) -> dict:
         bids[s] = _bid(value, f"bids.{key}")
     hand = C.mask_of(_cards(req["hand"], "hand", rs)) if req.get("hand") is not None else None
     scores, bags = _before(req)
-    refusals = E.bid_refusals(rs, seat, bid, hand=hand, dealer=dealer, bids=bids, scores=scores, bags=bags)
-    notes = []
-    if hand is None:
-        unchecked = [r for r in ("bid.regular_min", "bid.regular_max", "nil.allowed", "blind_nil.allowed",
-                                 "blind_bid.allowed") if rs.uses(r, "hand")]
-        if unchecked:
-            notes.append(f"not checked without the hand: {', '.join(unchecked)}")
+    checked: list[dict] = []
+    refusals = E.bid_refusals(rs, seat, bid, hand=hand, dealer=dealer, bids=bids, scores=scores, bags=bags,
+                              checked=checked)
+    notes = [f"{step['rule']} not checked without the hand" for step in checked if step["value"] is None]
     return {"variant": rs.id, "seat": C.SEATS[seat], "bid": str(bid), "allowed": not refusals,
-            "refusals": refusals, "notes": notes}
+            "refusals": refusals, "notes": notes, "explanation": checked}
 
 
 def _validate_bids(rs: Ruleset, bids: list[E.Bid], scores, bags, dealer: int | None) -> None:
@@ -381,7 +378,18 @@ def answer_score(rs: Ruleset, req: Mapping) -> dict:
     new_bags = (results[0].bags, results[1].bags)
     hands = _int(req.get("hands_played", 0), "hands_played", 0, 10_000) + 1
     game = E.game_status(rs, new_scores, new_bags, hands, explain=True)
-    explanation = [dict(line, team=C.TEAMS[t]) for t, r in enumerate(results) for line in r.lines]
+    explanation = []
+    for t, r in enumerate(results):
+        pair = [bids[t], bids[t + 2]]
+        if any(b.kind == E.REGULAR for b in pair):
+            contract = E.team_contract(rs, pair, scores, bags, t)
+            parts = " + ".join(f"{C.SEATS[s]} {bids[s]}" for s in (t, t + 2) if bids[s].kind == E.REGULAR)
+            explanation.append(dict(rs.step("bid.team_contract", contract, parts), team=C.TEAMS[t]))
+        if any(b.is_nil for b in pair):
+            explanation.append(dict(rs.step("nil.tricks_count", rs.params["nil.tricks_count"],
+                                            "whether the nil bidder's tricks count toward the contract"),
+                                    team=C.TEAMS[t]))
+        explanation += [dict(line, team=C.TEAMS[t]) for line in r.lines]
     explanation += game.pop("explanation")
     return {"variant": rs.id, "bids": {C.SEATS[s]: str(b) for s, b in enumerate(bids)},
             "tricks": {C.SEATS[s]: tricks[s] for s in range(4)},
@@ -491,7 +499,7 @@ def compare(req, allow_paths: bool = False) -> dict:
     if not isinstance(variants, list) or not 1 <= len(variants) <= MAX_VARIANTS:
         raise InputError(f"expected a list of 1 to {MAX_VARIANTS} variants", "variants")
     kind = _get(req, "kind", "") if "kind" in req else "score"
-    if kind not in KINDS:
+    if not isinstance(kind, str) or kind not in KINDS:
         raise InputError(f"unknown kind '{kind}' (one of: {', '.join(KINDS)})", "kind")
     body = _obj(_get(req, "input", ""), "input")
     rulesets = [resolve_variant(v, f"variants[{i}]", allow_paths) for i, v in enumerate(variants)]

@@ -296,3 +296,9 @@ def test_unexpected_error_is_a_problem_without_trace():
     resp = app.test_client().get("/boom")
     body = problem(resp, 500, "internal-error")
     assert "secret" not in resp.get_data(as_text=True) and body["instance"] == "/boom"
+
+
+def test_compare_kind_must_be_a_name(client):
+    """Regression: a non-string kind (found by Schemathesis) was a TypeError, a 500."""
+    body = {"variants": ["standard"], "kind": {}, "input": {}}
+    problem(client.post("/v1/compare", json=body), 422, "invalid-input", "kind")
