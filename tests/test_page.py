@@ -167,6 +167,20 @@ def test_impossible_hands_are_refused_at_the_field(page):
     assert page.get_attribute("#bid-N", "aria-invalid") == "true"
     rule(page)
     page.locator("#ruling .error").filter(has_text="N may not bid blind nil").wait_for()
+    # A renege under rules that have no renege penalty is refused at the renege field.
+    page.select_option("#bid-N", "4")
+    page.select_option("#renege", "E")
+    rule(page)
+    page.locator("#renege-error").filter(has_text="defines no renege penalty").wait_for()
+
+    # Tricks counted as they are won, with undo.
+    page.click("#tally-clear")
+    for seat in "NNE":
+        page.click(f"[data-won={seat}]")
+    page.click("#tally-undo")
+    assert [page.input_value(f"#tricks-{s}") for s in "NESW"] == ["2", "0", "0", "0"]
+    assert total.inner_text() == "2 of 13 tricks counted; 11 to go."
+    assert page.get_attribute("#tricks-N", "aria-invalid") == "false"
 
 
 def test_score_sheet_survives_reload_exports_imports_and_rescores(page, tmp_path):

@@ -194,6 +194,7 @@ function tricksState() {
   if (filled.length < 4) {
     return {ok: false, incomplete: true, text: `${sum} of ${size} tricks entered (${4 - filled.length} seat(s) empty).`};
   }
+  if (sum < size && tally.length) return {ok: false, incomplete: true, text: `${sum} of ${size} tricks counted; ${size - sum} to go.`};
   if (sum !== size) return {ok: false, text: `Tricks add up to ${sum}; a hand has ${size}.`};
   return {ok: true, text: `${size} tricks: complete.`};
 }
@@ -427,6 +428,7 @@ $('house-yaml').addEventListener('input', () => {
   }, 400);
 });
 $('hand').addEventListener('input', (event) => {
+  if (event.target.id.startsWith('tricks-')) tally.length = 0;  // typed counts replace counting
   handChanged();
   if (/^(bid-|score-|bags-)/.test(event.target.id)) checkBids();
 });
