@@ -336,7 +336,8 @@ class BatchEngine:
                 total = total + np.where(is_nil[:, i], value, 0)
             team_cards = np.left_shift(1, last_cards[:, team]) | np.left_shift(1, last_cards[:, team + 2])
             win_card = last_cards[np.arange(n), last_winner]
-            total = total + fn["bonus.last_trick"](*base, last_winner % 2 == team, win_card, team_cards)
+            nil_cards = sum(np.where(is_nil[:, i], np.left_shift(1, last_cards[:, seats[i]]), 0) for i in range(2))
+            total = total + fn["bonus.last_trick"](*base, last_winner % 2 == team, win_card, team_cards, nil_cards)
             bags_added = np.where(made, fn["scoring.bags"](*base), 0)
             total_bags = bags_added
             limit = params["bags.limit"]

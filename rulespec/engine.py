@@ -172,12 +172,21 @@ def trick_winner(rs: Ruleset, trick: Sequence[int], number: int = 1, explain: bo
 
 # --------------------------------------------------------------------------- bids
 def _team_bid_args(bids: Sequence[Bid | None], scores, bags, team: int) -> tuple:
-    regular = [b for b in bids if b is not None and b.kind == REGULAR]
-    return (sum(b.n for b in regular), len(regular),
-            sum(1 for b in bids if b is not None and b.kind == NIL),
-            sum(1 for b in bids if b is not None and b.kind == BLIND_NIL),
-            sum(1 for b in bids if b is not None and b.kind == BLIND),
-            scores[team], bags[team], scores[1 - team], bags[1 - team])
+    total = regular = nil = blind_nil = blind = 0
+    for b in bids:
+        if b is None:
+            continue
+        kind = b.kind
+        if kind == REGULAR:
+            total += b.n
+            regular += 1
+        elif kind == NIL:
+            nil += 1
+        elif kind == BLIND_NIL:
+            blind_nil += 1
+        else:
+            blind += 1
+    return (total, regular, nil, blind_nil, blind, scores[team], bags[team], scores[1 - team], bags[1 - team])
 
 
 def team_contract(rs: Ruleset, pair: Sequence[Bid], scores=(0, 0), bags=(0, 0), team: int = 0) -> int:
@@ -190,9 +199,12 @@ def team_contract(rs: Ruleset, pair: Sequence[Bid], scores=(0, 0), bags=(0, 0), 
     return rs.fn["bid.team_contract"](*_team_bid_args(pair, scores, bags, team))
 
 
-def team_refusals(rs: Ruleset, pair: Sequence[Bid], scores, bags, team: int, skip_min: bool = False) -> list[dict]:
-    """Why a partnership's pair of bids is not allowed (empty list: allowed)."""
-    out = []
+def team_refusals(rs: Ruleset, pair: Sequence[Bid], scores, bags, team: int, skip_min: bool = False,
+                  explain: bool = True, checked: list | None = None) -> list:
+    """Why a partnership's pair of bids is not allowed (empty list: allowed).
+    Explanation steps, or just the refusing rule names with ``explain=False``;
+    ``checked`` receives a step for every rule consulted."""
+    out: list = []
     blind = [b for b in pair if b.kind == BLIND]
     if blind and (len(blind) != 2 or blind[0].n != blind[1].n):
         return [{"rule": "blind_bid.allowed", "cite": rs.rules["blind_bid.allowed"].cite,
@@ -201,21 +213,31 @@ def team_refusals(rs: Ruleset, pair: Sequence[Bid], scores, bags, team: int, ski
     if any(b.kind == REGULAR for b in pair):
         contract = rs.fn["bid.team_contract"](*args)
         low, high = rs.fn["bid.team_min"](*args), rs.fn["bid.team_max"](*args)
+        if checked is not None:
+            checked.extend([rs.step("bid.team_contract", contract), rs.step("bid.team_min", low),
+                            rs.step("bid.team_max", high)])
         if contract < low and not skip_min:
-            out.append(rs.step("bid.team_min", low, f"the partnership's contract {contract} is below {low}"))
+            out.append(rs.step("bid.team_min", low, f"the partnership's contract {contract} is below {low}")
+                       if explain else "bid.team_min")
         if contract > high:
-            out.append(rs.step("bid.team_max", high, f"the partnership's contract {contract} is above {high}"))
-    if not rs.fn["bid.team_valid"](*args):
+            out.append(rs.step("bid.team_max", high, f"the partnership's contract {contract} is above {high}")
+                       if explain else "bid.team_max")
+    valid = rs.fn["bid.team_valid"](*args)
+    if checked is not None:
+        checked.append(rs.step("bid.team_valid", bool(valid)))
+    if not valid:
         out.append(rs.step("bid.team_valid", False,
-                           "this pair of bids (" + ", ".join(str(b) for b in pair) + ") is not allowed"))
+                           "this pair of bids (" + ", ".join(str(b) for b in pair) + ") is not allowed")
+                   if explain else "bid.team_valid")
     return out
 
 
 def bid_refusals(rs: Ruleset, seat: int, bid: Bid, *, hand: int | None, dealer: int,
-                 bids: Sequence[Bid | None], scores=(0, 0), bags=(0, 0)) -> list[dict]:
+                 bids: Sequence[Bid | None], scores=(0, 0), bags=(0, 0), checked: list | None = None) -> list[dict]:
     """Why ``seat`` may not make ``bid`` given the bids so far (empty list: allowed).
 
-    With ``hand=None`` (cards unknown) rules that depend on the hand are not checked."""
+    With ``hand=None`` (cards unknown) rules that depend on the hand are not checked.
+    ``checked``, when given, receives a step for every rule consulted (its value and citation)."""
     team = C.team_of(seat)
     partner = C.partner_of(seat)
     pbid = bids[partner]
@@ -225,30 +247,39 @@ def bid_refusals(rs: Ruleset, seat: int, bid: Bid, *, hand: int | None, dealer: 
     fns = rs.fn
     out = []
 
-    def known(rule: str) -> bool:
-        return hand is not None or not rs.uses(rule, "hand")
+    def ask(rule: str):
+        """The rule's value, or None when it depends on an unknown hand."""
+        if hand is None and rs.uses(rule, "hand"):
+            if checked is not None:
+                checked.append(rs.step(rule, None, "not checked: depends on the cards held"))
+            return None
+        value = fns[rule](*args)
+        if checked is not None:
+            checked.append(rs.step(rule, value))
+        return value
 
     if bid.kind == REGULAR:
-        low = fns["bid.regular_min"](*args) if known("bid.regular_min") else 0
-        high = fns["bid.regular_max"](*args) if known("bid.regular_max") else bid.n
+        low, high = ask("bid.regular_min"), ask("bid.regular_max")
+        low = 0 if low is None else low
+        high = bid.n if high is None else high
         if not low <= bid.n <= high:
             rule = "bid.regular_min" if bid.n < low else "bid.regular_max"
             out.append(rs.step(rule, low if bid.n < low else high,
                                f"a regular bid must be from {low} to {high} here" if low <= high
                                else "no regular bid is possible here"))
     elif bid.kind == NIL:
-        if known("nil.allowed") and not fns["nil.allowed"](*args):
+        if ask("nil.allowed") is False:
             out.append(rs.step("nil.allowed", False, "nil is not allowed here"))
     elif bid.kind == BLIND_NIL:
-        if known("blind_nil.allowed") and not fns["blind_nil.allowed"](*args):
+        if ask("blind_nil.allowed") is False:
             out.append(rs.step("blind_nil.allowed", False,
                                f"blind nil is not allowed here (team {scores[team]}, opponents {scores[1 - team]})"))
     elif bid.kind == BLIND:
-        if known("blind_bid.allowed") and not fns["blind_bid.allowed"](*args):
+        if ask("blind_bid.allowed") is False:
             out.append(rs.step("blind_bid.allowed", False, f"a blind team bid of {bid.n} is not allowed here"))
     if pbid is not None and not out:
         skip_min = bool(rs.params["nil.partner_may_raise"]) and bid.is_nil and pbid.kind == REGULAR
-        out.extend(team_refusals(rs, [pbid, bid], scores, bags, team, skip_min=skip_min))
+        out.extend(team_refusals(rs, [pbid, bid], scores, bags, team, skip_min=skip_min, checked=checked))
     return out
 
 
@@ -333,6 +364,11 @@ def _score_team(rs, team, bids, tricks, scores, bags, mode, offenders, adjust, l
     base = (scores[team], bags[team], scores[1 - team], bags[1 - team], contract, blind,
             regular_tricks + nil_tricks, regular_tricks, nil_tricks, won, made, over, len(nil_seats), nil_made)
     points = 0
+    if adjust:
+        moved = abs(adjust)
+        lines.append(_line(rs, "renege.transfer_tricks", 0,
+                           f"{moved} trick(s) {'given to the opponents for a renege by this side' if adjust < 0 else 'received for a renege by the opponents'}"))
+        lines[-1]["decided_by"] = rs.cite("renege.mode")
     if has_contract:
         rule = ("blind_bid.made" if made else "blind_bid.set") if blind else ("scoring.made" if made else "scoring.set")
         value = fns[rule](*base)
@@ -363,7 +399,8 @@ def _score_team(rs, team, bids, tricks, scores, bags, mode, offenders, adjust, l
         winner, by_seat = last_trick
         win_card = by_seat[winner]
         team_cards = C.mask_of(by_seat[s] for s in seats)
-        bonus = fns["bonus.last_trick"](*base, C.team_of(winner) == team, win_card, team_cards)
+        nil_cards = C.mask_of(by_seat[s] for s in nil_seats)
+        bonus = fns["bonus.last_trick"](*base, C.team_of(winner) == team, win_card, team_cards, nil_cards)
         if bonus:
             lines.append(_line(rs, "bonus.last_trick", bonus,
                                f"last trick won by {C.SEATS[winner]} with {C.card_name(win_card)}"))
@@ -458,7 +495,8 @@ def legal_bids(rs: Ruleset, seat: int, hand: int, dealer: int, bids, scores, bag
     if pbid is None:
         return out
     may_raise = bool(rs.params["nil.partner_may_raise"]) and pbid.kind == REGULAR
-    return [b for b in out if not team_refusals(rs, [pbid, b], scores, bags, team, skip_min=may_raise and b.is_nil)]
+    return [b for b in out
+            if not team_refusals(rs, (pbid, b), scores, bags, team, skip_min=may_raise and b.is_nil, explain=False)]
 
 
 def play_hand(rs: Ruleset, hands: list[int], dealer: int, policy, scores=(0, 0), bags=(0, 0)) -> dict:
@@ -480,7 +518,8 @@ def play_hand(rs: Ruleset, hands: list[int], dealer: int, policy, scores=(0, 0),
                 and bids[partner].kind == REGULAR):
             current = bids[partner].n
             raises = [Bid(REGULAR, n) for n in range(current, rs.params["deal.hand_size"] + 1)
-                      if not team_refusals(rs, [Bid(REGULAR, n), bids[seat]], scores, bags, C.team_of(seat))]
+                      if not team_refusals(rs, (_REGULAR_BIDS[n], bids[seat]), scores, bags, C.team_of(seat),
+                                           explain=False)]
             if raises:
                 bids[partner] = policy.raise_bid(rs, partner, raises, hands[partner])
     exchanges = []

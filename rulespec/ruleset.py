@@ -45,8 +45,9 @@ class Rule:
         if self.unspecified:
             notes.append(f"not stated in {self.origin_doc}: {self.unspecified}")
         if self.origin != variant_id:
-            notes.append(f"not stated in {variant_doc or variant_id}; inherited from {self.origin}")
             info["inherited_from"] = self.origin
+            if self.origin_doc != variant_doc:
+                notes.append(f"not stated in {variant_doc or variant_id}; inherited from {self.origin}")
         if notes:
             info["note"] = "; ".join(notes)
         return info
@@ -222,8 +223,8 @@ def compile_chain(chain: list[VariantSpec]) -> Ruleset:
     suit_of = [NONE] * C.NUM_CARDS
     power = [0] * C.NUM_CARDS
     for card in C.iter_cards(deck):
-        suit_of[card] = suit_rule.fn(card) if suit_rule else natural["_NSUIT"][card]
-        power[card] = power_rule.fn(card) if power_rule else natural["_RANK"][card]
+        suit_of[card] = suit_rule.fn(card, C.ALL_CARDS, C.JOKERS) if suit_rule else natural["_NSUIT"][card]
+        power[card] = power_rule.fn(card, C.ALL_CARDS, C.JOKERS) if power_rule else natural["_RANK"][card]
     masks = [0, 0, 0, 0, 0]
     for card in C.iter_cards(deck):
         if 0 <= suit_of[card] <= 3:

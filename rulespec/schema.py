@@ -37,7 +37,7 @@ _TEAM_HAND = {
 CONTEXTS: dict[str, dict[str, str]] = {
     "param": {},
     "deck": {"all_cards": CARDS, "jokers": CARDS},
-    "card": {"card": CARD},
+    "card": {"card": CARD, "all_cards": CARDS, "jokers": CARDS},
     "seating": {"dealer": SEAT},
     "bid": {
         "hand": CARDS, "seat": SEAT, "dealer": SEAT, "position": INT,
@@ -59,7 +59,8 @@ CONTEXTS: dict[str, dict[str, str]] = {
     "nil_hand": {**_TEAM_HAND, "player.tricks": INT, "player.blind": BOOL},
     "bonus_hand": {
         **_TEAM_HAND, "last_trick.won": BOOL, "last_trick.winning_card": CARD,
-        "last_trick.team_cards": CARDS,
+        "last_trick.team_cards": CARDS,     # cards the partnership played to the last trick
+        "last_trick.nil_cards": CARDS,      # of which played by its nil or blind-nil bidders
     },
     "game": {
         "ns.score": INT, "ns.bags": INT, "ew.score": INT, "ew.bags": INT,

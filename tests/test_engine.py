@@ -143,3 +143,36 @@ def test_simulate_reproducible(standard):
     b = list(E.simulate(standard, 5, seed=7))
     assert a == b
     assert list(E.simulate(standard, 1, seed=8))[0]["deal"] != a[0]["deal"]
+
+
+def test_inherited_rule_from_the_same_document_is_not_called_unstated():
+    from rulespec.ruleset import load_ruleset
+    rs = load_ruleset("whiz-min-four")          # extends house; both encode 003
+    info = rs.cite("play.lead")
+    assert info["inherited_from"] != "whiz-min-four" and "not stated" not in info.get("note", "")
+    pirates = load_ruleset("pirates")
+    inherited = [name for name, rule in pirates.rules.items() if rule.origin == "standard"]
+    assert inherited and "not stated in 002; inherited from standard" in pirates.cite(inherited[0])["note"]
+
+
+def test_transfer_renege_leaves_a_cited_line():
+    from rulespec.ruleset import load_ruleset
+    rs = load_ruleset("three-trick-renege")
+    bids = [E.Bid("regular", 4)] * 4
+    ns, ew = E.score_hand(rs, bids, seats(4, 3, 3, 3), reneges=[0])
+    moved = [line for line in ns.lines if line["rule"] == "renege.transfer_tricks"]
+    assert moved and moved[0]["decided_by"]["rule"] == "renege.mode"
+    assert any(line["rule"] == "renege.transfer_tricks" for line in ew.lines)
+
+
+def test_card_rules_may_name_the_jokers():
+    rs = ruleset_from_text(JOKERS.replace("if card in {BJ, LJ, 2D}", "if card in jokers | {2D}"))
+    assert E.trick_winner(rs, cards("AS 2D KS QS"))[0] == 1
+
+
+def test_bid_checks_are_explained_even_when_allowed(standard):
+    checked = []
+    assert not E.bid_refusals(standard, 0, E.Bid("regular", 4), hand=0, dealer=3,
+                              bids=[None, None, E.Bid("regular", 3), None], checked=checked)
+    assert [s["rule"] for s in checked] == ["bid.regular_min", "bid.regular_max", "bid.team_contract",
+                                            "bid.team_min", "bid.team_max", "bid.team_valid"]
