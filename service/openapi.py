@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from rulespec.answers import MAX_INLINE_RULES, MAX_VARIANTS
 from rulespec.compiler import MAX_RULE_CHARS
+from rulespec.diff import DiffConfig
+from rulespec.policies import POLICIES
 from rulespec.schema import SLOTS
 from rulespec.variants import bundled_ids
 
@@ -154,11 +156,16 @@ def _schemas(max_deals: int, time_limit: float) -> dict:
                                "input": {"type": "object", "description": "the request of that kind, "
                                                                          "without variant(s)"}},
                               ("variants", "input")),
-        "DiffRequest": obj({"variants": arr(ref("VariantRef"), minItems=2, maxItems=MAX_VARIANTS),
+        "DiffRequest": obj({"variants": arr({"enum": bundled_ids()}, minItems=2, maxItems=MAX_VARIANTS,
+                                            description="distinct bundled variant ids"),
                             "deals": {"type": "integer", "minimum": 1, "maximum": max_deals, "default": 20},
                             "seed": {"anyOf": [INT, {"type": "string", "maxLength": 64}], "default": "0"},
+                            "policies": arr({"enum": list(POLICIES)}, minItems=1, uniqueItems=True,
+                                            description="seeded players that bid and play each deal "
+                                                        f"(default: {', '.join(DiffConfig.policies)})"),
                             "time_limit": {"type": "number", "exclusiveMinimum": 0, "maximum": time_limit,
-                                           "default": time_limit, "description": "seconds"}},
+                                           "default": time_limit,
+                                           "description": "seconds; no deal after the first starts later"}},
                            ("variants",), additionalProperties=False),
         "CheckRequest": obj({"yaml": STR}, ("yaml",), additionalProperties=False),
         "TrickAnswer": obj({"variant": STR, "winner": {"enum": SEATS}, "card": STR,
@@ -202,16 +209,24 @@ def _schemas(max_deals: int, time_limit: float) -> dict:
                              ("kind", "rulings", "differences", "agree"),
                              "each variant's ruling; for each variant that differs from the first: the answer "
                              "fields that differ and the rules (value and cite in each) that make them differ"),
-        "DiffAnswer": obj({"variants": arr(STR), "seed": STR, "deals_requested": INT, "deals_run": INT,
-                           "deals_differing": INT, "stopped": nullable({"const": "time limit"}),
-                           "elapsed_seconds": {"type": "number"},
-                           "points_total": {"type": "object", "additionalProperties": per(TEAMS, INT)},
-                           "rules": arr(obj({"rule": STR, "deals": INT}, ("rule", "deals"))),
-                           "differing_rules": {"type": "object", "additionalProperties": arr(STR)},
-                           "deals": arr(obj({"deal": INT, "dealer": {"enum": SEATS}, "rules": arr(STR),
-                                             "rulings": {"type": "object"}}, ("deal", "dealer", "rules", "rulings")))},
-                          ("variants", "seed", "deals_requested", "deals_run", "deals_differing", "stopped",
-                           "elapsed_seconds", "points_total", "rules", "differing_rules", "deals")),
+        "DiffAnswer": obj({"schema": {"const": "rulespec-diff-report/1"},
+                           "config": {"type": "object", "description": "the run's settings (deals = deals run)"},
+                           "stages": {"type": "object", "additionalProperties": STR,
+                                      "description": "stage -> title: bid, legal, trick, score, bags, game"},
+                           "pairs": arr(obj({"a": STR, "b": STR, "rules": arr(STR), "transcript": {"type": "object"},
+                                             "game_hands": {"type": "object"}, "games": {"type": "object"},
+                                             "examples": {}},
+                                            ("a", "b", "rules", "transcript")),
+                                        description="each pair of variants: the rules that differ, per stage the "
+                                                    "rate of disagreement and its attribution to rules, and "
+                                                    "minimal examples with the rules' text and citations"),
+                           "matrix": {"type": "object"}, "record_errors": {"type": "object"},
+                           "run": obj({"deals_requested": INT, "deals_run": INT,
+                                       "stopped": nullable({"const": "time limit"}), "time_limit": {"type": "number"},
+                                       "elapsed_seconds": {"type": "number"}},
+                                      ("deals_requested", "deals_run", "stopped", "time_limit", "elapsed_seconds"))},
+                          ("schema", "config", "stages", "pairs", "matrix", "run"),
+                          "the differential tester's report (rulespec.diff), plus how the bounded run went"),
         "VariantSummary": obj({**summary_props, "problems": arr(ref("RulesProblem"))}, ("id",),
                               "a bundled variant; one that fails to compile has only 'id' and 'problems'"),
         "VariantDetail": detail,
@@ -298,9 +313,10 @@ def build_spec(max_deals: int, time_limit: float, max_bytes: int) -> dict:
                              "Each variant's ruling, the answer fields that differ, and the rules "
                              "(value and citation in each variant) that make them differ."),
         "/v1/diff": _post("Bounded differential run", "DiffRequest", ref("DiffAnswer"),
-                          f"Plays up to {max_deals} seeded deals under each variant (stops after "
-                          f"{time_limit} s at most) and reports the deals whose hand scores differ, with "
-                          "the rules responsible."),
+                          f"Replays up to {max_deals} seeded deals under each bundled variant (no deal "
+                          f"after the first starts once {time_limit} s have passed) with the differential "
+                          "tester: per pair of variants and stage, how often they disagree, the rules "
+                          "responsible and minimal examples."),
     }
     for kind, doc in KIND_DOCS.items():
         answer = ref(f"{kind.title()}Answer")

@@ -172,24 +172,29 @@ def test_side_by_side_and_compare(client):
 
 
 def test_diff(client):
-    body = client.post("/v1/diff", json={"variants": ["standard", NO_OVERTRICK_POINTS], "deals": 30, "seed": 7}).get_json()
-    assert body["deals_run"] == 30 and body["stopped"] is None
-    assert body["deals_differing"] > 0 and body["rules"][0]["rule"] == "scoring.overtrick_points"
-    assert body["differing_rules"]["house"] == ["scoring.overtrick_points"]
-    cited(body["deals"][0]["rulings"]["standard"]["lines"])
-    same = client.post("/v1/diff", json={"variants": ["standard", "standard"], "deals": 5}).get_json()
-    assert same["deals_differing"] == 0 and same["deals"] == []
+    body = client.post("/v1/diff", json={"variants": ["standard", "classic"], "deals": 12, "seed": 7,
+                                         "policies": ["random"]}).get_json()
+    assert body["schema"] == "rulespec-diff-report/1"
+    assert body["run"]["deals_run"] == 12 and body["run"]["stopped"] is None
+    (pair,) = body["pairs"]
+    assert (pair["a"], pair["b"]) == ("standard", "classic") and pair["rules"]
+    assert pair["transcript"]["n"] == 12
+    assert pair["transcript"]["stages"]["score"]["count"] > 0
+    assert pair["transcript"]["stages"]["score"]["attribution"][0]["rule"] in pair["rules"]
 
 
 def test_diff_bounds(client):
-    problem(client.post("/v1/diff", json={"variants": ["standard", "classic"], "deals": 201}), 422, "invalid-input",
-            "deals")
-    problem(client.post("/v1/diff", json={"variants": ["standard", "classic"], "time_limit": 11}), 422,
-            "invalid-input", "time_limit")
-    problem(client.post("/v1/diff", json={"variants": ["standard"]}), 422, "invalid-input", "variants")
+    for request, field in [({"deals": 201}, "deals"), ({"time_limit": 11}, "time_limit"),
+                           ({"variants": ["standard"]}, "variants"),
+                           ({"variants": ["standard", "standard"]}, "variants[1]"),
+                           ({"variants": ["standard", NO_OVERTRICK_POINTS]}, "variants[1]"),
+                           ({"variants": ["standard", "variants/classic.yaml"]}, "variants[1]"),
+                           ({"policies": ["cheater"]}, "policies"), ({"games": 3}, "games")]:
+        body = {"variants": ["standard", "classic"], **request}
+        problem(client.post("/v1/diff", json=body), 422, "invalid-input", field)
     fast = create_app({"DIFF_TIME_LIMIT": 1e-9}).test_client()
     body = fast.post("/v1/diff", json={"variants": ["standard", "classic"], "deals": 200}).get_json()
-    assert body["stopped"] == "time limit" and body["deals_run"] < 200
+    assert body["run"]["stopped"] == "time limit" and body["run"]["deals_run"] == 1
 
 
 # --------------------------------------------------------------------------- bad input

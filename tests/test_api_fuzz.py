@@ -9,7 +9,7 @@ from schemathesis.specs.openapi.checks import (content_type_conformance, respons
 
 from service.app import create_app
 
-schema = schemathesis.openapi.from_wsgi("/openapi.json", create_app({"DIFF_TIME_LIMIT": 2.0}))
+schema = schemathesis.openapi.from_wsgi("/openapi.json", create_app({"DIFF_TIME_LIMIT": 0.2, "DIFF_MAX_DEALS": 3}))
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_headers_conformance,
           response_schema_conformance]
 
