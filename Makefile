@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: serve test venv clean
+.PHONY: serve test bench venv clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,12 @@ serve: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 0; fi; exit $$rc
+
+# Performance targets (not part of the test suite): installs the peer (OpenSpiel) and wrk first.
+bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	command -v wrk >/dev/null || (apt-get update && apt-get install -y wrk) || true
+	$(BIN)/python -m bench
 
 clean:
 	rm -rf $(VENV) build *.egg-info

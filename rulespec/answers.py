@@ -329,10 +329,7 @@ def _replay(rs: Ruleset, req: Mapping) -> tuple[list[int], list[int], tuple | No
             winner = (leader + win) % 4
             tricks[winner] += 1
             if number == size:
-                by_seat = [0] * 4
-                for pos, c in enumerate(trick):
-                    by_seat[(leader + pos) % 4] = c
-                last = (winner, by_seat)
+                last = (winner, E.by_seat(trick, leader))
             leader, trick, number = winner, [], number + 1
             if reneges and mode == "forfeit":
                 break
@@ -478,14 +475,15 @@ def _leaves(value, path: str = "") -> dict[str, object]:
     return {path: value}
 
 
-def _trail_rules(answer_: Mapping) -> set[str]:
-    found = set()
+def values_of(answer_: object, key: str) -> set[str]:
+    """Every string value of ``key`` anywhere in an answer (e.g. every ``rule`` or ``cite`` of its trail)."""
+    found: set[str] = set()
     stack = [answer_]
     while stack:
         item = stack.pop()
         if isinstance(item, Mapping):
-            if isinstance(item.get("rule"), str):
-                found.add(item["rule"])
+            if isinstance(item.get(key), str):
+                found.add(item[key])
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)
@@ -521,7 +519,7 @@ def compare(req, allow_paths: bool = False) -> dict:
                   for path in sorted(set(base) | set(other)) if base.get(path) != other.get(path)]
         if not fields:
             continue
-        rules = sorted(r for r in _trail_rules(rulings[base_key]) | _trail_rules(rulings[key])
+        rules = sorted(r for r in values_of(rulings[base_key], "rule") | values_of(rulings[key], "rule")
                        if r in base_rs.rules and r in rs.rules and base_rs.rules[r].text != rs.rules[r].text)
         differences.append({"variants": [base_key, key], "fields": fields,
                             "rules": [{"rule": r, base_key: {"value": base_rs.rules[r].text, "cite": base_rs.rules[r].cite},

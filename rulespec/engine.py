@@ -170,6 +170,14 @@ def trick_winner(rs: Ruleset, trick: Sequence[int], number: int = 1, explain: bo
     return trick.index(card), steps
 
 
+def by_seat(trick: Sequence[int], leader: int) -> list[int]:
+    """The cards of a complete trick indexed by seat (``trick`` is in play order from ``leader``)."""
+    cards = [0] * 4
+    for pos, card in enumerate(trick):
+        cards[(leader + pos) % 4] = card
+    return cards
+
+
 # --------------------------------------------------------------------------- bids
 def _team_bid_args(bids: Sequence[Bid | None], scores, bags, team: int) -> tuple:
     total = regular = nil = blind_nil = blind = 0
@@ -565,10 +573,7 @@ def play_hand(rs: Ruleset, hands: list[int], dealer: int, policy, scores=(0, 0),
         trick_log.append({"leader": C.SEATS[leader], "cards": [C.NAMES[c] for c in trick],
                           "winner": C.SEATS[winner]})
         if number == size:
-            by_seat = [0] * 4
-            for pos, card in enumerate(trick):
-                by_seat[(leader + pos) % 4] = card
-            last = (winner, by_seat)
+            last = (winner, by_seat(trick, leader))
         leader = winner
     results = score_hand(rs, bids, tricks_won, scores, bags, last_trick=last)
     return {

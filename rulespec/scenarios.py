@@ -36,7 +36,7 @@ from collections.abc import Mapping
 import yaml
 
 from . import cards as C
-from .answers import KINDS, InputError, answer
+from .answers import KINDS, InputError, answer, values_of
 from .errors import CardError, Problem, RulespecError, did_you_mean
 
 _CASE_KEYS = ("name", "kind", "input", "output", "expect", "cite", "variant", "note")
@@ -230,17 +230,7 @@ def match(expected, actual, path: str = "") -> list[tuple[str, object, object]]:
 
 def cites_in(answer_: object) -> set[str]:
     """Every citation anywhere in an answer."""
-    found: set[str] = set()
-    stack = [answer_]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, Mapping):
-            if isinstance(item.get("cite"), str):
-                found.add(item["cite"])
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return found
+    return values_of(answer_, "cite")
 
 
 def _expects_error(output) -> bool:

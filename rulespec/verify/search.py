@@ -296,10 +296,7 @@ def play_one_hand(rs: Ruleset, rec: Recorder, chooser, hands: list[int], dealer:
         winner = (leader + index) % 4
         won[winner] += 1
         if number == size:
-            by_seat = [0] * 4
-            for pos, card in enumerate(trick):
-                by_seat[(leader + pos) % 4] = card
-            last = (winner, by_seat)
+            last = (winner, E.by_seat(trick, leader))
         leader = winner
     results = _score(rs, rec, bids, won, scores, bags, last)
     outcome = Outcome(tuple(bids), tuple(won), tuple(scores), tuple(bags), last, results)
