@@ -113,7 +113,7 @@ def replay(rs: Ruleset, t: Transcript) -> Outcome:
         _replay_score(rs, t, tricks, last, out)
     except RulespecError as exc:
         for stage in STAGES:
-            out.sig.setdefault(stage, ("error", str(exc)))
+            out.sig.setdefault(stage, f"error: {exc}")
     return out
 
 

@@ -145,8 +145,8 @@ def _situation(stage: str, d: Direction) -> dict | None:
         wa, wb = d.a.sig["trick"], d.b.sig["trick"]
         if not (isinstance(wa, tuple) and isinstance(wb, tuple)) or "tricks" not in d.a.situations:
             return None
-        k = next(k for k, (x, y) in enumerate(zip(wa, wb)) if x != y)
-        return d.a.situations["tricks"][k]
+        k = next((k for k, (x, y) in enumerate(zip(wa, wb)) if x != y), None)
+        return d.a.situations["tricks"][k] if k is not None and k < len(d.a.situations["tricks"]) else None
     rec = d.a if d.recorder_is_a else d.b
     if "score" not in rec.situations:
         return None
