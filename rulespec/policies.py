@@ -129,7 +129,8 @@ class SensiblePolicy:
         else:
             winners = [c for c in cards if self._winner(rs, trick + [c]) == c]
             losers = [c for c in cards if c not in winners]
-            holder = self.current[trick.index(self._winner(rs, trick))][0]
+            best = self._winner(rs, trick)
+            holder = self.current[trick.index(best)][0] if best in trick else None
             wants = self._wants_tricks(seat)
             if wants and winners and holder != C.partner_of(seat):
                 card = winners[0]
@@ -144,7 +145,9 @@ class SensiblePolicy:
         self.current.append((seat, card))
         if len(self.current) == 4:
             played = [c for _, c in self.current]
-            self.won[self.current[played.index(self._winner(rs, played))][0]] += 1
+            best = self._winner(rs, played)
+            if best in played:   # otherwise the engine reports the broken trick.winner rule
+                self.won[self.current[played.index(best)][0]] += 1
             self.current = []
             self.number += 1
 

@@ -317,6 +317,14 @@ def run_games(ctx: Context, start: int, stop: int) -> dict:
     return acc
 
 
+def _ablated_winner(ctx: Context, rs: Ruleset, game: int) -> str:
+    """The winner of a game under a ruleset with one swapped rule ("error" if that mix cannot be played)."""
+    try:
+        return _game_result(play_game(ctx, rs, game))["winner"]
+    except RulespecError:
+        return "error"
+
+
 def _compare_games(ctx, acc, pair, game, results, played, attribute) -> None:
     i, j = pair
     key = pair_key(ctx.ids[i], ctx.ids[j])
@@ -334,7 +342,7 @@ def _compare_games(ctx, acc, pair, game, results, played, attribute) -> None:
                                 "scores": {ctx.ids[i]: ra["scores"], ctx.ids[j]: rb["scores"]}}
     if not attribute:
         return
-    winners = {rule: _game_result(play_game(ctx, ctx.swapped(i, j, rule), game))["winner"] for rule in ctx.rules[pair]}
+    winners = {rule: _ablated_winner(ctx, ctx.swapped(i, j, rule), game) for rule in ctx.rules[pair]}
     fixers = [rule for rule, w in winners.items() if w == rb["winner"]]
     g["attributed"] += 1
     _add(g["credit"], shares(fixers or [rule for rule, w in winners.items() if w != ra["winner"]]))
