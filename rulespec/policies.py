@@ -40,8 +40,8 @@ class SensiblePolicy:
 
     Bids: one trick per ace or guarded king outside trumps, half a trick per
     guarded queen, the top trumps, trumps beyond three and ruffing chances;
-    nil with a hand too weak and safe to take a trick; blind nil a third of
-    the times the rules offer it.  Play: tries to make the partnership's
+    nil with a hand too weak and safe to take a trick; blind nil half the
+    times the rules offer it while the team is 100 or more behind.  Play: tries to make the partnership's
     contract, ducks when nil or once the contract is made (avoiding bags) and
     never overtakes its partner.  It tracks bids and tricks itself, since one
     policy object plays all four seats of a hand.
@@ -54,6 +54,11 @@ class SensiblePolicy:
         self.won = [0, 0, 0, 0]
         self.current: list[tuple[int, int]] = []   # (seat, card) of the trick being played
         self.number = 1
+        self.scores = (0, 0)   # running scores by team, when the caller tells them (see observe_scores)
+
+    def observe_scores(self, scores: tuple[int, int]) -> None:
+        """The game's scores before this hand (the engine does not pass them to players)."""
+        self.scores = tuple(scores)
 
     # -- bidding
     def estimate(self, rs: Ruleset, hand: int) -> tuple[float, bool]:
@@ -82,7 +87,9 @@ class SensiblePolicy:
 
     def bid(self, rs: Ruleset, seat: int, legal: list[Bid], hand: int) -> Bid:
         kinds = {b.kind: b for b in legal}
-        if "blind_nil" in kinds and self.rng.random() < 1 / 3:
+        team = C.team_of(seat)
+        behind = self.scores[1 - team] - self.scores[team]
+        if "blind_nil" in kinds and behind >= 100 and self.rng.random() < 1 / 2:
             choice = kinds["blind_nil"]
         else:
             tricks, weak = self.estimate(rs, hand)

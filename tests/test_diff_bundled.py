@@ -71,3 +71,13 @@ def test_jokers_change_trick_winners():
     e = next(e for e in p["examples"] if e.get("kind") == "trick")
     assert e["scenario"]["expect"]["house"] != e["scenario"]["expect"]["jokers-deuces"]
 
+
+
+def test_target_reached_vs_exceeded_004():
+    p = run("pirates", "classic", games=30, policies=("sensible",), seed="t")
+    assert "game.target_reached" in causes(p, "game", "game_hands")
+    e = example(p, "game.target_reached")
+    assert e["kind"] == "game"
+    pirates, classic = (e["scenario"]["expect"][v]["output"]["result"] for v in ("pirates", "classic"))
+    assert pirates["over"] is True and classic["over"] is False
+    assert 500 in (e["outputs"]["pirates"]["result"]["scores"][t]["score"] for t in ("NS", "EW"))

@@ -72,6 +72,8 @@ def record(rs: Ruleset, deal: Deal, policy) -> Transcript:
         owner = {card: seat for seat in range(4) for card in C.iter_cards(deal.hands[seat])}
         plays = tuple((owner[c], c) for c in deal.play)
         return Transcript(deal.dealer, deal.hands, deal.bids, plays, deal.before)
+    if hasattr(policy, "observe_scores"):
+        policy.observe_scores(scores)
     if deal.bids is not None:
         policy = _FixedBids(deal.bids, policy)
     rec = play_hand(rs, list(deal.hands), deal.dealer, policy, scores, bags)
