@@ -551,6 +551,7 @@ def play_hand(rs: Ruleset, hands: list[int], dealer: int, policy, scores=(0, 0),
     size = rs.params["deal.hand_size"]
     suit_of = rs.suit_of
     breaks = rs.fn["trump.breaks"]
+    plays: list[tuple[int, int]] = []
     for number in range(1, size + 1):
         trick: list[int] = []
         trick_mask, led = 0, NONE
@@ -565,6 +566,7 @@ def play_hand(rs: Ruleset, hands: list[int], dealer: int, policy, scores=(0, 0),
             played |= 1 << card
             trick_mask |= 1 << card
             trick.append(card)
+            plays.append((seat, card))
             if pos == 0:
                 led = suit_of[card]
         win_index, _ = trick_winner(rs, trick, number)
@@ -585,7 +587,10 @@ def play_hand(rs: Ruleset, hands: list[int], dealer: int, policy, scores=(0, 0),
         "tricks_per_seat": {C.SEATS[s]: tricks_won[s] for s in range(4)},
         "score": {C.TEAMS[t]: {"points": r.points, "bags_added": r.bags_added} for t, r in enumerate(results)},
         "totals": {C.TEAMS[t]: {"score": r.score, "bags": r.bags} for t, r in enumerate(results)},
-        "_results": results,
+        "_results": results,          # raw results for callers in Python (simulate drops the '_' keys)
+        "_plays": plays,
+        "_won": tricks_won,
+        "_last": last,
     }
 
 
@@ -600,7 +605,8 @@ def simulate(rs: Ruleset, hands: int, seed: int | str = 0, policy: str = "random
         deal = deal_for(seed, index, rs)
         player = POLICIES[policy](random.Random(f"play:{seed}:{index}"))
         record = play_hand(rs, deal, dealer, player, scores, bags)
-        results = record.pop("_results")
+        results = record["_results"]
+        record = {key: value for key, value in record.items() if not key.startswith("_")}
         in_game += 1
         scores = (results[0].score, results[1].score)
         bags = (results[0].bags, results[1].bags)

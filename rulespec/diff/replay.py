@@ -7,14 +7,17 @@ score, bags and the game status can all be compared.
 from __future__ import annotations
 
 import random
+import weakref
 from dataclasses import dataclass, field
 
 from .. import cards as C
-from ..engine import (Bid, bid_refusals, breaks_trump, game_status, legal_cards, parse_bid, play_hand,
-                      score_hand, trick_winner)
+from ..compiler import NONE
+from ..engine import (Bid, bid_refusals, breaks_trump, by_seat, game_status, legal_cards, legal_mask, parse_bid,
+                      play_hand, score_hand, trick_winner)
 from ..errors import RulespecError
 from ..policies import POLICIES
 from ..ruleset import Ruleset
+from ..schema import PLAY_CONSTRAINTS
 from .deals import Deal
 
 STAGES = ("bid", "legal", "trick", "score", "bags", "game")
@@ -31,6 +34,11 @@ class Transcript:
     plays: tuple[tuple[int, int], ...]          # (seat, card) in play order
     before: tuple[tuple[int, int], tuple[int, int]] = ((0, 0), (0, 0))
     hands_played: int = 1                       # hands of the game so far, this one included
+    # as recorded (None for a play read from a file): variants with this play signature need no replay
+    play_sig: tuple | None = None
+    won: tuple[int, ...] | None = None
+    winners: tuple[str, ...] | None = None
+    last: tuple | None = None
 
 
 @dataclass
@@ -77,12 +85,10 @@ def record(rs: Ruleset, deal: Deal, policy) -> Transcript:
     if deal.bids is not None:
         policy = _FixedBids(deal.bids, policy)
     rec = play_hand(rs, list(deal.hands), deal.dealer, policy, scores, bags)
-    plays = []
-    for trick in rec["tricks"]:
-        leader = C.SEATS.index(trick["leader"])
-        plays.extend(((leader + pos) % 4, C.parse_card(name)) for pos, name in enumerate(trick["cards"]))
     bids = tuple(parse_bid(rec["bids"][s]) for s in C.SEATS)
-    return Transcript(deal.dealer, deal.hands, bids, tuple(plays), deal.before)
+    return Transcript(deal.dealer, deal.hands, bids, tuple(rec["_plays"]), deal.before,
+                      play_sig=play_signature(rs), won=tuple(rec["_won"]),
+                      winners=tuple(trick["winner"] for trick in rec["tricks"]), last=rec["_last"])
 
 
 def _bid_json(bid: Bid):
@@ -106,13 +112,61 @@ def _forbidding_rule(rs: Ruleset, hand: int, trick: list[int], number: int, brok
     return {"rule": None, "cite": None}
 
 
-def replay(rs: Ruleset, t: Transcript) -> Outcome:
-    """Replay ``t`` under ``rs``."""
+# Everything the card play of a replay depends on: with equal signatures two variants
+# find the same forbidden card, the same trick winners and the same tricks per seat.
+PLAY_RULES = ("deck.cards", "card.suit", "card.power", "trump.suit", "deal.hand_size", "trump.breaks",
+              "trick.winner", *PLAY_CONSTRAINTS)
+
+
+_SIGNATURES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def play_signature(rs: Ruleset) -> tuple:
+    """What the card play of a replay under ``rs`` depends on (rule texts, the parameters they name,
+    the card tables); computed once per ruleset."""
+    sig = _SIGNATURES.get(rs)
+    if sig is None:
+        texts = tuple(" ".join(rs.rules[name].text.split()) for name in PLAY_RULES)
+        params = tuple(sorted((p, repr(rs.params[p])) for name in PLAY_RULES for p in rs.rules[name].names
+                              if p in rs.params))
+        sig = _SIGNATURES[rs] = (texts, params, rs.deck, rs.suit_of, rs.power)
+    return sig
+
+
+@dataclass
+class _Play:
+    """The variant-independent part of a card-play replay, shared by variants with one play signature."""
+    won: list[int]
+    last: tuple | None
+    legal_sig: object = None
+    legal_note: dict | None = None
+    legal_situation: dict | None = None
+    winners: tuple[str, ...] = ()
+    tricks: list[dict] = field(default_factory=list)
+    error: RulespecError | None = None
+
+
+def replay(rs: Ruleset, t: Transcript, plays: dict | None = None) -> Outcome:
+    """Replay ``t`` under ``rs``.  ``plays`` caches card-play replays by (transcript, play signature)."""
     out = Outcome()
     try:
         _replay_bids(rs, t, out)
-        tricks, last = _replay_play(rs, t, out)
-        _replay_score(rs, t, tricks, last, out)
+        sig = play_signature(rs)
+        key = (id(t), sig)
+        play = plays.get(key) if plays is not None else None
+        if play is None:
+            play = _recorded_play(t) if t.won is not None and t.play_sig == sig else _replay_play(rs, t)
+            if plays is not None:
+                plays[key] = play
+        if play.error is not None:
+            raise play.error
+        out.sig["legal"], out.sig["trick"] = play.legal_sig, play.winners
+        out.situations["tricks"] = play.tricks
+        if play.legal_note is not None:   # the citation is this variant's own (texts match, cites may not)
+            rule = play.legal_note["rule"]
+            cite = rs.cite(rule) if rule else {"rule": None, "cite": None}
+            out.notes["legal"], out.situations["legal"] = {**play.legal_note, **cite}, play.legal_situation
+        _replay_score(rs, t, play.won, play.last, out)
     except RulespecError as exc:
         for stage in STAGES:
             out.sig.setdefault(stage, f"error: {exc}")
@@ -140,46 +194,57 @@ def _replay_bids(rs: Ruleset, t: Transcript, out: Outcome) -> None:
         so_far[seat] = bid
 
 
-def _replay_play(rs: Ruleset, t: Transcript, out: Outcome):
+def _recorded_play(t: Transcript) -> _Play:
+    """The card play as recorded: under the same play rules every card was legal and the winners stand."""
+    tricks = [{"leader": C.SEATS[t.plays[start][0]], "cards": [C.card_name(c) for _, c in t.plays[start:start + 4]],
+               "number": start // 4 + 1} for start in range(0, len(t.plays), 4)]
+    return _Play(won=list(t.won), last=t.last, winners=t.winners, tricks=tricks)
+
+
+def _replay_play(rs: Ruleset, t: Transcript) -> _Play:
+    """Play the transcript's cards under ``rs``: the first forbidden card, trick winners, tricks per seat."""
     hands = [0, 0, 0, 0]
     for seat, card in t.plays:
         hands[seat] |= 1 << card
     broken, played = False, 0
+    result = _Play(won=[0, 0, 0, 0], last=None)
     winners: list[str] = []
-    won = [0, 0, 0, 0]
-    out.sig["legal"] = None
-    out.situations["tricks"] = []
-    last = None
-    for start in range(0, len(t.plays), 4):
-        number = start // 4 + 1
-        group = t.plays[start:start + 4]
-        trick: list[int] = []
-        for seat, card in group:
-            hand = hands[seat]
-            if out.sig["legal"] is None and not (legal_cards(rs, hand, trick, number, broken, played).cards >> card) & 1:
-                out.sig["legal"] = (number, seat, card)
-                out.notes["legal"] = {"trick": number, "seat": C.SEATS[seat], "card": C.card_name(card),
-                                      **_forbidding_rule(rs, hand, trick, number, broken, played, card)}
-                out.situations["legal"] = {"hand": C.card_names(hand), "trick": [C.card_name(c) for c in trick],
-                                           "number": number, "broken": broken}
-            if not broken and breaks_trump(rs, card, hand, trick, number):
-                broken = True
-            hands[seat] &= ~(1 << card)
-            played |= 1 << card
-            trick.append(card)
-        index, _ = trick_winner(rs, trick, number)
-        leader = group[0][0]
-        winner = group[index][0]
-        won[winner] += 1
-        winners.append(C.SEATS[winner])
-        out.situations["tricks"].append({"leader": C.SEATS[leader], "cards": [C.card_name(c) for c in trick],
-                                         "number": number})
-        by_seat = [0] * 4
-        for seat, card in group:
-            by_seat[seat] = card
-        last = (winner, by_seat)
-    out.sig["trick"] = tuple(winners)
-    return won, last
+    suit_of = rs.suit_of
+    try:
+        for start in range(0, len(t.plays), 4):
+            number = start // 4 + 1
+            group = t.plays[start:start + 4]
+            trick: list[int] = []
+            trick_mask, led = 0, NONE
+            for pos, (seat, card) in enumerate(group):
+                hand = hands[seat]
+                if result.legal_sig is None and not (
+                        legal_mask(rs, hand, trick_mask, led, number, pos + 1, broken, played) >> card) & 1:
+                    result.legal_sig = (number, seat, card)
+                    result.legal_note = {"trick": number, "seat": C.SEATS[seat], "card": C.card_name(card),
+                                         **_forbidding_rule(rs, hand, trick, number, broken, played, card)}
+                    result.legal_situation = {"hand": C.card_names(hand), "trick": [C.card_name(c) for c in trick],
+                                              "number": number, "broken": broken}
+                if not broken and breaks_trump(rs, card, hand, trick, number):
+                    broken = True
+                hands[seat] &= ~(1 << card)
+                played |= 1 << card
+                trick.append(card)
+                trick_mask |= 1 << card
+                if pos == 0:
+                    led = suit_of[card]
+            index, _ = trick_winner(rs, trick, number)
+            leader = group[0][0]
+            winner = group[index][0]
+            result.won[winner] += 1
+            winners.append(C.SEATS[winner])
+            result.tricks.append({"leader": C.SEATS[leader], "cards": [C.card_name(c) for c in trick],
+                                  "number": number})
+            result.last = (winner, by_seat(trick, leader))
+    except RulespecError as exc:
+        result.error = exc
+    result.winners = tuple(winners)
+    return result
 
 
 def _replay_score(rs: Ruleset, t: Transcript, tricks: list[int], last, out: Outcome) -> None:

@@ -245,7 +245,9 @@ def _record_all(ctx: Context, acc: dict, deal_of, policy_key: str, policy: str, 
 
 def _compare_transcripts(ctx: Context, acc: dict, section: str, ts: list[Transcript | None], where: dict,
                          attribute: bool, histories=None) -> None:
-    outs = {(v, w): replay(ctx.rs[w], t) for v, t in enumerate(ts) if t is not None for w in range(len(ctx.rs))}
+    plays: dict = {}   # card play replayed once per transcript and play signature
+    outs = {(v, w): replay(ctx.rs[w], t, plays) for v, t in enumerate(ts) if t is not None
+            for w in range(len(ctx.rs))}
     for i, j in ctx.pairs:
         dirs = [Direction(ts[v], outs[(v, i)], outs[(v, j)], v == i, histories[v] if histories else None)
                 for v in (i, j) if ts[v] is not None]

@@ -65,7 +65,7 @@ def markdown(rec: dict) -> str:
         head = f"`{p['rule']}` = `{p['text']}`" if p["rule"] else f"clause {p.get('clause')} ({p.get('section')})"
         out.append(f"- {head}: {p['reason']}")
         if p.get("clause_text"):
-            out.append(f"  - Clause {p['clause']} ({p['status']}): “{p['clause_text']}”")
+            out.append(f"  - Clause {p['clause']} ({p['status']}): {p['clause_text']}")
         m = p.get("matters")
         if m:
             out.append(f"  - Matters: with `{m['alternative_rule']}` the {m['question']} change in "
@@ -79,7 +79,7 @@ def markdown(rec: dict) -> str:
         out.append("No claims of this document are encoded.")
     for c in rec["claims"]:
         verdict = "holds" if c["holds"] else "**fails**"
-        out.append(f"- {c['cite']}: “{c['claim']}” — {verdict}.")
+        out.append(f"- {c['cite']}: {c['claim']} — {verdict}.")
         if c["counterexample"]:
             out.append(f"  - Counterexample: `{_kv(c['counterexample'])}`")
         out.append(f"  - Holds under: {', '.join(c['holds_under']) or 'no bundled variant'}; fails under: "
