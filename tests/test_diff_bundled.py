@@ -81,3 +81,21 @@ def test_target_reached_vs_exceeded_004():
     pirates, classic = (e["scenario"]["expect"][v]["output"]["result"] for v in ("pirates", "classic"))
     assert pirates["over"] is True and classic["over"] is False
     assert 500 in (e["outputs"]["pirates"]["result"]["scores"][t]["score"] for t in ("NS", "EW"))
+
+
+def test_a_run_on_a_local_dask_cluster_equals_the_local_run():
+    distributed = pytest.importorskip("distributed")
+    from rulespec.diff import DiffConfig, diff
+    cfg = DiffConfig(("standard", "classic"), deals=30, seed="dask", games=2, attribute=10, chunk=10)
+    local = diff(cfg, jobs=1)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        remote = diff(cfg, scheduler=cluster.scheduler_address)
+    assert remote == local
+
+
+def test_an_unreachable_scheduler_is_a_clear_error():
+    pytest.importorskip("distributed")
+    from rulespec.diff import DiffConfig, DiffError, diff
+    with pytest.raises(DiffError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
+        diff(DiffConfig(("standard", "classic"), deals=2), scheduler="tcp://127.0.0.1:9", connect_timeout=2)

@@ -8,9 +8,10 @@ from . import html, report
 from .runner import DiffConfig, DiffError, run
 
 
-def diff(cfg: DiffConfig, jobs: int | None = None, progress=None) -> dict:
-    """Run the comparison and return the report dictionary."""
-    ctx, acc = run(cfg, jobs, progress)
+def diff(cfg: DiffConfig, jobs: int | None = None, progress=None, scheduler: str | None = None,
+         connect_timeout: float = 30.0) -> dict:
+    """Run the comparison (locally, or on the Dask cluster at ``scheduler``) and return the report dictionary."""
+    ctx, acc = run(cfg, jobs, progress, scheduler, connect_timeout)
     return report.build(cfg, ctx, acc)
 
 

@@ -25,9 +25,14 @@ import click
 @click.option("--attribute", default=500, show_default=True, type=click.IntRange(0, 10_000_000),
               help="Attribute causes by rule swaps on deals below this index (and games below a tenth of it).")
 @click.option("--jobs", "-j", default=0, type=click.IntRange(0, 1024), help="Worker processes (default: all cores).")
+@click.option("--scheduler", metavar="ADDRESS",
+              help="Run on a Dask distributed cluster (e.g. tcp://10.0.0.5:8786; needs the 'dask' extra). "
+                   "The report is the same as a local run with the same seed.")
+@click.option("--scheduler-timeout", default=30.0, show_default=True, type=click.FloatRange(0.1, 3600),
+              help="Seconds to wait for the Dask scheduler.")
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Folder for report.md/.html/.json.")
 def diff(variants, all_bundled, deals, deals_file, seed, games, policies, game_policy, game_hands, attribute,
-         jobs, out) -> None:
+         jobs, scheduler, scheduler_timeout, out) -> None:
     """Replay identical deals under VARIANTS (ids or paths) and report where and why they disagree."""
     from ..errors import RulespecError
     from ..policies import POLICIES
@@ -46,9 +51,10 @@ def diff(variants, all_bundled, deals, deals_file, seed, games, policies, game_p
             from .runner import Context, work_items
             total = len(work_items(cfg, deals if not deals_file else len(Context(cfg).file_deals)))
             with click.progressbar(length=total, label="comparing", file=sys.stderr) as bar:
-                report = run_diff(cfg, jobs or os.cpu_count(), bar.update)
+                report = run_diff(cfg, jobs or os.cpu_count(), bar.update, scheduler, scheduler_timeout)
         else:
-            report = run_diff(cfg, jobs or os.cpu_count())
+            report = run_diff(cfg, jobs or os.cpu_count(), scheduler=scheduler,
+                              connect_timeout=scheduler_timeout)
         files = write_report(report, out)
     except RulespecError as exc:
         click.echo(f"rulespec diff: {exc}", err=True)

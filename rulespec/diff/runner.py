@@ -376,8 +376,10 @@ def work_items(cfg: DiffConfig, deal_count: int) -> list[tuple[str, int, int]]:
     return items
 
 
-def run(cfg: DiffConfig, jobs: int | None = None, progress=None) -> tuple[Context, dict]:
-    """Run the comparison; ``progress(n)`` is called as chunks finish.  Returns the context and tallies."""
+def run(cfg: DiffConfig, jobs: int | None = None, progress=None, scheduler: str | None = None,
+        connect_timeout: float = 30.0) -> tuple[Context, dict]:
+    """Run the comparison; ``progress(n)`` is called as chunks finish.  Returns the context and tallies.
+    With ``scheduler`` (a Dask address) the chunks run on that cluster instead of local processes."""
     if len(cfg.refs) < 2:
         raise DiffError("name at least two variants to compare")
     if len(set(cfg.refs)) != len(cfg.refs):
@@ -389,7 +391,11 @@ def run(cfg: DiffConfig, jobs: int | None = None, progress=None) -> tuple[Contex
     items = work_items(cfg, deal_count)
     acc = new_acc(ctx)
     jobs = jobs or os.cpu_count() or 1
-    if jobs <= 1 or len(items) <= 1:
+    if scheduler:
+        from .cluster import run_on_cluster
+        parts = run_on_cluster(cfg, items, scheduler, connect_timeout)
+        pool = None
+    elif jobs <= 1 or len(items) <= 1:
         global _CTX
         _CTX = ctx
         parts = map(_work, items)
