@@ -14,12 +14,14 @@ import yaml
 
 from . import cards as C
 from . import engine as E
-from .errors import CardError, GameError, RulesFileError, UnknownVariantError
+from .ablation import differing_rules, with_rule_from
+from .errors import CardError, GameError, RulesFileError, RulespecError, UnknownVariantError
 from .ruleset import Ruleset, compile_spec, load_ruleset
 from .variants import read_variant_text
 
 MAX_INLINE_RULES = 64
 MAX_VARIANTS = 8
+MAX_ABLATIONS = 32     # single-rule swaps tried per pair of variants in compare
 
 
 class InputError(GameError):
@@ -519,10 +521,29 @@ def compare(req, allow_paths: bool = False) -> dict:
                   for path in sorted(set(base) | set(other)) if base.get(path) != other.get(path)]
         if not fields:
             continue
-        rules = sorted(r for r in values_of(rulings[base_key], "rule") | values_of(rulings[key], "rule")
-                       if r in base_rs.rules and r in rs.rules and base_rs.rules[r].text != rs.rules[r].text)
+        causes = _causes(kind, body, base_rs, rs, base, {f["field"] for f in fields})
         differences.append({"variants": [base_key, key], "fields": fields,
-                            "rules": [{"rule": r, base_key: {"value": base_rs.rules[r].text, "cite": base_rs.rules[r].cite},
-                                       key: {"value": rs.rules[r].text, "cite": rs.rules[r].cite}} for r in rules]})
+                            "rules": [{"rule": r, "changes": moved,
+                                       base_key: {"value": base_rs.rules[r].text, "cite": base_rs.rules[r].cite},
+                                       key: {"value": rs.rules[r].text, "cite": rs.rules[r].cite}}
+                                      for r, moved in causes]})
     return {"kind": kind, "rulings": rulings, "differences": differences, "agree": not differences}
+
+
+def _causes(kind: str, body: Mapping, base_rs: Ruleset, rs: Ruleset, base: dict, fields: set[str]
+            ) -> list[tuple[str, list[str]]]:
+    """The rules that make the rulings differ: each rule whose definition differs and which, swapped
+    alone into the first variant, changes one of the differing ``fields`` (ablation)."""
+    out = []
+    for rule in differing_rules(base_rs, rs)[:MAX_ABLATIONS]:
+        try:
+            trial = _leaves(KINDS[kind](with_rule_from(base_rs, rs, rule), body))
+        except InputError as exc:
+            trial = {"error.field": f"input.{exc.field}" if exc.field else "input", "error.detail": exc.message}
+        except RulespecError:   # the rule does not fit the other variant's rules on its own
+            continue
+        moved = sorted(path for path in fields if trial.get(path) != base.get(path))
+        if moved:
+            out.append((rule, moved))
+    return out
 

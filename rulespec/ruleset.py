@@ -62,6 +62,7 @@ class Ruleset:
         self.doc = spec.doc
         self.spec = spec
         self.chain = [s.id for s in chain]
+        self.specs = list(chain)       # the variant files, root first (for ablation: see ablation.py)
         order = {name: i for i, name in enumerate(SLOTS)}
         self.rules = dict(sorted(rules.items(), key=lambda item: order.get(item[0], len(order))))
         self.params = {name: r.value for name, r in rules.items() if r.is_param or r.slot.context == "param"}

@@ -14,7 +14,8 @@ from dataclasses import dataclass, replace
 
 from ..errors import RulespecError
 from ..ruleset import Ruleset, load_ruleset
-from .attribution import differing_rules, shares, swapped
+from ..ablation import differing_rules, with_rule_from
+from .attribution import shares
 from .deals import Deal, read_deals, seeded_deal
 from .minimal import KIND_OF_STAGE
 from .replay import STAGES, Outcome, Transcript, policy_for, record, replay
@@ -65,7 +66,7 @@ class Context:
         """Variant i with ``rule`` from variant j."""
         key = (i, j, rule)
         if key not in self._swapped:
-            self._swapped[key] = swapped(self.cfg.refs[i], self.cfg.refs[j], rule, self.rs[j])
+            self._swapped[key] = with_rule_from(self.rs[i], self.rs[j], rule)
         return self._swapped[key]
 
     def deal(self, index: int, v: int) -> Deal:

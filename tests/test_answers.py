@@ -1,0 +1,26 @@
+"""The shared answers layer: compare names the rules that make rulings differ."""
+from rulespec.answers import compare
+
+
+def test_compare_names_only_the_rules_whose_swap_changes_the_ruling():
+    hand = {"bids": {"N": 3, "E": 3, "S": 3, "W": 3}, "tricks": {"N": 4, "E": 3, "S": 3, "W": 3}}
+    result = compare({"variants": ["standard", "tournament"], "kind": "score", "input": hand})
+    (difference,) = result["differences"]
+    assert [r["rule"] for r in difference["rules"]] == ["scoring.overtrick_points"]
+    assert difference["rules"][0]["changes"] == ["teams.NS.points", "teams.NS.score"]
+    assert difference["rules"][0]["tournament"]["cite"] == "000 §SCORING"
+
+
+def test_compare_with_an_inline_house_rule():
+    hand = {"bids": {"N": "nil", "E": 3, "S": 4, "W": 3}, "tricks": {"N": 0, "E": 4, "S": 5, "W": 4}}
+    house = {"extends": "standard", "rules": {"nil.made": 75}}
+    result = compare({"variants": ["standard", house], "kind": "score", "input": hand})
+    (difference,) = result["differences"]
+    assert [r["rule"] for r in difference["rules"]] == ["nil.made"]
+    assert difference["rules"][0]["house"]["cite"] == "house §nil.made"
+
+
+def test_identical_rulings_agree():
+    hand = {"bids": {"N": 3, "E": 3, "S": 3, "W": 3}, "tricks": {"N": 3, "E": 4, "S": 3, "W": 3}}
+    result = compare({"variants": ["standard", "classic"], "kind": "score", "input": hand})
+    assert result["agree"] and result["differences"] == []
