@@ -235,7 +235,7 @@ def _first_text(first: dict) -> str:
     for vid, note in (first.get("forbidden_by") or {}).items():
         what = f"{note.get('seat')} {note.get('card') or note.get('bid')}"
         text += f"; {vid} forbids {what}" + (f" at trick {note['trick']}" if "trick" in note else "") + \
-                f" ({note.get('rule')} @ {note.get('cite')})"
+                f" ({note.get('rule')} @ {note.get('cite') or note.get('note') or 'unspecified'})"
     if "values" in first:
         text += "; " + "; ".join(f"{vid}: {' '.join(map(str, v)) if isinstance(v, list) else v}"
                                  for vid, v in first["values"].items())
