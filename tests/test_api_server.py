@@ -3,27 +3,15 @@ end to end and with hundreds of concurrent mixed requests."""
 from __future__ import annotations
 
 import json
-import socket
-import subprocess
-import sys
-import time
 import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 
 from rulespec.answers import answer, compare
+from service.local import ServerError, gunicorn
 from test_api_data import BID, GAME, LEGAL, NO_OVERTRICK_POINTS, SCORE, TRICK, played_hand
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def call(base: str, method: str, path: str, body=None, content_type: str = "application/json"):
@@ -41,25 +29,11 @@ def call(base: str, method: str, path: str, body=None, content_type: str = "appl
 
 @pytest.fixture(scope="module")
 def server():
-    port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "2",
-                             "--threads", "4", "service.app:create_app()"],
-                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            if call(base, "GET", "/healthz")[0] == 200:
-                break
-        except OSError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            pytest.fail(f"gunicorn did not start: {proc.stderr.read().decode()[-2000:]}")
-        time.sleep(0.2)
-    yield base
-    proc.terminate()
-    proc.wait(timeout=15)
+    try:
+        with gunicorn(workers=2, threads=4) as base:
+            yield base
+    except ServerError as exc:
+        pytest.fail(str(exc))
 
 
 def test_end_to_end(server):

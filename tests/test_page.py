@@ -11,15 +11,12 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 import warnings
 from pathlib import Path
 
 import pytest
+
+from service.local import ServerError, gunicorn
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = os.environ.get("SPADES_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -60,26 +57,11 @@ def browser():
 
 @pytest.fixture(scope="module")
 def server():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", "1",
-                             "--threads", "4", "service.app:create_app()"], cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            urllib.request.urlopen(f"{url}/healthz", timeout=1)
-            break
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                pytest.fail(f"the server did not start: {proc.stderr.read().decode()[-2000:]}")
-            time.sleep(0.2)
-    yield url
-    proc.terminate()
-    proc.wait(10)
+    try:
+        with gunicorn(workers=1, threads=4) as base:
+            yield base
+    except ServerError as exc:
+        pytest.fail(str(exc))
 
 
 @pytest.fixture

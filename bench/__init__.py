@@ -1,0 +1,1 @@
+"""Benchmarks (issue: performance).  Run all with ``make bench``; not part of the test suite."""

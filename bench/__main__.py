@@ -1,0 +1,82 @@
+"""``python -m bench``: every performance target, measured in one run, as one table."""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+
+from . import api, simulation, startup
+
+
+def _cpu() -> str:
+    try:
+        for line in open("/proc/cpuinfo", encoding="utf-8"):
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=5.0, help="budget of each simulation runner")
+    parser.add_argument("--api-seconds", type=int, default=10)
+    parser.add_argument("--skip", nargs="*", default=[], choices=["simulation", "replay", "api", "startup"])
+    parser.add_argument("--json", help="also write the raw results here")
+    args = parser.parse_args()
+    rows: list[tuple[str, str, str, str, str]] = []
+    raw: dict = {"machine": {"cpu": _cpu(), "cores": os.cpu_count(), "python": platform.python_version()}}
+
+    if "simulation" not in args.skip:
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})   # one core for every runner
+        peer = simulation.openspiel(args.seconds)
+        scalar = simulation.ours_scalar(budget=args.seconds)
+        batch = simulation.ours_batch(budget=args.seconds)
+        os.sched_setaffinity(0, set(range(os.cpu_count() or 1)))
+        raw["simulation"] = {"openspiel": peer, "scalar": scalar, "batch": batch}
+        peer_text = f"{peer:,.0f}" if peer else "not installed (pip install -e '.[bench]')"
+        for name, value, target in (("scalar", scalar, 1.0), ("batch", batch, 2.0)):
+            ratio = f"{value / peer:.2f}" if peer else "-"
+            rows.append((f"simulation, {name} (hands/s, 1 core)", f"{value:,.0f}", peer_text, ratio,
+                         f">= {target}"))
+
+    if "replay" not in args.skip:
+        from . import replay
+        result = replay.measure()
+        raw["replay"] = result
+        rows.append(("5 variants on shared deals vs 5 runs (s)", f"{result['shared']:.2f}",
+                     f"{result['separate']:.2f}", f"{result['overhead']:+.0%} overhead", "<= +10%"))
+        rows.append(("diff --jobs 2 vs --jobs 1 (s)", f"{result['jobs2']:.2f}", f"{result['jobs1']:.2f}",
+                     f"{result['speedup']:.2f}x", ">= 1.8x"))
+
+    if "api" not in args.skip:
+        result = api.measure(args.api_seconds)
+        raw["api"] = result
+        if result is None:
+            rows.append(("API /v1/score (req/s)", "-", "wrk not installed (apt-get install wrk)", "-", ">= 0.70"))
+        else:
+            s, f = result["score"], result["floor"]
+            rows.append(("API /v1/score vs /healthz (req/s)", f"{s['rps']:,.0f}", f"{f['rps']:,.0f}",
+                         f"{s['rps'] / f['rps']:.2f}", ">= 0.70"))
+            rows.append(("API p99 latency (ms)", f"{s['p99_ms']:.1f}", f"{f['p99_ms']:.1f}", "-", "reported"))
+
+    if "startup" not in args.skip:
+        compile_s, help_s = startup.compile_all(), startup.cli_help()
+        raw["startup"] = {"compile_all": compile_s, "cli_help": help_s}
+        rows.append(("load + compile every bundled variant (ms)", f"{compile_s * 1000:.0f}", "200", "-", "< 200"))
+        rows.append(("rulespec --help (ms, whole process)", f"{help_s * 1000:.0f}", "300", "-", "< 300"))
+
+    header = ("measure", "ours", "peer / floor", "ratio", "target")
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(5)]
+    for row in [header, tuple("-" * w for w in widths), *rows]:
+        print(" | ".join(str(cell).ljust(w) for cell, w in zip(row, widths)))
+    print(f"\nmachine: {raw['machine']['cpu']}, {raw['machine']['cores']} cores, Python {raw['machine']['python']}")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump(raw, out, indent=2)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,48 @@
+"""Run the production server (gunicorn) on a free loopback port: for end-to-end tests and benchmarks."""
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class ServerError(RuntimeError):
+    """The server did not come up; the message carries the end of its log."""
+
+
+@contextmanager
+def gunicorn(workers: int = 2, threads: int = 1, timeout: float = 30.0) -> Iterator[str]:
+    """The app served as ``make serve`` serves it, on a free port; yields the base URL once it answers."""
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}",
+                             "--workers", str(workers), "--threads", str(threads), "--log-level", "warning",
+                             "service.app:create_app()"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + timeout
+    try:
+        while True:
+            try:
+                urllib.request.urlopen(f"{base}/healthz", timeout=1)
+                break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    proc.kill()
+                    raise ServerError(f"gunicorn did not start: {proc.stderr.read().decode()[-2000:]}") from None
+                time.sleep(0.2)
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(timeout=15)
