@@ -1,5 +1,6 @@
-"""API throughput under the production server: ``/v1/score`` against a trivial JSON endpoint
-(``/healthz``) on the same gunicorn and settings, driven by wrk on loopback."""
+"""API throughput under the production server: ``POST /v1/score`` against trivial JSON endpoints on the
+same gunicorn and settings (``GET /healthz``, and ``POST /_floor`` which parses the same body and answers
+it back), driven by wrk on loopback."""
 from __future__ import annotations
 
 import json
@@ -28,18 +29,23 @@ def _wrk(url: str, seconds: int, connections: int, script: str | None = None) ->
     return {"rps": rps, "p99_ms": float(p99.group(1)) * scale, "non_2xx": int(errors.group(1)) if errors else 0}
 
 
+def _post_script(folder: str, name: str) -> str:
+    body = json.dumps(SCORE_BODY).replace("\\", "\\\\").replace('"', '\\"')
+    path = Path(folder) / f"{name}.lua"
+    path.write_text(f'wrk.method = "POST"\nwrk.body = "{body}"\nwrk.headers["Content-Type"] = "application/json"\n')
+    return str(path)
+
+
 def measure(seconds: int = 10, connections: int = 16, workers: int = 2) -> dict | None:
-    """{'score': {...}, 'floor': {...}} or None when wrk is not installed."""
+    """{'score', 'floor' (GET /healthz), 'post_floor' (POST /_floor)}: req/s and p99; None without wrk."""
     if shutil.which("wrk") is None:
         return None
-    with tempfile.TemporaryDirectory() as tmp, gunicorn(workers=workers) as base:
-        script = Path(tmp) / "score.lua"
-        body = json.dumps(SCORE_BODY).replace("\\", "\\\\").replace('"', '\\"')
-        script.write_text(f'wrk.method = "POST"\nwrk.body = "{body}"\n'
-                          f'wrk.headers["Content-Type"] = "application/json"\n')
+    with tempfile.TemporaryDirectory() as tmp, gunicorn(workers=workers, app="bench.floor:create_app()") as base:
+        script = _post_script(tmp, "score")
         check = urllib.request.Request(base + "/v1/score", data=json.dumps(SCORE_BODY).encode(),
                                        headers={"Content-Type": "application/json"})
         json.load(urllib.request.urlopen(check))  # the request is valid before it is measured
         floor = _wrk(base + "/healthz", seconds, connections)
-        score = _wrk(base + "/v1/score", seconds, connections, str(script))
-    return {"score": score, "floor": floor}
+        post_floor = _wrk(base + "/_floor", seconds, connections, script)
+        score = _wrk(base + "/v1/score", seconds, connections, script)
+    return {"score": score, "floor": floor, "post_floor": post_floor}

@@ -71,6 +71,7 @@ class Ruleset:
         self.power: tuple[int, ...] = tables["_POW"]
         self.suit_masks: tuple[int, ...] = tables["_SM"]
         self.fn = {name: r.fn for name, r in rules.items() if r.fn is not None}
+        self._cites: dict[str, dict] = {}   # rules never change: each citation record is built once
 
     def __repr__(self) -> str:
         return f"<Ruleset {self.id} ({len(self.rules)} rules)>"
@@ -83,8 +84,11 @@ class Ruleset:
         return name in self.rules[rule].names
 
     def cite(self, name: str) -> dict:
-        """The citation record of one rule, inheritance and silence noted."""
-        return self.rules[name].citation(self.id, self.doc)
+        """The citation record of one rule, inheritance and silence noted (a fresh copy: callers add to it)."""
+        record = self._cites.get(name)
+        if record is None:
+            record = self._cites[name] = self.rules[name].citation(self.id, self.doc)
+        return dict(record)
 
     def step(self, name: str, value, why: str = "") -> dict:
         """One line of an explanation trail."""

@@ -24,12 +24,13 @@ class ServerError(RuntimeError):
 
 
 @contextmanager
-def gunicorn(workers: int = 2, threads: int = 1, timeout: float = 30.0) -> Iterator[str]:
+def gunicorn(workers: int = 2, threads: int = 1, timeout: float = 30.0, app: str = "service.app:create_app()"
+             ) -> Iterator[str]:
     """The app served as ``make serve`` serves it, on a free port; yields the base URL once it answers."""
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}",
                              "--workers", str(workers), "--threads", str(threads), "--log-level", "warning",
-                             "service.app:create_app()"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                             app], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + timeout
     try:
