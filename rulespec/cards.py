@@ -127,11 +127,6 @@ def card_names(mask: int) -> list[str]:
     return [NAMES[card] for card in card_list(mask)]
 
 
-def suit_mask(suit: int) -> int:
-    """Mask of the 13 printed cards of a suit (no jokers)."""
-    return ((1 << 13) - 1) << (13 * suit)
-
-
 def left_of(seat: int) -> int:
     """The seat to a player's left, who plays next (clockwise)."""
     return (seat + 1) % 4

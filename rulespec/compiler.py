@@ -118,7 +118,6 @@ class ExprCompiler:
         self.params = params           # name -> (type, value) of parameter rules
         self.static_card = static_card  # compiling card.suit / card.power: no card tables yet
         self.locals: dict[str, str] = {}
-        self.used_params: set[str] = set()
         self.depth = 0
 
     # -- the Python that a few constructs become (a vector back end overrides these) --
@@ -270,7 +269,6 @@ class ExprCompiler:
             return Expr(self.args[dotted], self.context[dotted])
         if dotted in self.params:
             typ, value = self.params[dotted]
-            self.used_params.add(dotted)
             return Expr(repr(value), typ)
         if dotted in _BID_KIND_NAMES:
             return Expr(repr(dotted), BIDKIND)
@@ -556,7 +554,6 @@ class CompiledExpr:
     source: str
     type: str
     fn: Callable
-    params_used: frozenset[str]
 
 
 _COMPILED: dict[tuple, CompiledExpr] = {}
@@ -599,7 +596,7 @@ def _compile_tree(tree: Tree, slot: Slot, params: Mapping[str, tuple[str, object
     source = f"def rule({arglist}):\n    return {expr.src}\n"
     namespace = make_env(tables)
     exec(compile(source, f"<rule {slot.name}>", "exec"), namespace)  # noqa: S102 - source built from checked tree only
-    return CompiledExpr(slot, source, expr.type, namespace["rule"], frozenset(comp.used_params))
+    return CompiledExpr(slot, source, expr.type, namespace["rule"])
 
 
 def referenced_names(tree: Tree) -> set[str]:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from . import cards as C
 from .compiler import NONE, CompileError, compile_tree, parse, referenced_names
 from .errors import Problem, RulesFileError, RulespecError, did_you_mean
-from .schema import ANY, CONTEXTS, SLOTS, Slot
+from .schema import ANY, SLOTS, Slot
 from .variants import RuleDef, VariantSpec, find_variant, read_variant_file, read_variant_text, resolve_chain
 
 _STATIC = ("deck.cards", "card.suit", "card.power")
@@ -75,9 +75,6 @@ class Ruleset:
 
     def __repr__(self) -> str:
         return f"<Ruleset {self.id} ({len(self.rules)} rules)>"
-
-    def param(self, name: str):
-        return self.params[name]
 
     def uses(self, rule: str, name: str) -> bool:
         """Whether rule ``rule`` mentions context name ``name`` (e.g. ``hand``)."""
@@ -270,7 +267,3 @@ def load_ruleset(ref: str | Path) -> Ruleset:
 
 def ruleset_from_text(text: str, file: str = "<string>") -> Ruleset:
     return compile_spec(read_variant_text(text, file))
-
-
-def context_names(slot_name: str) -> list[str]:
-    return list(CONTEXTS[SLOTS[slot_name].context])
