@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import pytest
 
+from rulespec import cards as C
 from rulespec.diff import DiffConfig, diff
 
 
@@ -99,3 +100,18 @@ def test_an_unreachable_scheduler_is_a_clear_error():
     from rulespec.diff import DiffConfig, DiffError, diff
     with pytest.raises(DiffError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
         diff(DiffConfig(("standard", "classic"), deals=2), scheduler="tcp://127.0.0.1:9", connect_timeout=2)
+
+
+def test_simulate_output_reads_back_as_recorded_transcripts(tmp_path):
+    import json
+    from click.testing import CliRunner
+    from rulespec.cli import main
+    from rulespec.diff.deals import read_deals
+    out = tmp_path / "hands.jsonl"
+    assert CliRunner().invoke(main, ["simulate", "classic", "--hands", "4", "--seed", "9", "--out", str(out)]).exit_code == 0
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    deals = read_deals(out)
+    for record, deal in zip(records, deals):
+        played = [card for trick in record["tricks"] for card in trick["cards"]]
+        assert deal.play is not None and [C.card_name(c) for c in deal.play] == played
+        assert [str(b) for b in deal.bids] == [record["bids"][s] for s in "NESW"]

@@ -106,10 +106,14 @@ def parse_deal(obj: dict, index: int) -> Deal:
             raise DealFileError("'bids' is an object with a bid for each of N, E, S, W")
         bids = tuple(parse_bid(raw[s], f"bids.{s}") for s in C.SEATS)
     play = None
-    if obj.get("play") is not None:
+    raw = obj.get("play")
+    if raw is None and isinstance(obj.get("tricks"), list):   # a hand record of `rulespec simulate`
+        if not all(isinstance(t, dict) and isinstance(t.get("cards"), list) for t in obj["tricks"]):
+            raise DealFileError("'tricks' is a list of {\"leader\", \"cards\", \"winner\"} objects")
+        raw = [t["cards"] for t in obj["tricks"]]
+    if raw is not None:
         if bids is None:
             raise DealFileError("'play' needs 'bids' too")
-        raw = obj["play"]
         flat = [c for trick in raw for c in (trick if isinstance(trick, list) else [trick])]
         play = tuple(C.parse_cards(flat))
         dealt = hands[0] | hands[1] | hands[2] | hands[3]
