@@ -360,6 +360,17 @@ def _compare_games(ctx, acc, pair, game, results, played, attribute) -> None:
 _CTX: Context | None = None
 
 
+def _warm_swaps(ctx: Context) -> None:
+    """Compile every single-rule swap the attribution may ask for (a swap that does not compile is
+    left to fail where it is used, as in a one-process run)."""
+    for i, j in ctx.pairs:
+        for rule in ctx.rules[(i, j)]:
+            try:
+                ctx.swapped(i, j, rule)
+            except RulespecError:
+                pass
+
+
 def _init(cfg: DiffConfig) -> None:
     global _CTX
     _CTX = Context(cfg)
@@ -381,6 +392,7 @@ def run(cfg: DiffConfig, jobs: int | None = None, progress=None, scheduler: str 
         connect_timeout: float = 30.0) -> tuple[Context, dict]:
     """Run the comparison; ``progress(n)`` is called as chunks finish.  Returns the context and tallies.
     With ``scheduler`` (a Dask address) the chunks run on that cluster instead of local processes."""
+    global _CTX
     if len(cfg.refs) < 2:
         raise DiffError("name at least two variants to compare")
     if len(set(cfg.refs)) != len(cfg.refs):
@@ -397,13 +409,18 @@ def run(cfg: DiffConfig, jobs: int | None = None, progress=None, scheduler: str 
         parts = run_on_cluster(cfg, items, scheduler, connect_timeout)
         pool = None
     elif jobs <= 1 or len(items) <= 1:
-        global _CTX
         _CTX = ctx
         parts = map(_work, items)
         pool = None
     else:
-        pool = multiprocessing.get_context("spawn" if os.name == "nt" else "fork").Pool(
-            jobs, initializer=_init, initargs=(cfg,))
+        method = "spawn" if os.name == "nt" else "fork"
+        if method == "fork":   # workers inherit the context, with every ablation compiled once here
+            if cfg.attribute:
+                _warm_swaps(ctx)
+            _CTX = ctx
+            pool = multiprocessing.get_context(method).Pool(jobs)
+        else:
+            pool = multiprocessing.get_context(method).Pool(jobs, initializer=_init, initargs=(cfg,))
         parts = pool.imap(_work, items)
     try:
         for part in parts:
