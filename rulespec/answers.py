@@ -74,14 +74,10 @@ def inline_variant(value: Mapping, field: str) -> Ruleset:
                 entry = dict(rule)
                 if "cite" not in entry and "unspecified" not in entry:
                     entry["cite"] = f"house §{name}"
+            elif isinstance(rule, str) and " @ " in rule:   # carries its own inline citation
+                entry = rule
             elif isinstance(rule, (bool, int, str, list)):
-                text = rule
-                if isinstance(rule, str) and " @ " not in rule:
-                    entry = {"value": rule, "cite": f"house §{name}"}
-                elif isinstance(rule, str):
-                    entry = text
-                else:
-                    entry = {"value": rule, "cite": f"house §{name}"}
+                entry = {"value": rule, "cite": f"house §{name}"}
             else:
                 raise InputError("a rule value is a number, true/false, a list of numbers or an expression", path)
             entries[name] = entry

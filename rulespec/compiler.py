@@ -87,7 +87,6 @@ _CARD_ATTRS = {"rank": ("_RANK[{}]", INT), "natural_suit": ("_NSUIT[{}]", SUIT),
                "suit": ("_SUIT[{}]", SUIT), "power": ("_POW[{}]", INT)}
 _FUNCS = ("count", "any", "all", "min", "max", "abs", "highest", "lowest", "left_of", "right_of",
           "partner_of", "cards")
-_BID_KIND_NAMES = tuple(k for k in BID_KINDS)
 
 
 def _pos(node: Tree | Token) -> tuple[int, int]:
@@ -149,7 +148,7 @@ class ExprCompiler:
         raise CompileError(message, line, col, suggestion)
 
     def known_names(self) -> list[str]:
-        return [*self.locals, *self.context, *self.params, *_BID_KIND_NAMES, *_FUNCS]
+        return [*self.locals, *self.context, *self.params, *BID_KINDS, *_FUNCS]
 
     def as_cards(self, e: Expr, node) -> str:
         if e.type == CARDS:
@@ -270,7 +269,7 @@ class ExprCompiler:
         if dotted in self.params:
             typ, value = self.params[dotted]
             return Expr(repr(value), typ)
-        if dotted in _BID_KIND_NAMES:
+        if dotted in BID_KINDS:
             return Expr(repr(dotted), BIDKIND)
         return None
 

@@ -85,8 +85,10 @@ def _applicable(leading: bool, number: int) -> tuple[str, ...]:
 _APPLICABLE = {(lead, first): _applicable(lead, 1 if first else 2) for lead in (True, False) for first in (True, False)}
 
 
-def _narrow(rs: Ruleset, args: tuple, names: tuple[str, ...], hand: int, record: Legal | None) -> int:
-    """Apply the play constraints ``names`` in priority order (see ``legal_cards``)."""
+def _narrow(rs: Ruleset, args: tuple, names: tuple[str, ...], hand: int, record: Legal | None,
+            explain: bool = False) -> int:
+    """Apply the play constraints ``names`` in priority order (see ``legal_cards``); ``record`` receives
+    conflicts and dead ends, and with ``explain`` the steps applied."""
     allowed = hand
     applied: list[tuple[str, int]] = []   # (rule, cards it permits)
     fns = rs.fn
@@ -107,7 +109,7 @@ def _narrow(rs: Ruleset, args: tuple, names: tuple[str, ...], hand: int, record:
             continue
         allowed &= permitted
         applied.append((name, permitted))
-        if record is not None:
+        if explain:
             record.steps.append(rs.step(name, C.card_names(permitted)))
     return allowed
 
@@ -129,9 +131,7 @@ def legal_cards(rs: Ruleset, hand: int, trick: Sequence[int], number: int, broke
     args = (hand, trick_mask, NONE if leading else rs.suit_of[trick[0]], number, len(trick) + 1, leading,
             broken, played)
     result = Legal(hand)
-    recorder = result if explain else Legal(hand)
-    result.cards = _narrow(rs, args, _APPLICABLE[(leading, number == 1)], hand, recorder)
-    result.conflicts, result.dead_ends = recorder.conflicts, recorder.dead_ends
+    result.cards = _narrow(rs, args, _APPLICABLE[(leading, number == 1)], hand, result, explain)
     return result
 
 

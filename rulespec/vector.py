@@ -19,9 +19,6 @@ from .errors import RulespecError
 from .ruleset import Ruleset
 from .schema import ENUM
 
-_CARD_IDS = np.arange(C.NUM_CARDS, dtype=np.int64)
-
-
 class VectorCompiler(ExprCompiler):
     """Generates numpy expressions; context arguments may be arrays or scalars."""
 
