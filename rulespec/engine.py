@@ -10,10 +10,12 @@ import random
 import re
 from dataclasses import dataclass, field
 from collections.abc import Sequence
+from typing import NoReturn
 
 from . import cards as C
 from .compiler import NONE
 from .errors import DeadEndError, GameError
+from .fused import play_cards
 from .ruleset import Ruleset
 from .schema import PLAY_CONSTRAINTS
 
@@ -148,6 +150,11 @@ def breaks_trump(rs: Ruleset, card: int, hand_before: int, trick: Sequence[int],
     return bool(rs.fn["trump.breaks"](card, hand_before, not trick, led, number))
 
 
+def _winner_not_in_trick(rs: Ruleset, card: int) -> NoReturn:
+    raise GameError(f"rule trick.winner named {C.card_name(card) if card >= 0 else 'no card'}, "
+                    "which is not in the trick", "cards", "trick.winner", rs.rules["trick.winner"].cite)
+
+
 def trick_winner(rs: Ruleset, trick: Sequence[int], number: int = 1, explain: bool = False
                  ) -> tuple[int, list[dict]]:
     """Index (0 = leader) of the card that wins a complete trick, and the trail."""
@@ -157,8 +164,7 @@ def trick_winner(rs: Ruleset, trick: Sequence[int], number: int = 1, explain: bo
     led = rs.suit_of[trick[0]]
     card = rs.fn["trick.winner"](mask, led, number, trick[0])
     if card not in trick:
-        raise GameError(f"rule trick.winner named {C.card_name(card) if card >= 0 else 'no card'}, "
-                        "which is not in the trick", "cards", "trick.winner", rs.rules["trick.winner"].cite)
+        _winner_not_in_trick(rs, card)
     steps = []
     if explain:
         steps.append(rs.step("card.suit", C.SUIT_NAMES[led], f"{C.card_name(trick[0])} was led"))
@@ -507,6 +513,12 @@ def legal_bids(rs: Ruleset, seat: int, hand: int, dealer: int, bids, scores, bag
             if not team_refusals(rs, (pbid, b), scores, bags, team, skip_min=may_raise and b.is_nil, explain=False)]
 
 
+def _trick_log(plays: list[tuple[int, int]], winners: list[int]) -> list[dict]:
+    """The record's tricks: leader, cards in play order and winner of each."""
+    return [{"leader": C.SEATS[plays[i][0]], "cards": [C.NAMES[card] for _, card in plays[i:i + 4]],
+             "winner": C.SEATS[winner]} for i, winner in zip(range(0, len(plays), 4), winners)]
+
+
 def play_hand(rs: Ruleset, hands: list[int], dealer: int, policy, scores=(0, 0), bags=(0, 0)) -> dict:
     """Bid, exchange, play and score one hand.  Returns the hand record (see docs/formats.md)."""
     hands = list(hands)
@@ -543,47 +555,16 @@ def play_hand(rs: Ruleset, hands: list[int], dealer: int, policy, scores=(0, 0),
             exchanges.append({"from": C.SEATS[seat], "gave": [C.card_name(c) for c in give],
                               "received": [C.card_name(c) for c in back]})
     leader = rs.fn["play.first_leader"](dealer)
-    broken = False
-    played = 0
-    tricks_won = [0, 0, 0, 0]
-    trick_log = []
-    last = None
     size = rs.params["deal.hand_size"]
-    suit_of = rs.suit_of
-    breaks = rs.fn["trump.breaks"]
-    plays: list[tuple[int, int]] = []
-    for number in range(1, size + 1):
-        trick: list[int] = []
-        trick_mask, led = 0, NONE
-        for pos in range(4):
-            seat = (leader + pos) % 4
-            hand = hands[seat]
-            legal = legal_mask(rs, hand, trick_mask, led, number, pos + 1, broken, played)
-            card = policy.play(rs, seat, legal, trick, hand)
-            if not broken and breaks(card, hand, pos == 0, led, number):
-                broken = True
-            hands[seat] = hand & ~(1 << card)
-            played |= 1 << card
-            trick_mask |= 1 << card
-            trick.append(card)
-            plays.append((seat, card))
-            if pos == 0:
-                led = suit_of[card]
-        win_index, _ = trick_winner(rs, trick, number)
-        winner = (leader + win_index) % 4
-        tricks_won[winner] += 1
-        trick_log.append({"leader": C.SEATS[leader], "cards": [C.NAMES[c] for c in trick],
-                          "winner": C.SEATS[winner]})
-        if number == size:
-            last = (winner, by_seat(trick, leader))
-        leader = winner
+    tricks_won, plays, winners = play_cards(rs)(hands, leader, size, policy.play, rs, _winner_not_in_trick)
+    last = (winners[-1], by_seat([card for _, card in plays[-4:]], plays[-4][0]))
     results = score_hand(rs, bids, tricks_won, scores, bags, last_trick=last)
     return {
         "dealer": C.SEATS[dealer],
         "deal": {C.SEATS[s]: C.card_names(dealt[s]) for s in range(4)},
         "bids": {C.SEATS[s]: str(bids[s]) for s in range(4)},
         "exchanges": exchanges,
-        "tricks": trick_log,
+        "tricks": _trick_log(plays, winners),
         "tricks_per_seat": {C.SEATS[s]: tricks_won[s] for s in range(4)},
         "score": {C.TEAMS[t]: {"points": r.points, "bags_added": r.bags_added} for t, r in enumerate(results)},
         "totals": {C.TEAMS[t]: {"score": r.score, "bags": r.bags} for t, r in enumerate(results)},
