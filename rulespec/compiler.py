@@ -526,17 +526,25 @@ def make_env(tables: Mapping[str, object]) -> dict:
     power = tables.get("_POW", ())
 
     def hi(mask: int) -> int:
+        """The first card (lowest id) of the highest power."""
         best, best_p = NONE, -10**9
-        for card in C.iter_cards(mask):
+        while mask:
+            low = mask & -mask
+            card = low.bit_length() - 1
             if power[card] > best_p:
                 best, best_p = card, power[card]
+            mask ^= low
         return best
 
     def lo(mask: int) -> int:
+        """The first card (lowest id) of the lowest power."""
         best, best_p = NONE, 10**9
-        for card in C.iter_cards(mask):
+        while mask:
+            low = mask & -mask
+            card = low.bit_length() - 1
             if power[card] < best_p:
                 best, best_p = card, power[card]
+            mask ^= low
         return best
 
     env = {"__builtins__": {}, "_cnt": int.bit_count, "_hi": hi, "_lo": lo, "_min": min, "_max": max,
