@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import re
+import weakref
 from dataclasses import dataclass, field
 from collections.abc import Sequence
 from typing import NoReturn
@@ -484,13 +485,35 @@ _BLIND_BIDS = tuple(Bid(BLIND, n) for n in range(64))
 _NIL_BID, _BLIND_NIL_BID = Bid(NIL), Bid(BLIND_NIL)
 
 
+_HAND_BID_RULES = ("bid.regular_min", "bid.regular_max", "nil.allowed", "blind_nil.allowed", "blind_bid.allowed")
+_BID_MEMO_LIMIT = 4096
+# per ruleset: whether a bid rule reads the hand, and legal_bids answers by their inputs
+_BID_MEMOS: weakref.WeakKeyDictionary[Ruleset, tuple[bool, dict]] = weakref.WeakKeyDictionary()
+
+
 def legal_bids(rs: Ruleset, seat: int, hand: int, dealer: int, bids, scores, bags) -> list[Bid]:
     """Every bid ``seat`` may make now: the candidates ``bid_refusals`` would accept, computed
-    with each rule evaluated once."""
-    partner = C.partner_of(seat)
-    pbid = bids[partner]
+    with each rule evaluated once.  Memoised per ruleset (rules are pure) on every input the rules
+    see; the hand is part of the key only when a bid rule names it."""
+    pbid = bids[C.partner_of(seat)]
     if pbid is not None and pbid.kind == BLIND:
         return [pbid]
+    memo = _BID_MEMOS.get(rs)
+    if memo is None:
+        memo = _BID_MEMOS[rs] = (any(rs.uses(rule, "hand") for rule in _HAND_BID_RULES), {})
+    reads_hand, answers = memo
+    key = (seat, dealer, pbid and (pbid.kind, pbid.n), scores[0], scores[1], bags[0], bags[1],
+           hand if reads_hand else None)
+    found = answers.get(key)
+    if found is None:
+        if len(answers) >= _BID_MEMO_LIMIT:
+            answers.clear()
+        found = answers[key] = tuple(_legal_bids(rs, seat, hand, dealer, pbid, scores, bags))
+    return list(found)
+
+
+def _legal_bids(rs: Ruleset, seat: int, hand: int, dealer: int, pbid: Bid | None, scores, bags) -> list[Bid]:
+    """``legal_bids`` without the memo (``pbid``: the partner's bid so far, not a blind one)."""
     team = C.team_of(seat)
     size = rs.params["deal.hand_size"]
     first = rs.fn["deal.first_bidder"](dealer)

@@ -1,13 +1,52 @@
-"""Simulation fast paths give the answers of the plain code: RandomPolicy's card choice, the
-highest/lowest helpers."""
+"""Simulation fast paths give the answers of the plain code: the legal_bids memo, RandomPolicy's
+card choice, the highest/lowest helpers."""
 from __future__ import annotations
 
 import random
 
+import pytest
+
 from rulespec import cards as C
+from rulespec import engine as E
 from rulespec.compiler import NONE, make_env
 from rulespec.policies import RandomPolicy
 from rulespec.ruleset import load_ruleset
+from rulespec.variants import bundled_ids
+
+PARTNER_BIDS = [None, "1", "3", "9", "nil", "blind nil"]
+
+
+@pytest.mark.parametrize("variant", bundled_ids())
+def test_memoised_legal_bids_equal_the_direct_computation(variant):
+    rs = load_ruleset(variant)
+    rng = random.Random(variant)
+    for i in range(300):
+        seat, dealer = rng.randrange(4), rng.randrange(4)
+        hand = E.deal_for("memo", i, rs)[seat]              # a new hand for inputs that repeat
+        bids = [None] * 4
+        partner = rng.choice(PARTNER_BIDS)
+        if partner is not None:
+            bids[C.partner_of(seat)] = E.parse_bid(partner)
+        scores = (rng.choice([0, 120, -150]), rng.choice([0, 300]))
+        bags = (rng.choice([0, 9]), 0)
+        direct = E._legal_bids(rs, seat, hand, dealer, bids[C.partner_of(seat)], scores, bags)
+        assert E.legal_bids(rs, seat, hand, dealer, bids, scores, bags) == direct, (variant, i)
+
+
+def test_the_memo_keys_on_the_hand_when_a_bid_rule_reads_it():
+    rs = load_ruleset("whiz")                                # bid exactly your spades
+    two = C.mask_of(C.parse_cards("2S 3S 4H 5H 6H 7H 8H 9H 10H JH QH KH AH"))
+    four = C.mask_of(C.parse_cards("2S 3S 4S 5S 6H 7H 8H 9H 10H JH QH KH AH"))
+    for hand, spades in ((two, 2), (four, 4), (two, 2)):
+        bids = E.legal_bids(rs, 1, hand, 0, [None] * 4, (0, 0), (0, 0))
+        assert [b.n for b in bids if b.kind == E.REGULAR] == [spades]
+
+
+def test_callers_get_their_own_list():
+    rs = load_ruleset("standard")
+    first = E.legal_bids(rs, 1, 0, 0, [None] * 4, (0, 0), (0, 0))
+    first.clear()
+    assert E.legal_bids(rs, 1, 0, 0, [None] * 4, (0, 0), (0, 0))
 
 
 def test_random_policy_plays_the_kth_legal_card_of_a_uniform_draw():
