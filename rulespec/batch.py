@@ -295,15 +295,19 @@ class BatchEngine:
         return BatchResult(kind, num, tricks, points, bags_added, bags_after, dealt)
 
     # ------------------------------------------------------------------ score
-    def _score(self, kind, num, tricks, last_winner, last_cards):
-        """Vector ``engine._score_team`` for hands with no renege, from 0-0 and no bags."""
+    def _score(self, kind, num, tricks, last_winner, last_cards, scores=None, bags=None):
+        """Vector ``engine._score_team`` for hands with no renege; ``scores`` and ``bags`` before the
+        hand are (N, 2) arrays by team (default 0-0 and no bags)."""
         n = len(kind)
         fn, params = self.fn, self.rs.params
         points = np.zeros((n, 2), dtype=np.int64)
         added = np.zeros((n, 2), dtype=np.int64)
         bags_after = np.zeros((n, 2), dtype=np.int64)
-        zero = np.zeros(n, dtype=np.int64)
+        zeros = np.zeros((n, 2), dtype=np.int64)
+        scores = zeros if scores is None else scores
+        bags = zeros if bags is None else bags
         for team in (0, 1):
+            before = (scores[:, team], bags[:, team], scores[:, 1 - team], bags[:, 1 - team])
             seats = (team, team + 2)
             pk, pn = kind[:, seats], num[:, seats]
             regular = pk == 0
@@ -311,7 +315,7 @@ class BatchEngine:
             is_nil = (pk == 1) | (pk == 2)
             has_contract = blind | regular.any(axis=1)
             bid_args = (np.where(regular, pn, 0).sum(axis=1), regular.sum(axis=1), (pk == 1).sum(axis=1),
-                        (pk == 2).sum(axis=1), (pk == 3).sum(axis=1), zero, zero, zero, zero)
+                        (pk == 2).sum(axis=1), (pk == 3).sum(axis=1), *before)
             contract = np.where(blind, pn[:, 0], np.where(regular.any(axis=1), fn["bid.team_contract"](*bid_args), 0))
             t = tricks[:, seats]
             regular_tricks = np.where(is_nil, 0, t).sum(axis=1)
@@ -320,7 +324,7 @@ class BatchEngine:
             made = has_contract & (won >= contract)
             over = np.where(made, np.maximum(0, won - contract), 0)
             nil_made = (is_nil & (t == 0)).sum(axis=1)
-            base = (zero, zero, zero, zero, contract, blind, regular_tricks + nil_tricks, regular_tricks, nil_tricks,
+            base = (*before, contract, blind, regular_tricks + nil_tricks, regular_tricks, nil_tricks,
                     won, made, over, is_nil.sum(axis=1), nil_made)
             contract_points = np.where(blind, np.where(made, fn["blind_bid.made"](*base), fn["blind_bid.set"](*base)),
                                        np.where(made, fn["scoring.made"](*base), fn["scoring.set"](*base)))
@@ -339,7 +343,7 @@ class BatchEngine:
             nil_cards = sum(np.where(is_nil[:, i], np.left_shift(1, last_cards[:, seats[i]]), 0) for i in range(2))
             total = total + fn["bonus.last_trick"](*base, last_winner % 2 == team, win_card, team_cards, nil_cards)
             bags_added = np.where(made, fn["scoring.bags"](*base), 0)
-            total_bags = bags_added
+            total_bags = bags[:, team] + bags_added
             limit = params["bags.limit"]
             if limit > 0:
                 hits = total_bags // limit if params["bags.carry"] else (total_bags >= limit).astype(np.int64)

@@ -46,21 +46,24 @@ class VectorCompiler(ExprCompiler):
 
 def _env(rs: Ruleset) -> dict:
     power = np.asarray(rs.power, dtype=np.int64)
-    # scan orders that reproduce the scalar helpers' tie-breaking (lowest card id first among equals)
-    high_first = sorted(range(C.NUM_CARDS), key=lambda c: (-power[c], c))
-    low_first = sorted(range(C.NUM_CARDS), key=lambda c: (power[c], c))
+    cards = np.arange(C.NUM_CARDS, dtype=np.int64)
 
-    def pick(mask, order):
+    def rank_of(order):
+        """Each card's place in a scan order, as a key that is highest (and > 0) for the first card."""
+        key = np.empty(C.NUM_CARDS, dtype=np.int64)
+        key[order] = np.arange(C.NUM_CARDS, 0, -1)
+        return key
+
+    # scan orders that reproduce the scalar helpers' tie-breaking (lowest card id first among equals)
+    high_key = rank_of(sorted(range(C.NUM_CARDS), key=lambda c: (-power[c], c)))
+    low_key = rank_of(sorted(range(C.NUM_CARDS), key=lambda c: (power[c], c)))
+
+    def pick(mask, key):
+        """The first card of the scan order in each mask (NONE for an empty mask)."""
         mask = np.asarray(mask, dtype=np.int64)
-        out = np.full(mask.shape, NONE, dtype=np.int64)
-        todo = mask != 0
-        for card in order:
-            hit = todo & ((mask >> card) & 1).astype(bool)
-            if hit.any():
-                out[hit] = card
-                todo &= ~hit
-                if not todo.any():
-                    break
+        inside = ((mask[..., None] >> cards) & 1).astype(bool)
+        best = np.where(inside, key, 0).argmax(axis=-1)
+        out = np.where(mask != 0, best, NONE)
         return out if out.ndim else int(out)
 
     def members(mask):
@@ -97,7 +100,7 @@ def _env(rs: Ruleset) -> dict:
     return {
         "__builtins__": {},
         "_cnt": lambda m: np.bitwise_count(np.asarray(m, dtype=np.int64)).astype(np.int64),
-        "_hi": lambda m: pick(m, high_first), "_lo": lambda m: pick(m, low_first),
+        "_hi": lambda m: pick(m, high_key), "_lo": lambda m: pick(m, low_key),
         "_min": lambda seq: functools.reduce(np.minimum, seq), "_max": lambda seq: functools.reduce(np.maximum, seq),
         "_abs": np.abs, "_div": div, "_mod": mod, "_bit": bit, "_cardin": card_in,
         "_and": np.logical_and, "_or": np.logical_or, "_not": np.logical_not, "_where": np.where,

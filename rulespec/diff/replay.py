@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .. import cards as C
@@ -43,10 +44,22 @@ class Transcript:
 
 @dataclass
 class Outcome:
-    """What one variant makes of a transcript; ``sig`` is compared stage by stage."""
+    """What one variant makes of a transcript; ``sig`` is compared stage by stage.
+
+    An outcome from the batch replay holds only ``sig`` and ``rules``; ``full()``
+    adds the notes and situations (by the scalar replay, ``source``)."""
     sig: dict[str, object] = field(default_factory=dict)
+    rules: dict[str, str | None] = field(default_factory=dict)  # rule behind the first forbidden bid/card
     situations: dict[str, dict] = field(default_factory=dict)   # inputs that reproduce a stage
     notes: dict[str, dict] = field(default_factory=dict)        # first forbidden bid/card and its clause
+    source: Callable[[], Outcome] | None = None
+
+    def full(self) -> Outcome:
+        """This outcome with its notes and situations."""
+        if self.source is not None:
+            whole = self.source()
+            self.situations, self.notes, self.source = whole.situations, whole.notes, None
+        return self
 
 
 class _FixedBids:
@@ -170,6 +183,7 @@ def replay(rs: Ruleset, t: Transcript, plays: dict | None = None) -> Outcome:
     except RulespecError as exc:
         for stage in STAGES:
             out.sig.setdefault(stage, f"error: {exc}")
+    out.rules = {stage: note.get("rule") for stage, note in out.notes.items()}
     return out
 
 

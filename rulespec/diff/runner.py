@@ -8,9 +8,12 @@ variant ids or paths.
 """
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 from dataclasses import dataclass, replace
+
+import numpy as np
 
 from ..errors import RulespecError
 from ..ruleset import Ruleset, load_ruleset
@@ -18,10 +21,12 @@ from ..ablation import differing_rules, with_rule_from
 from .attribution import shares
 from .deals import Deal, read_deals, seeded_deal
 from .minimal import KIND_OF_STAGE
+from .batch_replay import BID_RULES, CARD_RULES, Replays, replayers_for
 from .replay import STAGES, Outcome, Transcript, policy_for, record, replay
 
 
 MAX_CANDIDATES = 8    # seeds kept per (pair, rule, stage) for the minimal examples
+_RULES_OF = {"bid": BID_RULES, "legal": CARD_RULES}
 
 
 class DiffError(RulespecError):
@@ -39,7 +44,7 @@ class DiffConfig:
     deals_file: str | None = None
     attribute: int = 500          # ablation on deals with a lower index (and games below attribute // 10)
     game_hands: int = 100         # a game still running after this many hands counts as unfinished
-    chunk: int = 20
+    chunk: int = 0                # deals per work item; 0: from the number of deals (see work_items)
 
     @property
     def attribute_games(self) -> int:
@@ -60,6 +65,7 @@ class Context:
         self.pairs = [(i, j) for i in range(len(self.rs)) for j in range(i + 1, len(self.rs))]
         self.rules = {p: differing_rules(self.rs[p[0]], self.rs[p[1]]) for p in self.pairs}
         self.file_deals = read_deals(cfg.deals_file) if cfg.deals_file else None
+        self.replayers = replayers_for(self.rs)
         self._swapped: dict[tuple[int, int, str], Ruleset] = {}
 
     def swapped(self, i: int, j: int, rule: str) -> Ruleset:
@@ -140,15 +146,16 @@ class Direction:
 
 def _situation(stage: str, d: Direction) -> dict | None:
     if stage in ("bid", "legal"):
-        source = d.b if stage in d.b.notes else d.a
-        return source.situations.get(stage)
+        source = d.b if stage in d.b.rules else d.a
+        return source.full().situations.get(stage)
     if stage == "trick":
         wa, wb = d.a.sig["trick"], d.b.sig["trick"]
-        if not (isinstance(wa, tuple) and isinstance(wb, tuple)) or "tricks" not in d.a.situations:
+        tricks = d.a.full().situations.get("tricks")
+        if not (isinstance(wa, tuple) and isinstance(wb, tuple)) or tricks is None:
             return None
         k = next((k for k, (x, y) in enumerate(zip(wa, wb)) if x != y), None)
-        return d.a.situations["tricks"][k] if k is not None and k < len(d.a.situations["tricks"]) else None
-    rec = d.a if d.recorder_is_a else d.b
+        return tricks[k] if k is not None and k < len(tricks) else None
+    rec = (d.a if d.recorder_is_a else d.b).full()
     if "score" not in rec.situations:
         return None
     if stage == "game":
@@ -164,8 +171,8 @@ def _note(stage: str, d: Direction, ids: tuple[str, str], where: dict) -> dict:
     info["recorded_under"] = ids[0] if d.recorder_is_a else ids[1]
     if stage in ("bid", "legal"):
         for vid, out in zip(ids, (d.a, d.b)):
-            if stage in out.notes:
-                info.setdefault("forbidden_by", {})[vid] = out.notes[stage]
+            if stage in out.rules:
+                info.setdefault("forbidden_by", {})[vid] = out.full().notes[stage]
     else:
         info["values"] = {ids[0]: _plain(d.a.sig[stage]), ids[1]: _plain(d.b.sig[stage])}
     return info
@@ -198,8 +205,8 @@ def compare(ctx: Context, acc: dict, section: str, pair: tuple[int, int], dirs: 
         st["first"] = st["first"] or _note(stage, diffs[0], ids, where)
         for d in diffs:
             for out in (d.a, d.b):
-                if stage in out.notes:
-                    rule = out.notes[stage].get("rule") or "?"
+                if stage in out.rules:
+                    rule = out.rules[stage] or "?"
                     st["clauses"][rule] = st["clauses"].get(rule, 0) + 1
             if stage in ("score", "bags") and _numeric(d.a.sig[stage]) and _numeric(d.b.sig[stage]):
                 st["deltas"].extend(y - x for x, y in zip(d.a.sig[stage], d.b.sig[stage]) if x != y)
@@ -244,25 +251,83 @@ def _record_all(ctx: Context, acc: dict, deal_of, policy_key: str, policy: str, 
     return out
 
 
-def _compare_transcripts(ctx: Context, acc: dict, section: str, ts: list[Transcript | None], where: dict,
-                         attribute: bool, histories=None) -> None:
-    plays: dict = {}   # card play replayed once per transcript and play signature
-    outs = {(v, w): replay(ctx.rs[w], t, plays) for v, t in enumerate(ts) if t is not None
-            for w in range(len(ctx.rs))}
-    for i, j in ctx.pairs:
-        dirs = [Direction(ts[v], outs[(v, i)], outs[(v, j)], v == i, histories[v] if histories else None)
-                for v in (i, j) if ts[v] is not None]
-        if dirs:
-            compare(ctx, acc, section, (i, j), dirs, where, attribute)
+def _compare_all(ctx: Context, acc: dict, section: str, items: list[tuple]) -> None:
+    """Compare every pair on each item (transcripts by variant, where, attribute, histories).  All the
+    transcripts are replayed under every variant in one batch; items without attribution are tallied on
+    the batch's arrays, the others (and any pair the arrays cannot settle) one by one."""
+    flat = [t for ts, *_ in items for t in ts if t is not None]
+    row = {id(t): k for k, t in enumerate(flat)}
+    reps = Replays(ctx.rs, ctx.replayers, flat)
+    for attribute, group in itertools.groupby(items, key=lambda item: item[2]):
+        run = list(group)
+        for pair in ctx.pairs:
+            if attribute or not _tally(ctx, acc, section, pair, run, reps, row):
+                for ts, where, _, histories in run:
+                    _compare_item(ctx, acc, section, pair, ts, where, attribute, histories, reps, row)
+
+
+def _compare_item(ctx, acc, section, pair, ts, where, attribute, histories, reps: Replays, row) -> None:
+    i, j = pair
+    dirs = [Direction(ts[v], reps.outcome(row[id(ts[v])], i), reps.outcome(row[id(ts[v])], j), v == i,
+                      histories[v] if histories else None)
+            for v in pair if ts[v] is not None]
+    if dirs:
+        compare(ctx, acc, section, pair, dirs, where, attribute)
+
+
+def _tally(ctx: Context, acc: dict, section: str, pair: tuple[int, int], run: list[tuple], reps: Replays,
+           row: dict) -> bool:
+    """``compare`` without attribution for every item of ``run`` at once, on the batch's arrays.
+    False (and nothing tallied) when some transcript needs the one-by-one path."""
+    i, j = pair
+    rows = np.array([[row[id(ts[v])] if ts[v] is not None else -1 for v in pair] for ts, *_ in run],
+                    dtype=np.int64).reshape(len(run), 2)
+    has = rows >= 0
+    diff = {}
+    for stage in STAGES:
+        d = np.zeros(rows.shape, dtype=bool)
+        for side in (0, 1):
+            found = reps.differs(stage, i, j, rows[has[:, side], side])
+            if found is None:
+                return False
+            d[has[:, side], side] = found
+        diff[stage] = d
+    ids = (ctx.ids[i], ctx.ids[j])
+    sec = acc["pairs"][pair_key(*ids)][section]
+    sec["n"] += int(has.any(axis=1).sum())
+    for stage, d in diff.items():
+        either = d.any(axis=1)
+        if not either.any():
+            continue
+        st = sec["stages"][stage]
+        st["count"] += int(either.sum())
+        if st["first"] is None:
+            first = int(np.argmax(either))
+            side = 0 if d[first, 0] else 1
+            k = int(rows[first, side])
+            st["first"] = _note(stage, Direction(reps.ts[k], reps.outcome(k, i), reps.outcome(k, j), side == 0),
+                                ids, run[first][1])
+        chosen = rows[d]                      # differing directions, in item order, recorded under i first
+        if stage in ("bid", "legal"):
+            for w in pair:
+                forbidden = reps.keys[w][stage][chosen] >= 0
+                for index, count in zip(*np.unique(reps.rule[w][stage][chosen][forbidden], return_counts=True)):
+                    name = _RULES_OF[stage][index] if index >= 0 else "?"
+                    st["clauses"][name] = st["clauses"].get(name, 0) + int(count)
+        elif stage in ("score", "bags"):
+            delta = reps.keys[j][stage][chosen] - reps.keys[i][stage][chosen]
+            st["deltas"].extend(delta[delta != 0].tolist())
+    return True
 
 
 def run_deals(ctx: Context, start: int, stop: int) -> dict:
     acc = new_acc(ctx)
+    items = []
     for index in range(start, stop):
         for policy in ctx.cfg.policies:
             ts = _record_all(ctx, acc, lambda v: ctx.deal(index, v), str(index), policy)
-            _compare_transcripts(ctx, acc, "transcript", ts, {"deal": index, "policy": policy},
-                                 index < ctx.cfg.attribute)
+            items.append((ts, {"deal": index, "policy": policy}, index < ctx.cfg.attribute, None))
+    _compare_all(ctx, acc, "transcript", items)
     return acc
 
 
@@ -311,10 +376,9 @@ def run_games(ctx: Context, start: int, stop: int) -> dict:
         results = [_game_result(p) for p in played]
         histories = [_history(p) for p in played]
         longest = max(len(p) for p in played)
-        for h in range(longest):
-            ts = [p[h][0] if h < len(p) else None for p in played]
-            hist = [hs[h] if h < len(hs) else None for hs in histories]
-            _compare_transcripts(ctx, acc, "game_hands", ts, {"game": game, "hand": h}, attribute, hist)
+        _compare_all(ctx, acc, "game_hands", [
+            ([p[h][0] if h < len(p) else None for p in played], {"game": game, "hand": h}, attribute,
+             [hs[h] if h < len(hs) else None for hs in histories]) for h in range(longest)])
         for i, j in ctx.pairs:
             _compare_games(ctx, acc, (i, j), game, results, played, attribute)
     return acc
@@ -382,8 +446,11 @@ def _work(item: tuple[str, int, int]) -> dict:
 
 
 def work_items(cfg: DiffConfig, deal_count: int) -> list[tuple[str, int, int]]:
-    items = [("deals", s, min(deal_count, s + cfg.chunk)) for s in range(0, deal_count, cfg.chunk)]
-    game_chunk = max(1, cfg.chunk // 10)
+    """The chunks of deal and game indices.  By default a chunk holds an eighth of the deals, from 20
+    to 100: large enough for the batch replay to pay off, small enough to keep every core busy."""
+    chunk = cfg.chunk or min(100, max(20, deal_count // 8))
+    items = [("deals", s, min(deal_count, s + chunk)) for s in range(0, deal_count, chunk)]
+    game_chunk = max(1, chunk // 10)
     items += [("games", s, min(cfg.games, s + game_chunk)) for s in range(0, cfg.games, game_chunk)]
     return items
 
