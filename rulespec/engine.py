@@ -326,9 +326,10 @@ def _line(rs: Ruleset, rule: str, points: int, why: str) -> dict:
 
 
 def score_hand(rs: Ruleset, bids: Sequence[Bid], tricks: Sequence[int], scores=(0, 0), bags=(0, 0),
-               reneges: Sequence[int] = (), last_trick: tuple[int, Sequence[int]] | None = None
-               ) -> list[TeamResult]:
-    """Score one hand for both teams.  ``last_trick`` is (winner seat, cards by seat)."""
+               reneges: Sequence[int] = (), last_trick: tuple[int, Sequence[int]] | None = None,
+               explain: bool = True) -> list[TeamResult]:
+    """Score one hand for both teams.  ``last_trick`` is (winner seat, cards by seat); without
+    ``explain`` the results have no explanation lines (the same points and bags)."""
     size = rs.params["deal.hand_size"]
     if sum(tricks) != size:
         raise GameError(f"tricks add up to {sum(tricks)}, not {size}", "tricks")
@@ -351,11 +352,11 @@ def score_hand(rs: Ruleset, bids: Sequence[Bid], tricks: Sequence[int], scores=(
     results = []
     for team in (0, 1):
         results.append(_score_team(rs, team, bids, tricks, scores, bags, mode, offenders, won_adjust[team],
-                                   last_trick))
+                                   last_trick, explain))
     return results
 
 
-def _score_team(rs, team, bids, tricks, scores, bags, mode, offenders, adjust, last_trick) -> TeamResult:
+def _score_team(rs, team, bids, tricks, scores, bags, mode, offenders, adjust, last_trick, explain) -> TeamResult:
     fns, params = rs.fn, rs.params
     seats = (team, team + 2)
     pair = [bids[s] for s in seats]
@@ -379,7 +380,7 @@ def _score_team(rs, team, bids, tricks, scores, bags, mode, offenders, adjust, l
     base = (scores[team], bags[team], scores[1 - team], bags[1 - team], contract, blind,
             regular_tricks + nil_tricks, regular_tricks, nil_tricks, won, made, over, len(nil_seats), nil_made)
     points = 0
-    if adjust:
+    if adjust and explain:
         moved = abs(adjust)
         lines.append(_line(rs, "renege.transfer_tricks", 0,
                            f"{moved} trick(s) {'given to the opponents for a renege by this side' if adjust < 0 else 'received for a renege by the opponents'}"))
@@ -387,20 +388,19 @@ def _score_team(rs, team, bids, tricks, scores, bags, mode, offenders, adjust, l
     if has_contract:
         rule = ("blind_bid.made" if made else "blind_bid.set") if blind else ("scoring.made" if made else "scoring.set")
         value = fns[rule](*base)
-        why = f"{'blind ' if blind else ''}bid {contract}, took {won}: {'made' if made else 'set'}"
-        if forfeit:
-            why += f" (renege by {'this' if team in offenders else 'the other'} side)"
-            rule_line = _line(rs, rule, value, why)
-            rule_line["decided_by"] = rs.cite("renege.mode")
-            lines.append(rule_line)
-        else:
+        if explain:
+            why = f"{'blind ' if blind else ''}bid {contract}, took {won}: {'made' if made else 'set'}"
+            if forfeit:
+                why += f" (renege by {'this' if team in offenders else 'the other'} side)"
             lines.append(_line(rs, rule, value, why))
+            if forfeit:
+                lines[-1]["decided_by"] = rs.cite("renege.mode")
         points += value
         if over:
             per = fns["scoring.overtrick_points"](*base)
-            if per:
+            if per and explain:
                 lines.append(_line(rs, "scoring.overtrick_points", per * over, f"{over} overtrick(s) x {per}"))
-                points += per * over
+            points += per * over
     for seat in nil_seats:
         blind_nil = bids[seat].kind == BLIND_NIL
         ok = tricks[seat] == 0 and not (forfeit and team in offenders)
@@ -408,7 +408,8 @@ def _score_team(rs, team, bids, tricks, scores, bags, mode, offenders, adjust, l
             ok = True
         rule = ("blind_nil." if blind_nil else "nil.") + ("made" if ok else "failed")
         value = fns[rule](*base, tricks[seat], blind_nil)
-        lines.append(_line(rs, rule, value, f"{C.SEATS[seat]} bid {bids[seat]}, took {tricks[seat]}"))
+        if explain:
+            lines.append(_line(rs, rule, value, f"{C.SEATS[seat]} bid {bids[seat]}, took {tricks[seat]}"))
         points += value
     if last_trick is not None:
         winner, by_seat = last_trick
@@ -416,13 +417,13 @@ def _score_team(rs, team, bids, tricks, scores, bags, mode, offenders, adjust, l
         team_cards = C.mask_of(by_seat[s] for s in seats)
         nil_cards = C.mask_of(by_seat[s] for s in nil_seats)
         bonus = fns["bonus.last_trick"](*base, C.team_of(winner) == team, win_card, team_cards, nil_cards)
-        if bonus:
+        if bonus and explain:
             lines.append(_line(rs, "bonus.last_trick", bonus,
                                f"last trick won by {C.SEATS[winner]} with {C.card_name(win_card)}"))
-            points += bonus
+        points += bonus
     bags_added = fns["scoring.bags"](*base) if made else 0
     if forfeit and team not in offenders and not params["renege.victim_bags"]:
-        if bags_added:
+        if bags_added and explain:
             lines.append(_line(rs, "renege.victim_bags", 0, f"{bags_added} overtrick(s) not counted as bags"))
         bags_added = 0
     total_bags = bags[team] + bags_added
@@ -430,8 +431,9 @@ def _score_team(rs, team, bids, tricks, scores, bags, mode, offenders, adjust, l
     if limit > 0:
         while total_bags >= limit:
             points += params["bags.penalty"]
-            lines.append(_line(rs, "bags.penalty", params["bags.penalty"],
-                               f"{total_bags} bags reach the limit of {limit}"))
+            if explain:
+                lines.append(_line(rs, "bags.penalty", params["bags.penalty"],
+                                   f"{total_bags} bags reach the limit of {limit}"))
             total_bags = total_bags - limit if params["bags.carry"] else 0
             if not params["bags.carry"]:
                 break
@@ -542,8 +544,10 @@ def _trick_log(plays: list[tuple[int, int]], winners: list[int]) -> list[dict]:
              "winner": C.SEATS[winner]} for i, winner in zip(range(0, len(plays), 4), winners)]
 
 
-def play_hand(rs: Ruleset, hands: list[int], dealer: int, policy, scores=(0, 0), bags=(0, 0)) -> dict:
-    """Bid, exchange, play and score one hand.  Returns the hand record (see docs/formats.md)."""
+def play_hand(rs: Ruleset, hands: list[int], dealer: int, policy, scores=(0, 0), bags=(0, 0),
+              record: bool = True) -> dict:
+    """Bid, exchange, play and score one hand.  Returns the hand record (see docs/formats.md); with
+    ``record=False`` (for simulation speed) only its raw '_' parts, the results without explanation lines."""
     hands = list(hands)
     dealt = list(hands)
     bids: list[Bid | None] = [None] * 4
@@ -581,7 +585,10 @@ def play_hand(rs: Ruleset, hands: list[int], dealer: int, policy, scores=(0, 0),
     size = rs.params["deal.hand_size"]
     tricks_won, plays, winners = play_cards(rs)(hands, leader, size, policy.play, rs, _winner_not_in_trick)
     last = (winners[-1], by_seat([card for _, card in plays[-4:]], plays[-4][0]))
-    results = score_hand(rs, bids, tricks_won, scores, bags, last_trick=last)
+    results = score_hand(rs, bids, tricks_won, scores, bags, last_trick=last, explain=record)
+    raw = {"_results": results, "_plays": plays, "_won": tricks_won, "_last": last}   # (simulate drops these)
+    if not record:
+        return raw
     return {
         "dealer": C.SEATS[dealer],
         "deal": {C.SEATS[s]: C.card_names(dealt[s]) for s in range(4)},
@@ -591,10 +598,7 @@ def play_hand(rs: Ruleset, hands: list[int], dealer: int, policy, scores=(0, 0),
         "tricks_per_seat": {C.SEATS[s]: tricks_won[s] for s in range(4)},
         "score": {C.TEAMS[t]: {"points": r.points, "bags_added": r.bags_added} for t, r in enumerate(results)},
         "totals": {C.TEAMS[t]: {"score": r.score, "bags": r.bags} for t, r in enumerate(results)},
-        "_results": results,          # raw results for callers in Python (simulate drops the '_' keys)
-        "_plays": plays,
-        "_won": tricks_won,
-        "_last": last,
+        **raw,
     }
 
 

@@ -75,3 +75,40 @@ def test_highest_and_lowest_take_the_first_card_of_the_best_power():
         mask = C.mask_of(rng.sample(range(C.NUM_CARDS), rng.randint(0, 14)))
         assert env["_hi"](mask) == _first_best(mask, power, lambda a, b: a > b)
         assert env["_lo"](mask) == _first_best(mask, power, lambda a, b: a < b)
+
+
+def _unexplained(results):
+    return [(r.points, r.bags_added, r.score, r.bags) for r in results]
+
+
+@pytest.mark.parametrize("variant", bundled_ids())
+def test_a_lean_hand_is_the_full_record_s_raw_parts_without_lines(variant):
+    rs = load_ruleset(variant)
+    for i in range(30):
+        deal, scores, bags = E.deal_for("lean", i, rs), ((i * 41) % 500 - 100, 60), (i % 10, 8)
+        try:
+            full = E.play_hand(rs, deal, i % 4, RandomPolicy(random.Random(i)), scores, bags)
+        except E.DeadEndError:
+            continue
+        lean = E.play_hand(rs, deal, i % 4, RandomPolicy(random.Random(i)), scores, bags, record=False)
+        assert set(lean) == {"_results", "_plays", "_won", "_last"}
+        assert [lean[k] for k in ("_plays", "_won", "_last")] == [full[k] for k in ("_plays", "_won", "_last")]
+        assert _unexplained(lean["_results"]) == _unexplained(full["_results"])
+        assert all(r.lines == [] for r in lean["_results"])
+
+
+@pytest.mark.parametrize("variant", ["three-trick-renege", "tournament", "standard", "suicide"])
+def test_unexplained_scores_equal_explained_ones(variant):
+    rs = load_ruleset(variant)
+    rng = random.Random(variant)
+    kinds = ["nil", "blind nil", "blind 6", "1", "3", "5", "8"]
+    for _ in range(400):
+        bids = [E.parse_bid(rng.choice(kinds)) for _ in range(4)]
+        tricks = [0, 0, 0, 0]
+        for _ in range(13):
+            tricks[rng.randrange(4)] += 1
+        reneges = rng.choice([(), (0,), (1,), (0, 2)]) if rs.params["renege.mode"] != "none" else ()
+        args = (rs, bids, tricks, (rng.randint(-200, 600), 40), (rng.randint(0, 12), 9), reneges,
+                (rng.randrange(4), rng.sample(C.card_list(rs.deck), 4)))
+        explained = E.score_hand(*args)
+        assert _unexplained(E.score_hand(*args, explain=False)) == _unexplained(explained)
