@@ -5,6 +5,7 @@ winners, hand score.  Each runner plays for a fixed wall-clock budget.
 """
 from __future__ import annotations
 
+import itertools
 import random
 import time
 
@@ -19,17 +20,18 @@ def _timed(step, budget: float) -> float:
 
 
 def ours_scalar(variant: str = "standard", budget: float = 5.0) -> float:
-    from rulespec.engine import deal_for, play_hand
+    """The scalar engine with one generator for deals and play (as OpenSpiel's side), and without
+    the JSON hand record or explanation lines (``record=False``), which OpenSpiel does not build."""
+    from rulespec.engine import deal_cards, play_hand
     from rulespec.policies import RandomPolicy
     from rulespec.ruleset import load_ruleset
     rs = load_ruleset(variant)
     rng = random.Random(1)
     policy = RandomPolicy(rng)
-    counter = iter(range(10**9))
+    dealers = itertools.cycle(range(4))
 
     def step() -> int:
-        i = next(counter)
-        play_hand(rs, deal_for(1, i, rs), i % 4, policy)
+        play_hand(rs, deal_cards(rs, rng), next(dealers), policy, record=False)
         return 1
     return _timed(step, budget)
 
