@@ -27,7 +27,8 @@ _LOCALS = {
     "trick": ("trick_mask", "led", "number", "lead"),
 }
 _TABLES = ("_RANK", "_NSUIT", "_SUIT", "_POW", "_SM")
-_RULE_NAME = re.compile(r"^(a\d+|v\d+|_\w+)$")   # arguments, comprehension variables, environment names
+_ENV_NAMES = frozenset(make_env(dict.fromkeys(_TABLES))) - {"__builtins__"}
+_LOCAL_NAME = re.compile(r"^v\d+$")   # a comprehension's variable
 
 PlayCards = Callable[..., tuple[list[int], list[tuple[int, int]], list[int]]]
 _CACHE: weakref.WeakKeyDictionary[Ruleset, PlayCards] = weakref.WeakKeyDictionary()
@@ -46,7 +47,8 @@ class _Rename(ast.NodeTransformer):
 def inline(rs: Ruleset, name: str, context: str) -> str:
     """Rule ``name``'s expression with its arguments renamed to the template's locals of ``context``."""
     rule = rs.rules[name]
-    assert rule.slot.context == context, (name, context)
+    if rule.slot.context != context:
+        raise ValueError(f"rule {name} is of the {rule.slot.context} context, not {context}")
     module = ast.parse(rule.source)
     (func,) = module.body
     if not (isinstance(func, ast.FunctionDef) and len(func.body) == 1 and isinstance(func.body[0], ast.Return)):
@@ -55,7 +57,10 @@ def inline(rs: Ruleset, name: str, context: str) -> str:
     if len(params) != len(CONTEXTS[context]):
         raise ValueError(f"rule {name}: {len(params)} arguments for the {context} context")
     for node in ast.walk(func.body[0]):
-        if isinstance(node, ast.Name) and not _RULE_NAME.match(node.id):
+        if isinstance(node, ast.Attribute):
+            raise ValueError(f"rule {name}: unexpected attribute {node.attr!r} in its compiled source")
+        if isinstance(node, ast.Name) and not (node.id in params or node.id in _ENV_NAMES
+                                               or _LOCAL_NAME.match(node.id)):
             raise ValueError(f"rule {name}: unexpected name {node.id!r} in its compiled source")
     renamed = _Rename(dict(zip(params, _LOCALS[context]))).visit(func.body[0].value)
     return ast.unparse(renamed)

@@ -103,13 +103,16 @@ def _outcome(play, rs, deal, dealer, policy, scores, bags):
 
 CLASHING = """\
     id: clashing
-    source: {doc: house, title: Play constraints that clash and dead-end}
+    source: {doc: house, title: Play constraints that clash and dead-end; a comprehension}
     extends: standard
     rules:
       play.first_lead: hand & hearts @ house §1
       play.first_trick_trump: hand & trump.suit @ house §2
       play.first_trick_suit: (hand - trump.suit) | (hand - hand) @ house §3
       play.follow: hand & trick.led_suit @ house §4
+      trump.breaks: >-
+        card.suit == trump.suit and (not leading or all(c in hand where c.suit == trump.suit))
+        @ house §5
 """
 
 
@@ -166,10 +169,10 @@ def test_generated_code_runs_with_empty_builtins():
     assert fused.play_cards(rs) is play                 # generated once per ruleset
 
 
-def test_inlining_rejects_a_source_that_names_anything_else():
+@pytest.mark.parametrize("expr, what", [("open(a0)", "name 'open'"), ("_SM.__class__", "attribute '__class__'")])
+def test_inlining_rejects_a_source_that_reaches_anything_else(expr, what):
     rs = ruleset_from_text(textwrap.dedent(HOUSE % "highest(trick.cards)"))
-    forged = replace(rs.rules["play.lead"], source="def rule(a0, a1, a2, a3, a4, a5, a6, a7):\n"
-                                                   "    return open(a0)\n")
+    forged = replace(rs.rules["play.lead"], source=f"def rule(a0, a1, a2, a3, a4, a5, a6, a7):\n    return {expr}\n")
     rs.rules = {**rs.rules, "play.lead": forged}
-    with pytest.raises(ValueError, match="unexpected name 'open'"):
+    with pytest.raises(ValueError, match=f"unexpected {what}"):
         fused.inline(rs, "play.lead", "play")
