@@ -1,5 +1,10 @@
 """Differential replay: the cost of comparing 5 variants on shared deals against 5 independent
-single-variant runs of the same deals and policies, and the speed-up of ``--jobs 2`` over ``--jobs 1``."""
+single-variant runs of the same deals and policies, and the speed-up of ``--jobs 2`` over ``--jobs 1``.
+
+The machine's speed drifts by tens of percent from one second to the next, so
+the two sides are measured in alternating rounds (ABBA order) and compared as
+sums of CPU time over all rounds.
+"""
 from __future__ import annotations
 
 import time
@@ -8,33 +13,43 @@ VARIANTS = ("tournament", "standard", "pirates", "house", "classic")
 
 
 def _single(ref: str, deals: int, seed: str, policies: tuple[str, ...]) -> float:
-    """Seconds for one variant to play the deals alone (what ``rulespec simulate`` would do)."""
+    """CPU seconds for one variant to play the deals alone (what ``rulespec simulate`` would do)."""
     from rulespec.diff.deals import seeded_deal
     from rulespec.diff.replay import policy_for, record
     from rulespec.ruleset import load_ruleset
     rs = load_ruleset(ref)
-    start = time.perf_counter()
+    start = time.process_time()
     for index in range(deals):
         deal = seeded_deal(seed, index, rs)
         for policy in policies:
             record(rs, deal, policy_for(policy, seed, str(index)))
-    return time.perf_counter() - start
+    return time.process_time() - start
 
 
-def _diff(deals: int, seed: str, policies: tuple[str, ...], jobs: int, attribute: int = 0) -> float:
+def _diff(deals: int, seed: str, policies: tuple[str, ...], jobs: int, attribute: int = 0,
+          clock=time.process_time) -> float:
+    """Seconds of the 5-variant comparison by ``clock`` (CPU time of this process by default)."""
     from rulespec.diff.runner import DiffConfig, run
     cfg = DiffConfig(refs=VARIANTS, deals=deals, seed=seed, policies=policies, attribute=attribute)
-    start = time.perf_counter()
+    start = clock()
     run(cfg, jobs=jobs)
-    return time.perf_counter() - start
+    return clock() - start
 
 
-def measure(deals: int = 400, seed: str = "bench", policies: tuple[str, ...] = ("random", "sensible")) -> dict:
+def measure(deals: int = 400, seed: str = "bench", policies: tuple[str, ...] = ("random", "sensible"),
+            rounds: int = 4) -> dict:
     for ref in VARIANTS:                       # compile and warm caches outside the clock
         _single(ref, 2, seed, policies)
-    separate = sum(_single(ref, deals, seed, policies) for ref in VARIANTS)
-    shared = _diff(deals, seed, policies, jobs=1)
-    jobs1 = _diff(deals, seed, policies, jobs=1, attribute=deals)
-    jobs2 = _diff(deals, seed, policies, jobs=2, attribute=deals)
-    return {"deals": deals, "separate": separate, "shared": shared, "overhead": shared / separate - 1,
-            "jobs1": jobs1, "jobs2": jobs2, "speedup": jobs1 / jobs2}
+    _diff(20, seed, policies, jobs=1)
+    separate = shared = 0.0
+    for r in range(rounds):
+        order = ("shared", "separate") if r % 4 in (0, 3) else ("separate", "shared")
+        for side in order:
+            if side == "shared":
+                shared += _diff(deals, seed, policies, jobs=1)
+            else:
+                separate += sum(_single(ref, deals, seed, policies) for ref in VARIANTS)
+    jobs1 = _diff(deals, seed, policies, jobs=1, attribute=deals, clock=time.perf_counter)   # wall time
+    jobs2 = _diff(deals, seed, policies, jobs=2, attribute=deals, clock=time.perf_counter)
+    return {"deals": deals, "rounds": rounds, "separate": separate, "shared": shared,
+            "overhead": shared / separate - 1, "jobs1": jobs1, "jobs2": jobs2, "speedup": jobs1 / jobs2}

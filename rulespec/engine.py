@@ -586,7 +586,8 @@ def play_hand(rs: Ruleset, hands: list[int], dealer: int, policy, scores=(0, 0),
     tricks_won, plays, winners = play_cards(rs)(hands, leader, size, policy.play, rs, _winner_not_in_trick)
     last = (winners[-1], by_seat([card for _, card in plays[-4:]], plays[-4][0]))
     results = score_hand(rs, bids, tricks_won, scores, bags, last_trick=last, explain=record)
-    raw = {"_results": results, "_plays": plays, "_won": tricks_won, "_last": last}   # (simulate drops these)
+    raw = {"_results": results, "_bids": bids, "_plays": plays, "_won": tricks_won, "_winners": winners,
+           "_last": last}   # (simulate drops these)
     if not record:
         return raw
     return {

@@ -44,13 +44,31 @@ class VectorCompiler(ExprCompiler):
         return f"_agg_{fname}({cards}, lambda {var}: {cond})"
 
 
+_CHUNK = 16
+
+
+@functools.lru_cache(maxsize=16)
+def _chunk_best(key: bytes) -> np.ndarray:
+    """For each 16-card chunk of a mask and each value of that chunk: the card of highest ``key``
+    (NONE for an empty chunk).  Built once per key (card order), shared by every variant using it."""
+    order = np.frombuffer(key, dtype=np.int64)
+    values = np.arange(1 << _CHUNK, dtype=np.int64)
+    bits = ((values[:, None] >> np.arange(_CHUNK)) & 1).astype(bool)
+    table = np.full((-(-C.NUM_CARDS // _CHUNK), 1 << _CHUNK), NONE, dtype=np.int64)
+    for chunk in range(len(table)):
+        ids = chunk * _CHUNK + np.arange(_CHUNK)
+        weight = np.where(bits & (ids < C.NUM_CARDS), order[np.minimum(ids, C.NUM_CARDS - 1)], 0)
+        table[chunk] = np.where(weight.max(axis=1) > 0, chunk * _CHUNK + weight.argmax(axis=1), NONE)
+    return table
+
+
 def _env(rs: Ruleset) -> dict:
     power = np.asarray(rs.power, dtype=np.int64)
-    cards = np.arange(C.NUM_CARDS, dtype=np.int64)
 
     def rank_of(order):
-        """Each card's place in a scan order, as a key that is highest (and > 0) for the first card."""
-        key = np.empty(C.NUM_CARDS, dtype=np.int64)
+        """Each card's place in a scan order, as a key that is highest (and > 0) for the first card,
+        with a 0 after the last card for NONE."""
+        key = np.zeros(C.NUM_CARDS + 1, dtype=np.int64)
         key[order] = np.arange(C.NUM_CARDS, 0, -1)
         return key
 
@@ -59,12 +77,18 @@ def _env(rs: Ruleset) -> dict:
     low_key = rank_of(sorted(range(C.NUM_CARDS), key=lambda c: (power[c], c)))
 
     def pick(mask, key):
-        """The first card of the scan order in each mask (NONE for an empty mask)."""
+        """The first card of the scan order in each mask (NONE for an empty mask): the best card of
+        each 16-card chunk from a table, then the best of those."""
         mask = np.asarray(mask, dtype=np.int64)
-        inside = ((mask[..., None] >> cards) & 1).astype(bool)
-        best = np.where(inside, key, 0).argmax(axis=-1)
-        out = np.where(mask != 0, best, NONE)
-        return out if out.ndim else int(out)
+        best = np.full(mask.shape, NONE, dtype=np.int64)
+        best_key = np.zeros(mask.shape, dtype=np.int64)
+        for chunk, table in enumerate(_chunk_best(key[:C.NUM_CARDS].tobytes())):
+            card = table[(mask >> (chunk * _CHUNK)) & ((1 << _CHUNK) - 1)]
+            card_key = key[card]                  # NONE (-1) reads the trailing 0
+            better = card_key > best_key
+            best = np.where(better, card, best)
+            best_key = np.where(better, card_key, best_key)
+        return best if best.ndim else int(best)
 
     def members(mask):
         return [(card, ((np.asarray(mask) >> card) & 1).astype(bool)) for card in range(C.NUM_CARDS)]

@@ -33,6 +33,8 @@ def _assert_same(rss, ts) -> Replays:
             ref, got = replay(rs, t), reps.outcome(k, w)
             assert got.sig == ref.sig, (rs.id, k)
             assert got.rules == ref.rules, (rs.id, k)
+            for stage in got.rules:                  # built directly, without replaying the hand
+                assert got.note(stage) == ref.notes[stage], (rs.id, k, stage)
             assert got.full().notes == ref.notes and got.situations == ref.situations, (rs.id, k)
     return reps
 

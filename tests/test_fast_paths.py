@@ -91,8 +91,10 @@ def test_a_lean_hand_is_the_full_record_s_raw_parts_without_lines(variant):
         except E.DeadEndError:
             continue
         lean = E.play_hand(rs, deal, i % 4, RandomPolicy(random.Random(i)), scores, bags, record=False)
-        assert set(lean) == {"_results", "_plays", "_won", "_last"}
-        assert [lean[k] for k in ("_plays", "_won", "_last")] == [full[k] for k in ("_plays", "_won", "_last")]
+        assert set(lean) == {"_results", "_bids", "_plays", "_won", "_winners", "_last"}
+        assert all(lean[k] == full[k] for k in ("_bids", "_plays", "_won", "_winners", "_last"))
+        assert [str(b) for b in lean["_bids"]] == list(full["bids"].values())
+        assert [C.SEATS[w] for w in lean["_winners"]] == [trick["winner"] for trick in full["tricks"]]
         assert _unexplained(lean["_results"]) == _unexplained(full["_results"])
         assert all(r.lines == [] for r in lean["_results"])
 

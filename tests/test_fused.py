@@ -52,6 +52,7 @@ def reference_play_hand(rs, hands, dealer, policy, scores=(0, 0), bags=(0, 0)) -
                               "received": [C.card_name(c) for c in back]})
     leader = rs.fn["play.first_leader"](dealer)
     broken, played, tricks_won, trick_log, plays, last = False, 0, [0, 0, 0, 0], [], [], None
+    winners = []
     size = rs.params["deal.hand_size"]
     for number in range(1, size + 1):
         trick, trick_mask, led = [], 0, NONE
@@ -72,6 +73,7 @@ def reference_play_hand(rs, hands, dealer, policy, scores=(0, 0), bags=(0, 0)) -
         win_index, _ = E.trick_winner(rs, trick, number)
         winner = (leader + win_index) % 4
         tricks_won[winner] += 1
+        winners.append(winner)
         trick_log.append({"leader": C.SEATS[leader], "cards": [C.NAMES[c] for c in trick],
                           "winner": C.SEATS[winner]})
         if number == size:
@@ -88,8 +90,10 @@ def reference_play_hand(rs, hands, dealer, policy, scores=(0, 0), bags=(0, 0)) -
         "score": {C.TEAMS[t]: {"points": r.points, "bags_added": r.bags_added} for t, r in enumerate(results)},
         "totals": {C.TEAMS[t]: {"score": r.score, "bags": r.bags} for t, r in enumerate(results)},
         "_results": results,
+        "_bids": bids,
         "_plays": plays,
         "_won": tricks_won,
+        "_winners": winners,
         "_last": last,
     }
 

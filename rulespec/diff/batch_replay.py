@@ -10,10 +10,10 @@ rule) is replayed by the scalar path instead.
 """
 from __future__ import annotations
 
-import functools
 import itertools
+import weakref
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -53,22 +53,14 @@ class _Batch:
     def of(cls, ts: list[Transcript]) -> _Batch:
         """The transcripts (all with plays of one length) as arrays."""
         n = len(ts)
-
-        def ints(values, shape) -> np.ndarray:
-            return np.fromiter(values, dtype=np.int64, count=int(np.prod(shape))).reshape(shape)
         chain = itertools.chain.from_iterable
-        plays = ints(chain(chain(t.plays for t in ts)), (n, len(ts[0].plays), 2))
-        bids = [b for t in ts for b in t.bids]
-        return cls(ts, ints((t.dealer for t in ts), (n,)), ints(chain(t.dealt for t in ts), (n, 4)),
-                   ints((_KIND_CODE[b.kind] for b in bids), (n, 4)), ints((b.n for b in bids), (n, 4)),
-                   plays[:, :, 0], plays[:, :, 1],
-                   ints(chain(t.before[0] for t in ts), (n, 2)), ints(chain(t.before[1] for t in ts), (n, 2)),
-                   ints((t.hands_played for t in ts), (n,)))
-
-    def take(self, rows: np.ndarray) -> _Batch:
-        return _Batch([self.ts[r] for r in rows], self.dealer[rows], self.dealt[rows], self.kind[rows],
-                      self.num[rows], self.seats[rows], self.cards[rows], self.scores[rows], self.bags[rows],
-                      self.hands_played[rows])
+        plays = np.frombuffer(bytes(chain(chain(t.plays for t in ts))), dtype=np.uint8)
+        plays = plays.reshape(n, -1, 2).astype(np.int64)
+        head = np.array([(t.dealer, t.hands_played, *t.dealt, *t.before[0], *t.before[1]) for t in ts],
+                        dtype=np.int64).reshape(n, 10)
+        bids = np.array([(_KIND_CODE[b.kind], b.n) for t in ts for b in t.bids], dtype=np.int64).reshape(n, 4, 2)
+        return cls(ts, head[:, 0], head[:, 2:6], bids[:, :, 0], bids[:, :, 1], plays[:, :, 0], plays[:, :, 1],
+                   head[:, 6:8], head[:, 8:10], head[:, 1])
 
 
 @dataclass
@@ -98,6 +90,7 @@ class BatchReplayer:
         self.fn = self.engine.fn
         self.size = rs.params["deal.hand_size"]
         self.sig = play_signature(rs)
+        self._keys: dict[str, tuple] = {}
 
     # ------------------------------------------------------------------ bids
     def bids(self, b: _Batch) -> tuple[np.ndarray, np.ndarray]:
@@ -156,80 +149,15 @@ class BatchReplayer:
         return np.where(mismatch, _BLIND, rule)
 
     # ------------------------------------------------------------------ card play
-    def play(self, b: _Batch) -> _Play:
-        fn, n = self.fn, len(b.ts)
-        rows = np.arange(n)
-        suit_of = self.engine.suit_of
-        bits = np.left_shift(1, b.cards)
-        hands = np.stack([np.bitwise_or.reduce(np.where(b.seats == s, bits, 0), axis=1) for s in range(4)], axis=1)
-        broken = np.zeros(n, dtype=bool)
-        played = np.zeros(n, dtype=np.int64)
-        bad_step = np.full(n, -1, dtype=np.int64)
-        bad_rule = np.full(n, -1, dtype=np.int64)
-        tricks = b.cards.shape[1] // 4
-        winners = np.zeros((n, tricks), dtype=np.int64)
-        won = np.zeros((n, 4), dtype=np.int64)
-        outside = np.zeros(n, dtype=bool)
-        in_deck = ((self.rs.deck >> b.cards) & 1).astype(bool)
-        last_cards = np.zeros((n, 4), dtype=np.int64)
-        last_winner = np.zeros(n, dtype=np.int64)
-        for number in range(1, tricks + 1):
-            start = (number - 1) * 4
-            trick_mask = np.zeros(n, dtype=np.int64)
-            led = np.full(n, NONE, dtype=np.int64)
-            for pos in range(4):
-                step = start + pos
-                seat, card, bit = b.seats[:, step], b.cards[:, step], bits[:, step]
-                hand = hands[rows, seat]
-                legal, why = self._legal(hand, trick_mask, led, number, pos + 1, broken, played, bit)
-                new = (bad_step < 0) & ((legal & bit) == 0)
-                if new.any():
-                    bad_step = np.where(new, step, bad_step)
-                    bad_rule = np.where(new, np.where(in_deck[:, step], why, _CARD_RULE["deck.cards"]), bad_rule)
-                broken |= np.asarray(fn["trump.breaks"](card, hand, pos == 0, led, number), dtype=bool)
-                hands[rows, seat] = hand & ~bit
-                played |= bit
-                trick_mask |= bit
-                if pos == 0:
-                    led = suit_of[card]
-            group = b.cards[:, start:start + 4]
-            win_card = np.broadcast_to(fn["trick.winner"](trick_mask, led, number, group[:, 0]), (n,))
-            hit = group == win_card[:, None]
-            outside |= ~hit.any(axis=1)
-            winner = b.seats[rows, start + np.argmax(hit, axis=1)]
-            winners[:, number - 1] = winner
-            won[rows, winner] += 1
-            if number == tricks:
-                leader = b.seats[:, start]
-                for pos in range(4):
-                    last_cards[rows, (leader + pos) % 4] = group[:, pos]
-                last_winner = winner
-        return _Play(bad_step, bad_rule, winners, won, last_winner, last_cards, outside)
-
-    def _legal(self, hand, trick_mask, led, number, position, broken, played, bit):
-        """batch._legal, and the first applied constraint that excludes ``bit`` (index into CARD_RULES)."""
-        leading = position == 1
-        args = (hand, trick_mask, led, number, position, leading, broken, played)
-        allowed = hand
-        why = np.full(len(hand), -1, dtype=np.int64)
-        for name in _APPLICABLE[(leading, number == 1)]:
-            permitted = np.asarray(self.fn[name](*args)) & hand
-            joint = allowed & permitted
-            apply = (permitted != hand) & (permitted != 0) & (joint != 0)
-            why = np.where((why < 0) & apply & ((permitted & bit) == 0), _CARD_RULE[name], why)
-            allowed = np.where(apply, joint, allowed)
-        return allowed, why
-
-    @staticmethod
-    def recorded(b: _Batch) -> _Play:
-        """The play as recorded, for transcripts recorded under these play rules."""
-        n = len(b.ts)
-        won = np.array([t.won for t in b.ts], dtype=np.int64)
-        winners = np.array([[C.SEATS.index(w) for w in t.winners] for t in b.ts], dtype=np.int64)
-        last_winner = np.array([t.last[0] for t in b.ts], dtype=np.int64)
-        last_cards = np.array([t.last[1] for t in b.ts], dtype=np.int64)
-        none = np.full(n, -1, dtype=np.int64)
-        return _Play(none, none, winners, won, last_winner, last_cards, np.zeros(n, dtype=bool))
+    def key(self, name: str) -> tuple:
+        """What rule ``name``'s array function depends on: rules with equal keys compute the same."""
+        found = self._keys.get(name)
+        if found is None:
+            rule = self.rs.rules[name]
+            params = tuple(sorted((p, repr(self.rs.params[p])) for p in rule.names if p in self.rs.params))
+            found = self._keys[name] = (rule.slot.context, " ".join(rule.text.split()), params,
+                                        self.rs.deck, self.rs.suit_of, self.rs.power)
+        return found
 
     # ------------------------------------------------------------------ score and game
     def score(self, b: _Batch, p: _Play) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -246,15 +174,112 @@ class BatchReplayer:
         return points, bags_after, winner >= 0, winner
 
 
+_REPLAYERS: weakref.WeakKeyDictionary[Ruleset, BatchReplayer | None] = weakref.WeakKeyDictionary()
+
+
 def replayers_for(rss: Sequence[Ruleset]) -> list[BatchReplayer | None]:
-    """A batch replayer per variant; None for one whose rules the vector back end cannot take."""
+    """A batch replayer per variant (built once per ruleset); None for one whose rules the vector back
+    end cannot take."""
     out: list[BatchReplayer | None] = []
     for rs in rss:
-        try:
-            out.append(BatchReplayer(rs))
-        except RulespecError:
-            out.append(None)
+        if rs not in _REPLAYERS:
+            try:
+                _REPLAYERS[rs] = BatchReplayer(rs)
+            except RulespecError:
+                _REPLAYERS[rs] = None
+        out.append(_REPLAYERS[rs])
     return out
+
+
+def play_all(rps: Sequence[BatchReplayer], b: _Batch) -> dict[tuple, _Play]:
+    """The card play of every row under each distinct set of play rules among ``rps`` (by play
+    signature), in one pass: what depends only on the cards is computed once per step, and each
+    distinct rule (by ``BatchReplayer.key``) once per step and trump-breaking state."""
+    groups = list({rp.sig: rp for rp in rps}.values())
+    n, tricks = len(b.ts), b.cards.shape[1] // 4
+    rows = np.arange(n)
+    bits = np.left_shift(1, b.cards)
+    hands = np.stack([np.bitwise_or.reduce(np.where(b.seats == s, bits, 0), axis=1) for s in range(4)], axis=1)
+    in_deck = [((rp.rs.deck >> b.cards) & 1).astype(bool) for rp in groups]
+    breaks = [rp.key("trump.breaks") for rp in groups]
+    broken = {key: np.zeros(n, dtype=bool) for key in breaks}
+    played = np.zeros(n, dtype=np.int64)
+    out = [_Play(np.full(n, -1, dtype=np.int64), np.full(n, -1, dtype=np.int64),
+                 np.zeros((n, tricks), dtype=np.int64), np.zeros((n, 4), dtype=np.int64),
+                 np.zeros(n, dtype=np.int64), np.zeros((n, 4), dtype=np.int64), np.zeros(n, dtype=bool))
+           for _ in groups]
+    suits = {rp.rs.suit_of: rp.engine.suit_of for rp in groups}      # the led suit depends on card.suit
+    for number in range(1, tricks + 1):
+        start = (number - 1) * 4
+        trick_mask = np.zeros(n, dtype=np.int64)
+        led = {suit_of: np.full(n, NONE, dtype=np.int64) for suit_of in suits}
+        for pos in range(4):
+            step = start + pos
+            seat, card, bit = b.seats[:, step], b.cards[:, step], bits[:, step]
+            hand = hands[rows, seat]
+            names = _APPLICABLE[(pos == 0, number == 1)]
+            permitted: dict[tuple, np.ndarray] = {}
+            narrowed: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+            for g, rp in enumerate(groups):
+                keys = tuple((rp.key(name), breaks[g]) for name in names)
+                if keys not in narrowed:
+                    args = (hand, trick_mask, led[rp.rs.suit_of], number, pos + 1, pos == 0, broken[breaks[g]],
+                            played)
+                    for name, key in zip(names, keys):
+                        if key not in permitted:
+                            permitted[key] = np.asarray(rp.fn[name](*args)) & hand
+                    narrowed[keys] = _narrow(hand, bit, names, [permitted[key] for key in keys])
+                forbidden, why = narrowed[keys]
+                p = out[g]
+                new = (p.bad_step < 0) & forbidden
+                if new.any():
+                    p.bad_step[new] = step
+                    p.bad_rule[new] = np.where(in_deck[g][:, step], why, _CARD_RULE["deck.cards"])[new]
+            done: set[tuple] = set()
+            for g, rp in enumerate(groups):
+                if breaks[g] not in done:
+                    done.add(breaks[g])
+                    broken[breaks[g]] |= np.asarray(
+                        rp.fn["trump.breaks"](card, hand, pos == 0, led[rp.rs.suit_of], number), dtype=bool)
+            hands[rows, seat] = hand & ~bit
+            played |= bit
+            trick_mask |= bit
+            if pos == 0:
+                led = {suit_of: table[card] for suit_of, table in suits.items()}
+        group = b.cards[:, start:start + 4]
+        winners: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+        for g, rp in enumerate(groups):
+            key = rp.key("trick.winner")
+            if key not in winners:
+                win_card = np.broadcast_to(
+                    rp.fn["trick.winner"](trick_mask, led[rp.rs.suit_of], number, group[:, 0]), (n,))
+                hit = group == win_card[:, None]
+                winners[key] = (b.seats[rows, start + np.argmax(hit, axis=1)], ~hit.any(axis=1))
+            winner, outside = winners[key]
+            p = out[g]
+            p.broken |= outside
+            p.winners[:, number - 1] = winner
+            p.won[rows, winner] += 1
+            if number == tricks:
+                leader = b.seats[:, start]
+                for k in range(4):
+                    p.last_cards[rows, (leader + k) % 4] = group[:, k]
+                p.last_winner[:] = winner
+    return {rp.sig: p for rp, p in zip(groups, out)}
+
+
+def _narrow(hand: np.ndarray, bit: np.ndarray, names: Sequence[str], permitted: list[np.ndarray]
+            ) -> tuple[np.ndarray, np.ndarray]:
+    """batch._legal on evaluated constraints: whether ``bit`` is forbidden, and the first applied
+    constraint that excludes it (index into CARD_RULES)."""
+    allowed = hand
+    why = np.full(len(hand), -1, dtype=np.int64)
+    for name, allows in zip(names, permitted):
+        joint = allowed & allows
+        apply = (allows != hand) & (allows != 0) & (joint != 0)
+        why = np.where((why < 0) & apply & ((allows & bit) == 0), _CARD_RULE[name], why)
+        allowed = np.where(apply, joint, allowed)
+    return (allowed & bit) == 0, why
 
 
 class Replays:
@@ -272,21 +297,23 @@ class Replays:
         self.keys: list[dict[str, np.ndarray]] = []
         self.rule: list[dict[str, np.ndarray]] = []
         self._out: dict[tuple[int, int], Outcome] = {}
-        batches: dict[int, tuple[np.ndarray, _Batch]] = {}   # rows by number of plays, as arrays
-        plays: dict[tuple, _Play] = {}                       # card play by (play signature, number of plays)
+        batches: dict[int, tuple[np.ndarray, _Batch, dict]] = {}   # by number of plays: rows, arrays, plays
+        lengths = np.fromiter((len(t.plays) for t in ts), dtype=np.int64, count=n)
         for w, (rs, rp) in enumerate(zip(rss, replayers)):
             length = 4 * rp.size if rp is not None else 0
-            fast = np.array([k for k, t in enumerate(ts) if length and len(t.plays) == length], dtype=np.int64)
+            fast = np.flatnonzero(lengths == length) if length else np.zeros(0, dtype=np.int64)
             exact = np.zeros(n, dtype=bool)
             keys = {stage: np.full(n, -2, dtype=np.int64) for stage in ("bid", "legal", "game")}
             keys.update(trick=np.zeros((n, length // 4), dtype=np.int64), score=np.zeros((n, 2), dtype=np.int64),
                         bags=np.zeros((n, 2), dtype=np.int64))
             rule = {"bid": np.full(n, -1, dtype=np.int64), "legal": np.full(n, -1, dtype=np.int64)}
             if len(fast):
-                if length not in batches:
-                    batches[length] = (fast, _Batch.of([ts[k] for k in fast]))
                 try:
-                    self._fill(rp, *batches[length], plays, exact, keys, rule)
+                    if length not in batches:
+                        b = _Batch.of([ts[k] for k in fast])
+                        same = [p for p in replayers if p is not None and 4 * p.size == length]
+                        batches[length] = (fast, b, play_all(same, b))
+                    self._fill(rp, *batches[length], exact, keys, rule)
                 except RulespecError:   # the scalar replay records the error in each outcome
                     exact[:] = False
             self.exact.append(exact)
@@ -298,10 +325,7 @@ class Replays:
     @staticmethod
     def _fill(rp: BatchReplayer, rows: np.ndarray, b: _Batch, plays: dict, exact, keys, rule) -> None:
         seat, bid_rule = rp.bids(b)
-        key = (rp.sig, b.cards.shape[1])
-        p = plays.get(key)
-        if p is None:
-            p = plays[key] = _merge(rp, b, np.array([t.won is not None and t.play_sig == rp.sig for t in b.ts]))
+        p = plays[rp.sig]
         points, bags, over, winner = rp.score(b, p)
         keys["bid"][rows], rule["bid"][rows] = seat, bid_rule
         keys["legal"][rows], rule["legal"][rows] = p.bad_step, p.bad_rule
@@ -318,7 +342,7 @@ class Replays:
 
     def _build(self, k: int, w: int) -> Outcome:
         t, keys, rule = self.ts[k], self.keys[w], self.rule[w]
-        o = Outcome(source=functools.partial(replay, self.rss[w], t))
+        o = Outcome(source=(self.rss[w], t))
         seat, step = int(keys["bid"][k]), int(keys["legal"][k])
         o.sig["bid"] = None if seat < 0 else (seat, str(t.bids[seat]))
         if seat >= 0:
@@ -343,20 +367,3 @@ class Replays:
             return None
         d = a[rows] != b[rows]
         return d.any(axis=1) if d.ndim > 1 else d
-
-
-def _merge(rp: BatchReplayer, b: _Batch, recorded: np.ndarray) -> _Play:
-    """The recorded play where it stands (recorded under these play rules), replayed elsewhere."""
-    if recorded.all():
-        return rp.recorded(b)
-    if not recorded.any():
-        return rp.play(b)
-    mine, other = np.flatnonzero(recorded), np.flatnonzero(~recorded)
-    kept, replayed = rp.recorded(b.take(mine)), rp.play(b.take(other))
-    columns = []
-    for field in fields(_Play):
-        column = getattr(replayed, field.name)
-        whole = np.empty((len(b.ts), *column.shape[1:]), dtype=column.dtype)
-        whole[mine], whole[other] = getattr(kept, field.name), column
-        columns.append(whole)
-    return _Play(*columns)

@@ -49,9 +49,10 @@ def diff(variants, all_bundled, deals, deals_file, seed, games, policies, game_p
     try:
         if sys.stderr.isatty():
             from .runner import Context, work_items
-            total = len(work_items(cfg, deals if not deals_file else len(Context(cfg).file_deals)))
+            workers = jobs or os.cpu_count() or 1
+            total = len(work_items(cfg, deals if not deals_file else len(Context(cfg).file_deals), workers))
             with click.progressbar(length=total, label="comparing", file=sys.stderr) as bar:
-                report = run_diff(cfg, jobs or os.cpu_count(), bar.update, scheduler, scheduler_timeout)
+                report = run_diff(cfg, workers, bar.update, scheduler, scheduler_timeout)
         else:
             report = run_diff(cfg, jobs or os.cpu_count(), scheduler=scheduler,
                               connect_timeout=scheduler_timeout)

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import random
 import weakref
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .. import cards as C
 from ..compiler import NONE
-from ..engine import (Bid, bid_refusals, breaks_trump, by_seat, game_status, legal_cards, legal_mask, parse_bid,
+from ..engine import (Bid, bid_refusals, breaks_trump, by_seat, game_status, legal_cards, legal_mask,
                       play_hand, score_hand, trick_winner)
 from ..errors import RulespecError
 from ..policies import POLICIES
@@ -46,20 +45,27 @@ class Transcript:
 class Outcome:
     """What one variant makes of a transcript; ``sig`` is compared stage by stage.
 
-    An outcome from the batch replay holds only ``sig`` and ``rules``; ``full()``
-    adds the notes and situations (by the scalar replay, ``source``)."""
+    An outcome from the batch replay holds only ``sig`` and ``rules``: ``note()``
+    builds a note when asked, ``full()`` adds every note and situation by the
+    scalar replay of ``source`` (ruleset, transcript)."""
     sig: dict[str, object] = field(default_factory=dict)
     rules: dict[str, str | None] = field(default_factory=dict)  # rule behind the first forbidden bid/card
     situations: dict[str, dict] = field(default_factory=dict)   # inputs that reproduce a stage
     notes: dict[str, dict] = field(default_factory=dict)        # first forbidden bid/card and its clause
-    source: Callable[[], Outcome] | None = None
+    source: tuple[Ruleset, Transcript] | None = None
 
     def full(self) -> Outcome:
         """This outcome with its notes and situations."""
         if self.source is not None:
-            whole = self.source()
+            whole = replay(*self.source)
             self.situations, self.notes, self.source = whole.situations, whole.notes, None
         return self
+
+    def note(self, stage: str) -> dict:
+        """The note on the first forbidden bid or card (stage ``bid`` or ``legal``; see ``rules``)."""
+        if stage not in self.notes and self.source is not None:
+            self.notes[stage] = note(*self.source, stage, self.sig[stage])
+        return self.notes[stage]
 
 
 class _FixedBids:
@@ -97,11 +103,10 @@ def record(rs: Ruleset, deal: Deal, policy) -> Transcript:
         policy.observe_scores(scores)
     if deal.bids is not None:
         policy = _FixedBids(deal.bids, policy)
-    rec = play_hand(rs, list(deal.hands), deal.dealer, policy, scores, bags)
-    bids = tuple(parse_bid(rec["bids"][s]) for s in C.SEATS)
-    return Transcript(deal.dealer, deal.hands, bids, tuple(rec["_plays"]), deal.before,
+    rec = play_hand(rs, list(deal.hands), deal.dealer, policy, scores, bags, record=False)
+    return Transcript(deal.dealer, deal.hands, tuple(rec["_bids"]), tuple(rec["_plays"]), deal.before,
                       play_sig=play_signature(rs), won=tuple(rec["_won"]),
-                      winners=tuple(trick["winner"] for trick in rec["tricks"]), last=rec["_last"])
+                      winners=tuple(C.SEATS[w] for w in rec["_winners"]), last=rec["_last"])
 
 
 def _bid_json(bid: Bid):
@@ -123,6 +128,44 @@ def _forbidding_rule(rs: Ruleset, hand: int, trick: list[int], number: int, brok
         if name not in step["value"]:
             return {k: v for k, v in step.items() if k != "value"}
     return {"rule": None, "cite": None}
+
+
+def _bid_note(seat: int, bid: Bid, refusal: dict) -> dict:
+    return {"seat": C.SEATS[seat], "bid": str(bid), **refusal}
+
+
+def _legal_note(rs: Ruleset, hand: int, trick: list[int], number: int, broken: bool, played: int, seat: int,
+                card: int) -> dict:
+    return {"trick": number, "seat": C.SEATS[seat], "card": C.card_name(card),
+            **_forbidding_rule(rs, hand, trick, number, broken, played, card)}
+
+
+def note(rs: Ruleset, t: Transcript, stage: str, sig) -> dict:
+    """The note ``replay(rs, t)`` gives for the first forbidden bid or card (its ``sig[stage]``),
+    computed directly: the bids before it stand, the cards before it are played."""
+    if stage == "bid":
+        seat = sig[0]
+        first = rs.fn["deal.first_bidder"](t.dealer)
+        earlier = [(first + k) % 4 for k in range((seat - first) % 4)]
+        so_far = [t.bids[s] if s in earlier else None for s in range(4)]
+        scores, bags = t.before
+        refusals = bid_refusals(rs, seat, t.bids[seat], hand=t.dealt[seat], dealer=t.dealer, bids=so_far,
+                                scores=scores, bags=bags)
+        return _bid_note(seat, t.bids[seat], refusals[0])
+    number, seat, card = sig
+    hands = [0, 0, 0, 0]
+    for s, c in t.plays:
+        hands[s] |= 1 << c
+    broken, played = False, 0
+    for step, (s, c) in enumerate(t.plays[:t.plays.index((seat, card)) + 1]):
+        trick = [before for _, before in t.plays[step - step % 4:step]]
+        if (s, c) == (seat, card):
+            return _legal_note(rs, hands[s], trick, number, broken, played, seat, card)
+        if not broken and breaks_trump(rs, c, hands[s], trick, step // 4 + 1):
+            broken = True
+        hands[s] &= ~(1 << c)
+        played |= 1 << c
+    raise ValueError(f"{C.card_name(card)} is not in the transcript")
 
 
 # Everything the card play of a replay depends on: with equal signatures two variants
@@ -148,7 +191,7 @@ def play_signature(rs: Ruleset) -> tuple:
 
 @dataclass
 class _Play:
-    """The variant-independent part of a card-play replay, shared by variants with one play signature."""
+    """A card-play replay: the first forbidden card, trick winners, tricks per seat."""
     won: list[int]
     last: tuple | None
     legal_sig: object = None
@@ -159,26 +202,18 @@ class _Play:
     error: RulespecError | None = None
 
 
-def replay(rs: Ruleset, t: Transcript, plays: dict | None = None) -> Outcome:
-    """Replay ``t`` under ``rs``.  ``plays`` caches card-play replays by (transcript, play signature)."""
+def replay(rs: Ruleset, t: Transcript) -> Outcome:
+    """Replay ``t`` under ``rs`` (the recorded play stands as it is under the play rules it was recorded with)."""
     out = Outcome()
     try:
         _replay_bids(rs, t, out)
-        sig = play_signature(rs)
-        key = (id(t), sig)
-        play = plays.get(key) if plays is not None else None
-        if play is None:
-            play = _recorded_play(t) if t.won is not None and t.play_sig == sig else _replay_play(rs, t)
-            if plays is not None:
-                plays[key] = play
+        play = _recorded_play(t) if t.won is not None and t.play_sig == play_signature(rs) else _replay_play(rs, t)
         if play.error is not None:
             raise play.error
         out.sig["legal"], out.sig["trick"] = play.legal_sig, play.winners
         out.situations["tricks"] = play.tricks
-        if play.legal_note is not None:   # the citation is this variant's own (texts match, cites may not)
-            rule = play.legal_note["rule"]
-            cite = rs.cite(rule) if rule else {"rule": None, "cite": None}
-            out.notes["legal"], out.situations["legal"] = {**play.legal_note, **cite}, play.legal_situation
+        if play.legal_note is not None:
+            out.notes["legal"], out.situations["legal"] = play.legal_note, play.legal_situation
         _replay_score(rs, t, play.won, play.last, out)
     except RulespecError as exc:
         for stage in STAGES:
@@ -199,7 +234,7 @@ def _replay_bids(rs: Ruleset, t: Transcript, out: Outcome) -> None:
                                 scores=scores, bags=bags)
         if refusals:
             out.sig["bid"] = (seat, str(bid))
-            out.notes["bid"] = {"seat": C.SEATS[seat], "bid": str(bid), **refusals[0]}
+            out.notes["bid"] = _bid_note(seat, bid, refusals[0])
             out.situations["bid"] = {
                 "seat": C.SEATS[seat], "bid": _bid_json(bid), "dealer": C.SEATS[t.dealer],
                 "bids": {C.SEATS[s]: _bid_json(b) for s, b in enumerate(so_far) if b is not None},
@@ -235,8 +270,7 @@ def _replay_play(rs: Ruleset, t: Transcript) -> _Play:
                 if result.legal_sig is None and not (
                         legal_mask(rs, hand, trick_mask, led, number, pos + 1, broken, played) >> card) & 1:
                     result.legal_sig = (number, seat, card)
-                    result.legal_note = {"trick": number, "seat": C.SEATS[seat], "card": C.card_name(card),
-                                         **_forbidding_rule(rs, hand, trick, number, broken, played, card)}
+                    result.legal_note = _legal_note(rs, hand, trick, number, broken, played, seat, card)
                     result.legal_situation = {"hand": C.card_names(hand), "trick": [C.card_name(c) for c in trick],
                                               "number": number, "broken": broken}
                 if not broken and breaks_trump(rs, card, hand, trick, number):

@@ -172,7 +172,7 @@ def _note(stage: str, d: Direction, ids: tuple[str, str], where: dict) -> dict:
     if stage in ("bid", "legal"):
         for vid, out in zip(ids, (d.a, d.b)):
             if stage in out.rules:
-                info.setdefault("forbidden_by", {})[vid] = out.full().notes[stage]
+                info.setdefault("forbidden_by", {})[vid] = out.note(stage)
     else:
         info["values"] = {ids[0]: _plain(d.a.sig[stage]), ids[1]: _plain(d.b.sig[stage])}
     return info
@@ -236,21 +236,6 @@ def _candidate(acc: dict, key: str, rule: str, stage: str, cand: dict) -> None:
 
 
 # --------------------------------------------------------------------------- chunks
-def _record_all(ctx: Context, acc: dict, deal_of, policy_key: str, policy: str, before=None, hands_played=1):
-    out: list[Transcript | None] = []
-    for v, rs in enumerate(ctx.rs):
-        deal = deal_of(v)
-        if before is not None:
-            deal = replace(deal, before=before[v])
-        try:
-            t = record(rs, deal, policy_for(policy, ctx.cfg.seed, policy_key))
-            out.append(replace(t, hands_played=hands_played))
-        except RulespecError:
-            acc["record_errors"][rs.id] = acc["record_errors"].get(rs.id, 0) + 1
-            out.append(None)
-    return out
-
-
 def _compare_all(ctx: Context, acc: dict, section: str, items: list[tuple]) -> None:
     """Compare every pair on each item (transcripts by variant, where, attribute, histories).  All the
     transcripts are replayed under every variant in one batch; items without attribution are tallied on
@@ -260,8 +245,10 @@ def _compare_all(ctx: Context, acc: dict, section: str, items: list[tuple]) -> N
     reps = Replays(ctx.rs, ctx.replayers, flat)
     for attribute, group in itertools.groupby(items, key=lambda item: item[2]):
         run = list(group)
+        rows = np.array([[row[id(t)] if t is not None else -1 for t in ts] for ts, *_ in run],
+                        dtype=np.int64).reshape(len(run), len(ctx.rs))
         for pair in ctx.pairs:
-            if attribute or not _tally(ctx, acc, section, pair, run, reps, row):
+            if attribute or not _tally(ctx, acc, section, pair, run, rows[:, pair], reps):
                 for ts, where, _, histories in run:
                     _compare_item(ctx, acc, section, pair, ts, where, attribute, histories, reps, row)
 
@@ -275,13 +262,12 @@ def _compare_item(ctx, acc, section, pair, ts, where, attribute, histories, reps
         compare(ctx, acc, section, pair, dirs, where, attribute)
 
 
-def _tally(ctx: Context, acc: dict, section: str, pair: tuple[int, int], run: list[tuple], reps: Replays,
-           row: dict) -> bool:
-    """``compare`` without attribution for every item of ``run`` at once, on the batch's arrays.
-    False (and nothing tallied) when some transcript needs the one-by-one path."""
+def _tally(ctx: Context, acc: dict, section: str, pair: tuple[int, int], run: list[tuple], rows: np.ndarray,
+           reps: Replays) -> bool:
+    """``compare`` without attribution for every item of ``run`` at once, on the batch's arrays (``rows``:
+    each item's transcripts recorded under the pair's two variants, -1 for none).  False (and nothing
+    tallied) when some transcript needs the one-by-one path."""
     i, j = pair
-    rows = np.array([[row[id(ts[v])] if ts[v] is not None else -1 for v in pair] for ts, *_ in run],
-                    dtype=np.int64).reshape(len(run), 2)
     has = rows >= 0
     diff = {}
     for stage in STAGES:
@@ -322,11 +308,21 @@ def _tally(ctx: Context, acc: dict, section: str, pair: tuple[int, int], run: li
 
 def run_deals(ctx: Context, start: int, stop: int) -> dict:
     acc = new_acc(ctx)
-    items = []
-    for index in range(start, stop):
-        for policy in ctx.cfg.policies:
-            ts = _record_all(ctx, acc, lambda v: ctx.deal(index, v), str(index), policy)
-            items.append((ts, {"deal": index, "policy": policy}, index < ctx.cfg.attribute, None))
+    keys = [(index, policy) for index in range(start, stop) for policy in ctx.cfg.policies]
+    by_variant = []
+    for v, rs in enumerate(ctx.rs):   # a variant at a time: its compiled rules stay warm in the CPU's caches
+        played: list[Transcript | None] = []
+        for index in range(start, stop):
+            deal = ctx.deal(index, v)
+            for policy in ctx.cfg.policies:
+                try:
+                    played.append(record(rs, deal, policy_for(policy, ctx.cfg.seed, str(index))))
+                except RulespecError:
+                    acc["record_errors"][rs.id] = acc["record_errors"].get(rs.id, 0) + 1
+                    played.append(None)
+        by_variant.append(played)
+    items = [(ts, {"deal": index, "policy": policy}, index < ctx.cfg.attribute, None)
+             for (index, policy), ts in zip(keys, zip(*by_variant))]
     _compare_all(ctx, acc, "transcript", items)
     return acc
 
@@ -445,10 +441,11 @@ def _work(item: tuple[str, int, int]) -> dict:
     return (run_deals if kind == "deals" else run_games)(_CTX, start, stop)
 
 
-def work_items(cfg: DiffConfig, deal_count: int) -> list[tuple[str, int, int]]:
-    """The chunks of deal and game indices.  By default a chunk holds an eighth of the deals, from 20
-    to 100: large enough for the batch replay to pay off, small enough to keep every core busy."""
-    chunk = cfg.chunk or min(100, max(20, deal_count // 8))
+def work_items(cfg: DiffConfig, deal_count: int, workers: int = 1) -> list[tuple[str, int, int]]:
+    """The chunks of deal and game indices.  By default two chunks per worker, of 20 to 200 deals: large
+    enough for the batch replay to pay off, small enough to keep every worker busy.  (Chunks never
+    change the result: they are merged in index order.)"""
+    chunk = cfg.chunk or min(200, max(20, deal_count // (2 * max(1, workers))))
     items = [("deals", s, min(deal_count, s + chunk)) for s in range(0, deal_count, chunk)]
     game_chunk = max(1, chunk // 10)
     items += [("games", s, min(cfg.games, s + game_chunk)) for s in range(0, cfg.games, game_chunk)]
@@ -468,9 +465,9 @@ def run(cfg: DiffConfig, jobs: int | None = None, progress=None, scheduler: str 
     if len(set(ctx.ids)) != len(ctx.ids):
         raise DiffError(f"two of the variants have the same id: {', '.join(ctx.ids)}")
     deal_count = len(ctx.file_deals) if ctx.file_deals is not None else cfg.deals
-    items = work_items(cfg, deal_count)
-    acc = new_acc(ctx)
     jobs = jobs or os.cpu_count() or 1
+    items = work_items(cfg, deal_count, jobs)
+    acc = new_acc(ctx)
     if scheduler:
         from .cluster import run_on_cluster
         parts = run_on_cluster(cfg, items, scheduler, connect_timeout)
