@@ -36,8 +36,10 @@ def _post_script(folder: str, name: str) -> str:
     return str(path)
 
 
-def measure(seconds: int = 10, connections: int = 16, workers: int = 2) -> dict | None:
-    """{'score', 'floor' (GET /healthz), 'post_floor' (POST /_floor)}: req/s and p99; None without wrk."""
+def measure(seconds: int = 10, connections: int = 16, workers: int = 2, rounds: int = 5) -> dict | None:
+    """{'score', 'floor' (GET /healthz), 'post_floor' (POST /_floor)}: req/s and the worst p99 of the
+    rounds; None without wrk.  Each endpoint gets ``seconds`` in all, split into ``rounds`` that take
+    turns (the machine's speed drifts), each round in a rotated order."""
     if shutil.which("wrk") is None:
         return None
     with tempfile.TemporaryDirectory() as tmp, gunicorn(workers=workers, app="bench.floor:create_app()") as base:
@@ -45,7 +47,13 @@ def measure(seconds: int = 10, connections: int = 16, workers: int = 2) -> dict 
         check = urllib.request.Request(base + "/v1/score", data=json.dumps(SCORE_BODY).encode(),
                                        headers={"Content-Type": "application/json"})
         json.load(urllib.request.urlopen(check))  # the request is valid before it is measured
-        floor = _wrk(base + "/healthz", seconds, connections)
-        post_floor = _wrk(base + "/_floor", seconds, connections, script)
-        score = _wrk(base + "/v1/score", seconds, connections, script)
-    return {"score": score, "floor": floor, "post_floor": post_floor}
+        targets = {"floor": ("/healthz", None), "post_floor": ("/_floor", script), "score": ("/v1/score", script)}
+        runs: dict[str, list[dict]] = {name: [] for name in targets}
+        share = max(1, round(seconds / rounds))
+        for r in range(rounds):
+            names = list(targets)
+            for name in names[r % 3:] + names[:r % 3]:
+                path, lua = targets[name]
+                runs[name].append(_wrk(base + path, share, connections, lua))
+    return {name: {"rps": sum(x["rps"] for x in got) / len(got), "p99_ms": max(x["p99_ms"] for x in got),
+                   "non_2xx": sum(x["non_2xx"] for x in got)} for name, got in runs.items()}

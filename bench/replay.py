@@ -7,6 +7,7 @@ sums of CPU time over all rounds.
 """
 from __future__ import annotations
 
+import os
 import time
 
 VARIANTS = ("tournament", "standard", "pirates", "house", "classic")
@@ -37,18 +38,23 @@ def _diff(deals: int, seed: str, policies: tuple[str, ...], jobs: int, attribute
 
 
 def measure(deals: int = 400, seed: str = "bench", policies: tuple[str, ...] = ("random", "sensible"),
-            rounds: int = 4) -> dict:
+            rounds: int = 8) -> dict:
     for ref in VARIANTS:                       # compile and warm caches outside the clock
         _single(ref, 2, seed, policies)
     _diff(20, seed, policies, jobs=1)
     separate = shared = 0.0
-    for r in range(rounds):
-        order = ("shared", "separate") if r % 4 in (0, 3) else ("separate", "shared")
-        for side in order:
-            if side == "shared":
-                shared += _diff(deals, seed, policies, jobs=1)
-            else:
-                separate += sum(_single(ref, deals, seed, policies) for ref in VARIANTS)
+    cores = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {min(cores)})      # both sides on one core
+    try:
+        for r in range(rounds):
+            order = ("shared", "separate") if r % 4 in (0, 3) else ("separate", "shared")
+            for side in order:
+                if side == "shared":
+                    shared += _diff(deals, seed, policies, jobs=1)
+                else:
+                    separate += sum(_single(ref, deals, seed, policies) for ref in VARIANTS)
+    finally:
+        os.sched_setaffinity(0, cores)
     jobs1 = _diff(deals, seed, policies, jobs=1, attribute=deals, clock=time.perf_counter)   # wall time
     jobs2 = _diff(deals, seed, policies, jobs=2, attribute=deals, clock=time.perf_counter)
     return {"deals": deals, "rounds": rounds, "separate": separate, "shared": shared,

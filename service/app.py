@@ -5,9 +5,12 @@ per process and never change, so any number of workers can serve it.
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 
+import orjson
 from flask import Flask, Response, jsonify
+from flask.json.provider import DefaultJSONProvider
 
 from .api import v1
 from .apipage import render
@@ -22,11 +25,28 @@ DEFAULTS = {
 }
 
 
+class FastJSON(DefaultJSONProvider):
+    """Responses encoded by orjson (several times faster than the json module on rulings with long
+    trails); keys keep their order; anything orjson cannot encode falls back to the default."""
+
+    def dumps(self, obj, **kwargs) -> str:
+        if kwargs:
+            return super().dumps(obj, **kwargs)
+        try:
+            return orjson.dumps(obj).decode()
+        except TypeError:
+            return json.dumps(obj, default=self.default, ensure_ascii=False)
+
+    def response(self, *args, **kwargs) -> Response:
+        obj = self._prepare_response_obj(args, kwargs)
+        return self._app.response_class(self.dumps(obj) + "\n", mimetype=self.mimetype)
+
+
 def create_app(config: Mapping | None = None) -> Flask:
     app = Flask(__name__)
     app.config.update(DEFAULTS)
     app.config.update(config or {})
-    app.json.sort_keys = False
+    app.json = FastJSON(app)
     spec = build_spec(app.config["DIFF_MAX_DEALS"], app.config["DIFF_TIME_LIMIT"], app.config["MAX_CONTENT_LENGTH"])
     page = render(spec)
     register_error_handlers(app)
