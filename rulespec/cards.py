@@ -149,6 +149,6 @@ def parse_seat(text: str) -> int:
     """``N``/``E``/``S``/``W`` (or the full word) to 0..3."""
     if isinstance(text, str):
         key = text.strip().upper()[:1]
-        if key in SEATS and text.strip().upper() in (key, {"N": "NORTH", "E": "EAST", "S": "SOUTH", "W": "WEST"}[key]):
+        if key and key in SEATS and text.strip().upper() in (key, {"N": "NORTH", "E": "EAST", "S": "SOUTH", "W": "WEST"}[key]):
             return SEATS.index(key)
     raise CardError(f"not a seat: {text!r} (use N, E, S or W)")

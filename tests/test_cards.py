@@ -41,5 +41,6 @@ def test_seats_clockwise():
     assert C.left_of(n) == e and C.left_of(w) == n and C.partner_of(e) == w and C.right_of(n) == w
     assert C.team_of(n) == C.team_of(s) == 0 and C.team_of(e) == 1
     assert C.parse_seat("north") == n
-    with pytest.raises(CardError):
-        C.parse_seat("X")
+    for text in ("X", "", "  ", "NE", None):
+        with pytest.raises(CardError):
+            C.parse_seat(text)
