@@ -157,8 +157,9 @@ def _per_seat(value, field: str, parse: Callable[[object, str], object]) -> list
         raise InputError("expected an object with one entry per seat: N, E, S, W", field)
     out = [None] * 4
     for key, item in value.items():
-        seat = _seat(key, f"{field}.{key}")
-        out[seat] = parse(item, f"{field}.{key}")
+        path = f"{field}.{key}"
+        seat = _seat(key, path)
+        out[seat] = parse(item, path)
     missing = [C.SEATS[s] for s in range(4) if out[s] is None]
     if missing:
         raise InputError(f"missing seat(s): {', '.join(missing)}", field)
@@ -183,7 +184,16 @@ def _before(req: Mapping) -> tuple[tuple[int, int], tuple[int, int]]:
     return (scores[0], scores[1]), (bags[0], bags[1])
 
 
+# the usual bids parsed once (bids are immutable); anything else goes through parse_bid
+_COMMON_BIDS: dict[int | str, E.Bid] = {value: E.parse_bid(value)
+                                        for value in (*range(14), *map(str, range(14)), "nil", "blind nil")}
+
+
 def _bid(value, field: str) -> E.Bid:
+    if type(value) is int or type(value) is str:     # exact types: True == 1 but is not a bid
+        bid = _COMMON_BIDS.get(value)
+        if bid is not None:
+            return bid
     try:
         return E.parse_bid(value, field)
     except GameError as exc:

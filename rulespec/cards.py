@@ -145,10 +145,15 @@ def team_of(seat: int) -> int:
     return seat % 2
 
 
+_SEAT_NAMES = {"N": 0, "E": 1, "S": 2, "W": 3, "NORTH": 0, "EAST": 1, "SOUTH": 2, "WEST": 3}
+
+
 def parse_seat(text: str) -> int:
-    """``N``/``E``/``S``/``W`` (or the full word) to 0..3."""
+    """``N``/``E``/``S``/``W`` or the full word, in any case and with spaces around, to 0..3."""
     if isinstance(text, str):
-        key = text.strip().upper()[:1]
-        if key and key in SEATS and text.strip().upper() in (key, {"N": "NORTH", "E": "EAST", "S": "SOUTH", "W": "WEST"}[key]):
-            return SEATS.index(key)
+        seat = _SEAT_NAMES.get(text)                      # as usually written: one lookup
+        if seat is None:
+            seat = _SEAT_NAMES.get(text.strip().upper())
+        if seat is not None:
+            return seat
     raise CardError(f"not a seat: {text!r} (use N, E, S or W)")
