@@ -16,16 +16,14 @@ def _is_json(mimetype: str) -> bool:
 
 
 def _too_deep(value) -> bool:
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            return True
-        if isinstance(item, dict):
-            stack.extend((v, depth + 1) for v in item.values())
-        elif isinstance(item, list):
-            stack.extend((v, depth + 1) for v in item)
-    return False
+    """Whether some value lies deeper than ``MAX_DEPTH`` levels (the document is level 1)."""
+    level = [value]
+    for _ in range(MAX_DEPTH - 1):
+        level = [child for item in level if isinstance(item, (dict, list))
+                 for child in (item.values() if isinstance(item, dict) else item)]
+        if not level:
+            return False
+    return any(isinstance(item, (dict, list)) and item for item in level)
 
 
 def _decode() -> str:
@@ -43,18 +41,26 @@ def json_body():
     return parse_json(_decode())
 
 
-def parse_json(text: str):
-    try:
-        value = json.loads(text, parse_constant=_reject_constant)
-    except (ValueError, RecursionError) as exc:
-        raise ApiProblem("invalid-json", f"the body is not valid JSON: {exc}", "body") from None
-    if _too_deep(value):
-        raise ApiProblem("invalid-json", f"the body nests deeper than {MAX_DEPTH} levels", "body")
-    return value
-
-
 def _reject_constant(name: str):
     raise ValueError(f"{name} is not JSON")
+
+
+# built once (json.loads with an option builds a decoder per call); decoding keeps no state
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+
+
+def parse_json(text: str):
+    """A JSON document (NaN and Infinity refused) nesting at most ``MAX_DEPTH`` levels; else a 400 problem."""
+    try:
+        if text.startswith("\ufeff"):    # refused as json.loads refuses it (the decoder does not check)
+            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+        value = _DECODER.decode(text)
+    except (ValueError, RecursionError) as exc:
+        raise ApiProblem("invalid-json", f"the body is not valid JSON: {exc}", "body") from None
+    # each list or object opens with a bracket: a body with fewer than MAX_DEPTH cannot nest too deep
+    if text.count("[") + text.count("{") >= MAX_DEPTH and _too_deep(value):
+        raise ApiProblem("invalid-json", f"the body nests deeper than {MAX_DEPTH} levels", "body")
+    return value
 
 
 def yaml_body() -> str:
