@@ -270,9 +270,9 @@ def answer_bid(rs: Ruleset, req: Mapping) -> dict:
 def _validate_bids(rs: Ruleset, bids: list[E.Bid], scores, bags, dealer: int | None) -> None:
     """Refuse a set of final bids that the variant does not allow."""
     first = rs.fn["deal.first_bidder"](dealer) if dealer is not None else 0
+    alone = [None] * 4      # each bid is checked on its own (bid_refusals only reads it)
     for k in range(4):
         seat = (first + k) % 4
-        alone = [None] * 4
         refusals = E.bid_refusals(rs, seat, bids[seat], hand=None, dealer=dealer if dealer is not None else 3,
                                   bids=alone, scores=scores, bags=bags)
         if refusals:
@@ -383,21 +383,24 @@ def answer_score(rs: Ruleset, req: Mapping) -> dict:
     new_bags = (results[0].bags, results[1].bags)
     hands = _int(req.get("hands_played", 0), "hands_played", 0, 10_000) + 1
     game = E.game_status(rs, new_scores, new_bags, hands, explain=True)
+    names = [str(b) for b in bids]
     explanation = []
     for t, r in enumerate(results):
-        pair = [bids[t], bids[t + 2]]
-        if any(b.kind == E.REGULAR for b in pair):
-            contract = E.team_contract(rs, pair, scores, bags, t)
-            parts = " + ".join(f"{C.SEATS[s]} {bids[s]}" for s in (t, t + 2) if bids[s].kind == E.REGULAR)
-            explanation.append(dict(rs.step("bid.team_contract", contract, parts), team=C.TEAMS[t]))
-        if any(b.is_nil for b in pair):
-            explanation.append(dict(rs.step("nil.tricks_count", rs.params["nil.tricks_count"],
-                                            "whether the nil bidder's tricks count toward the contract"),
-                                    team=C.TEAMS[t]))
-        explanation += [dict(line, team=C.TEAMS[t]) for line in r.lines]
+        team = C.TEAMS[t]
+        regular = [s for s in (t, t + 2) if bids[s].kind == E.REGULAR]
+        if regular:
+            contract = E.team_contract(rs, [bids[t], bids[t + 2]], scores, bags, t)
+            step = rs.step("bid.team_contract", contract, " + ".join(f"{C.SEATS[s]} {names[s]}" for s in regular))
+            step["team"] = team     # rs.step gives a fresh record
+            explanation.append(step)
+        if bids[t].is_nil or bids[t + 2].is_nil:
+            step = rs.step("nil.tricks_count", rs.params["nil.tricks_count"],
+                           "whether the nil bidder's tricks count toward the contract")
+            step["team"] = team
+            explanation.append(step)
+        explanation += [{**line, "team": team} for line in r.lines]    # r.lines also go out under "teams"
     explanation += game.pop("explanation")
-    return {"variant": rs.id, "bids": {C.SEATS[s]: str(b) for s, b in enumerate(bids)},
-            "tricks": {C.SEATS[s]: tricks[s] for s in range(4)},
+    return {"variant": rs.id, "bids": dict(zip(C.SEATS, names)), "tricks": dict(zip(C.SEATS, tricks)),
             "teams": {C.TEAMS[t]: r.as_dict() for t, r in enumerate(results)},
             "game": game, "explanation": explanation}
 
