@@ -71,10 +71,16 @@ _SUIT_PARSE = {"C": CLUBS, "D": DIAMONDS, "H": HEARTS, "S": SPADES,
                "♧": CLUBS, "♢": DIAMONDS, "♡": HEARTS, "♤": SPADES}
 
 
+_CARD_IDS = {name: card for card, name in enumerate(NAMES)}
+
+
 def parse_card(text: str) -> int:
     """Parse a card leniently: ``AS``, ``as``, ``10S``, ``TS``, ``A♠``, ``♠A``, ``BJ``."""
     if not isinstance(text, str):
         raise CardError(f"a card must be a string such as 'AS' or '10H', not {text!r}")
+    card = _CARD_IDS.get(text)                      # a canonical name: one lookup
+    if card is not None:
+        return card
     raw = text.strip().upper()
     if raw in _JOKER_NAMES:
         return _JOKER_NAMES[raw]

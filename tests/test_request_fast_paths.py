@@ -1,5 +1,5 @@
-"""The request layer's fast paths give the answers of the plain code: seats, bids, JSON bodies with
-their nesting bound, and whole /v1/score answers (values, key order, errors with their fields),
+"""The request layer's fast paths give the answers of the plain code: seats, cards, bids, JSON bodies
+with their nesting bound, and whole /v1/score answers (values, key order, errors with their fields),
 each checked against a straightforward reference kept here."""
 from __future__ import annotations
 
@@ -199,6 +199,30 @@ SEAT_TEXTS = ["N", "E", "S", "W", "n", "e", "s", "w", " N", "W ", "\tS\n", "Nort
 @pytest.mark.parametrize("text", SEAT_TEXTS, ids=repr)
 def test_parse_seat_matches_the_plain_rule(text):
     assert outcome(C.parse_seat, text) == outcome(plain_parse_seat, text)
+
+
+def plain_parse_card(text) -> int:
+    if not isinstance(text, str):
+        raise CardError(f"a card must be a string such as 'AS' or '10H', not {text!r}")
+    raw = text.strip().upper()
+    if raw in C._JOKER_NAMES:
+        return C._JOKER_NAMES[raw]
+    if len(raw) >= 2:
+        for rank_part, suit_part in ((raw[:-1], raw[-1]), (raw[1:], raw[0])):
+            if rank_part in C._RANK_PARSE and suit_part in C._SUIT_PARSE:
+                return C.make_card(C._SUIT_PARSE[suit_part], C._RANK_PARSE[rank_part])
+    raise CardError(
+        f"not a card: {text!r} (write rank then suit, e.g. 'AS', '10H' or 'TH', 'Q♦'; jokers 'BJ' and 'LJ')")
+
+
+CARD_TEXTS = [*C.NAMES, *(name.lower() for name in C.NAMES), *(f" {name}\t" for name in C.NAMES), "TH", "th", "A♠",
+              "♠A", "10♥", "♡Q", "SJ", "HJ", "lj", "J", "1H", "11H", "AX", "SA", "HS", "10", "", " ", "JOKER", "ＡＳ",
+              None, 14, ["AS"]]
+
+
+@pytest.mark.parametrize("text", CARD_TEXTS, ids=repr)
+def test_parse_card_matches_the_plain_rule(text):
+    assert outcome(C.parse_card, text) == outcome(plain_parse_card, text)
 
 
 BID_VALUES = [0, 1, 3, 13, 14, 63, 64, 1000, -1, True, False, None, 3.0, "3", " 4 ", "05", "13", "nil", "NIL",
