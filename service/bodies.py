@@ -45,7 +45,7 @@ def _reject_constant(name: str):
     raise ValueError(f"{name} is not JSON")
 
 
-# built once (json.loads with an option builds a decoder per call); decoding keeps no state
+# built once and shared, as json.loads shares its default decoder (with an option it builds one per call)
 _DECODER = json.JSONDecoder(parse_constant=_reject_constant)
 
 
