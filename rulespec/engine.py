@@ -30,14 +30,17 @@ class Bid:
     n: int = 0
 
     def __str__(self) -> str:
-        return {REGULAR: str(self.n), NIL: "nil", BLIND_NIL: "blind nil"}.get(self.kind, f"blind {self.n}")
+        if self.kind == REGULAR:
+            return str(self.n)
+        return _BID_WORDS.get(self.kind) or f"blind {self.n}"
 
     @property
     def is_nil(self) -> bool:
         return self.kind in (NIL, BLIND_NIL)
 
 
-_BLIND_RE = re.compile(r"^blind[\s_-]*(\d+)$")
+_BID_WORDS = {NIL: "nil", BLIND_NIL: "blind nil"}
+_BLIND_RE = re.compile(r"^blind[\s_-]*([0-9]+)$")
 
 
 def parse_bid(value, field: str = "bid") -> Bid:
@@ -50,7 +53,7 @@ def parse_bid(value, field: str = "bid") -> Bid:
         return Bid(NIL) if value == 0 else Bid(REGULAR, value)
     if isinstance(value, str):
         text = value.strip().lower()
-        if text.isdigit():
+        if text.isascii() and text.isdigit():    # (str.isdigit also accepts '²', which int() refuses)
             return parse_bid(int(text), field)
         if text in ("nil", "null", "naught"):
             return Bid(NIL)

@@ -103,6 +103,18 @@ def test_bids(standard):
     assert E.parse_bid("Blind Nil") == E.Bid("blind_nil")
     with pytest.raises(GameError, match="not a bid"):
         E.parse_bid("seven")
+    for odd in ("²", "blind ²", "٣"):                  # digits int() refuses, or not ASCII: a clear error
+        with pytest.raises(GameError, match="not a bid"):
+            E.parse_bid(odd)
+    assert [str(E.parse_bid(v)) for v in (3, "nil", "blind nil", "blind 6")] == ["3", "nil", "blind nil", "blind 6"]
+
+
+def test_an_odd_digit_in_a_bid_is_a_422_not_a_500():
+    from service.app import create_app
+    body = {"variant": "standard", "bids": {"N": "²", "E": 3, "S": 4, "W": 3},
+            "tricks": {"N": 3, "E": 3, "S": 4, "W": 3}}
+    resp = create_app().test_client().post("/v1/score", json=body)
+    assert resp.status_code == 422 and resp.get_json()["field"] == "bids.N"
 
 
 def seats(n, e, s, w):
