@@ -563,7 +563,7 @@ class CompiledExpr:
     fn: Callable
 
 
-_COMPILED: dict[tuple, CompiledExpr] = {}
+_COMPILED: dict[tuple, tuple[Tree, CompiledExpr]] = {}
 
 
 def _tables_key(tables: Mapping[str, object]) -> tuple:
@@ -575,16 +575,18 @@ def compile_tree(tree: Tree, slot: Slot, params: Mapping[str, tuple[str, object]
     """Check ``tree`` (an ``expr`` node) for ``slot`` and build its callable.
 
     Memoised on everything the result depends on (slot, tree, the parameters the
-    tree can name, the card tables), so inherited rules compile once per process."""
+    tree can name, the card tables), so inherited rules compile once per process.
+    The tree is keyed by identity (``parse`` gives one tree per text), kept in the
+    entry so that its id stays its own."""
     names = referenced_names(tree)
-    key = (slot, tree, tuple(sorted((n, repr(params[n])) for n in names if n in params)),
+    key = (slot, id(tree), tuple(sorted((n, repr(params[n])) for n in names if n in params)),
            _tables_key(tables), static_card)
     cached = _COMPILED.get(key)
-    if cached is None:
+    if cached is None or cached[0] is not tree:
         if len(_COMPILED) > 8192:
             _COMPILED.clear()
-        cached = _COMPILED[key] = _compile_tree(tree, slot, params, tables, static_card)
-    return cached
+        cached = _COMPILED[key] = (tree, _compile_tree(tree, slot, params, tables, static_card))
+    return cached[1]
 
 
 def _compile_tree(tree: Tree, slot: Slot, params: Mapping[str, tuple[str, object]],
@@ -606,8 +608,15 @@ def _compile_tree(tree: Tree, slot: Slot, params: Mapping[str, tuple[str, object
     return CompiledExpr(slot, source, expr.type, namespace["rule"])
 
 
-def referenced_names(tree: Tree) -> set[str]:
-    """Every dotted name chain in a tree (used to order parameter rules)."""
+_NAMES: dict[int, tuple[Tree, frozenset[str]]] = {}
+
+
+def referenced_names(tree: Tree) -> frozenset[str]:
+    """Every dotted name chain in a tree (used to order parameter rules).  Memoised by the tree's
+    identity, like ``compile_tree``."""
+    hit = _NAMES.get(id(tree))
+    if hit is not None and hit[0] is tree:
+        return hit[1]
     found: set[str] = set()
     for sub in tree.iter_subtrees():
         chain = _flatten(sub)
@@ -615,6 +624,9 @@ def referenced_names(tree: Tree) -> set[str]:
             parts = [p for p, _ in chain]
             for cut in range(1, len(parts) + 1):
                 found.add(".".join(parts[:cut]))
-    return found
+    if len(_NAMES) > 8192:
+        _NAMES.clear()
+    _NAMES[id(tree)] = (tree, frozenset(found))
+    return _NAMES[id(tree)][1]
 
 
