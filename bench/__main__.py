@@ -46,7 +46,7 @@ def main() -> None:
         from . import replay
         result = replay.measure()
         raw["replay"] = result
-        rows.append((f"5 variants on shared deals vs 5 runs (CPU s, {result['rounds']} rounds)",
+        rows.append((f"5 variants on shared deals vs 5 runs (CPU s, {result['rounds']} rounds; median ratio)",
                      f"{result['shared']:.2f}", f"{result['separate']:.2f}", f"{result['overhead']:+.1%} overhead",
                      "<= +10%"))
         rows.append(("diff --jobs 2 vs --jobs 1 (wall s)", f"{result['jobs2']:.2f}", f"{result['jobs1']:.2f}",

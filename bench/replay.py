@@ -2,12 +2,13 @@
 single-variant runs of the same deals and policies, and the speed-up of ``--jobs 2`` over ``--jobs 1``.
 
 The machine's speed drifts by tens of percent from one second to the next, so
-the two sides are measured in alternating rounds (ABBA order) and compared as
-sums of CPU time over all rounds.
+the two sides are measured in alternating rounds (ABBA order) of CPU time on one
+core, and the overhead is the median of the rounds' ratios.
 """
 from __future__ import annotations
 
 import os
+import statistics
 import time
 
 VARIANTS = ("tournament", "standard", "pirates", "house", "classic")
@@ -38,11 +39,11 @@ def _diff(deals: int, seed: str, policies: tuple[str, ...], jobs: int, attribute
 
 
 def measure(deals: int = 400, seed: str = "bench", policies: tuple[str, ...] = ("random", "sensible"),
-            rounds: int = 8) -> dict:
+            rounds: int = 12) -> dict:
     for ref in VARIANTS:                       # compile and warm caches outside the clock
         _single(ref, 2, seed, policies)
     _diff(20, seed, policies, jobs=1)
-    separate = shared = 0.0
+    times: dict[str, list[float]] = {"shared": [], "separate": []}
     cores = os.sched_getaffinity(0)
     os.sched_setaffinity(0, {min(cores)})      # both sides on one core
     try:
@@ -50,12 +51,16 @@ def measure(deals: int = 400, seed: str = "bench", policies: tuple[str, ...] = (
             order = ("shared", "separate") if r % 4 in (0, 3) else ("separate", "shared")
             for side in order:
                 if side == "shared":
-                    shared += _diff(deals, seed, policies, jobs=1)
+                    times[side].append(_diff(deals, seed, policies, jobs=1))
                 else:
-                    separate += sum(_single(ref, deals, seed, policies) for ref in VARIANTS)
+                    times[side].append(sum(_single(ref, deals, seed, policies) for ref in VARIANTS))
     finally:
         os.sched_setaffinity(0, cores)
+    # each round's two sides ran back to back: the median of the rounds' ratios drops the rounds
+    # that a slow spell of the machine hit on one side only
+    ratios = [a / b for a, b in zip(times["shared"], times["separate"])]
     jobs1 = _diff(deals, seed, policies, jobs=1, attribute=deals, clock=time.perf_counter)   # wall time
     jobs2 = _diff(deals, seed, policies, jobs=2, attribute=deals, clock=time.perf_counter)
-    return {"deals": deals, "rounds": rounds, "separate": separate, "shared": shared,
-            "overhead": shared / separate - 1, "jobs1": jobs1, "jobs2": jobs2, "speedup": jobs1 / jobs2}
+    return {"deals": deals, "rounds": rounds, "separate": sum(times["separate"]), "shared": sum(times["shared"]),
+            "overhead": statistics.median(ratios) - 1, "round_overheads": [x - 1 for x in ratios],
+            "jobs1": jobs1, "jobs2": jobs2, "speedup": jobs1 / jobs2}

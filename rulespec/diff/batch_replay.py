@@ -209,6 +209,9 @@ def play_all(rps: Sequence[BatchReplayer], b: _Batch) -> dict[tuple, _Play]:
                  np.zeros(n, dtype=np.int64), np.zeros((n, 4), dtype=np.int64), np.zeros(n, dtype=bool))
            for _ in groups]
     suits = {rp.rs.suit_of: rp.engine.suit_of for rp in groups}      # the led suit depends on card.suit
+    # per group and situation (leading, first trick): the constraints' keys, in priority order
+    keyed = [{case: tuple((rp.key(name), breaks[g]) for name in names) for case, names in _APPLICABLE.items()}
+             for g, rp in enumerate(groups)]
     for number in range(1, tricks + 1):
         start = (number - 1) * 4
         trick_mask = np.zeros(n, dtype=np.int64)
@@ -217,11 +220,12 @@ def play_all(rps: Sequence[BatchReplayer], b: _Batch) -> dict[tuple, _Play]:
             step = start + pos
             seat, card, bit = b.seats[:, step], b.cards[:, step], bits[:, step]
             hand = hands[rows, seat]
-            names = _APPLICABLE[(pos == 0, number == 1)]
+            case = (pos == 0, number == 1)
+            names = _APPLICABLE[case]
             permitted: dict[tuple, np.ndarray] = {}
             narrowed: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
             for g, rp in enumerate(groups):
-                keys = tuple((rp.key(name), breaks[g]) for name in names)
+                keys = keyed[g][case]
                 if keys not in narrowed:
                     args = (hand, trick_mask, led[rp.rs.suit_of], number, pos + 1, pos == 0, broken[breaks[g]],
                             played)

@@ -310,10 +310,13 @@ def run_deals(ctx: Context, start: int, stop: int) -> dict:
     acc = new_acc(ctx)
     keys = [(index, policy) for index in range(start, stop) for policy in ctx.cfg.policies]
     by_variant = []
+    packs: dict[tuple[int, int], list[Deal]] = {}    # variants with one pack share its deals
     for v, rs in enumerate(ctx.rs):   # a variant at a time: its compiled rules stay warm in the CPU's caches
+        pack = (rs.deck, rs.params["deal.hand_size"])
+        if pack not in packs:
+            packs[pack] = [ctx.deal(index, v) for index in range(start, stop)]
         played: list[Transcript | None] = []
-        for index in range(start, stop):
-            deal = ctx.deal(index, v)
+        for index, deal in zip(range(start, stop), packs[pack]):
             for policy in ctx.cfg.policies:
                 try:
                     played.append(record(rs, deal, policy_for(policy, ctx.cfg.seed, str(index))))
@@ -442,10 +445,11 @@ def _work(item: tuple[str, int, int]) -> dict:
 
 
 def work_items(cfg: DiffConfig, deal_count: int, workers: int = 1) -> list[tuple[str, int, int]]:
-    """The chunks of deal and game indices.  By default two chunks per worker, of 20 to 200 deals: large
-    enough for the batch replay to pay off, small enough to keep every worker busy.  (Chunks never
-    change the result: they are merged in index order.)"""
-    chunk = cfg.chunk or min(200, max(20, deal_count // (2 * max(1, workers))))
+    """The chunks of deal and game indices.  By default two chunks per worker (one for a single worker),
+    of 20 to 400 deals: large enough for the batch replay to pay off, small enough to keep every worker
+    busy.  (Chunks never change the result: they are merged in index order.)"""
+    per_worker = 2 if workers > 1 else 1
+    chunk = cfg.chunk or min(400, max(20, deal_count // (per_worker * workers)))
     items = [("deals", s, min(deal_count, s + chunk)) for s in range(0, deal_count, chunk)]
     game_chunk = max(1, chunk // 10)
     items += [("games", s, min(cfg.games, s + game_chunk)) for s in range(0, cfg.games, game_chunk)]
