@@ -25,6 +25,7 @@ Bundled variants live in ``variants/``; user variants are found by path.
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
 from dataclasses import dataclass, field
@@ -291,7 +292,13 @@ def _hint(name: str | None) -> str | None:
 def read_variant_text(text: str, file: str = "<string>") -> VariantSpec:
     """Parse one variant file's text.  Problems that leave no usable spec raise
     ``RulesFileError``; others are kept in ``spec.problems`` for the compiler to
-    report together with its own, so one run lists them all."""
+    report together with its own, so one run lists them all.  Memoised (a base
+    variant is read once for all that extend it): specs are never modified."""
+    return _read_variant_text(text, file)
+
+
+@functools.lru_cache(maxsize=64)
+def _read_variant_text(text: str, file: str) -> VariantSpec:
     reader = _Reader(text, file)
     spec = reader.read()
     if spec is None:
