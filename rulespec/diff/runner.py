@@ -253,7 +253,9 @@ def _compare_all(ctx: Context, acc: dict, section: str, items: list[tuple]) -> N
                     _compare_item(ctx, acc, section, pair, ts, where, attribute, histories, reps, row)
 
 
-def _compare_item(ctx, acc, section, pair, ts, where, attribute, histories, reps: Replays, row) -> None:
+def _compare_item(ctx: Context, acc: dict, section: str, pair: tuple[int, int], ts: list[Transcript | None],
+                  where: dict, attribute: bool, histories: list | None, reps: Replays, row: dict[int, int]) -> None:
+    """``compare`` one item's directions, with the batch's outcomes."""
     i, j = pair
     dirs = [Direction(ts[v], reps.outcome(row[id(ts[v])], i), reps.outcome(row[id(ts[v])], j), v == i,
                       histories[v] if histories else None)
