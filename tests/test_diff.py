@@ -197,6 +197,18 @@ def test_recorded_play_replayed_under_each_variant(tmp_path):
     assert note["rule"] == "play.first_trick_suit" and note["trick"] == 1
 
 
+def test_deals_with_cards_outside_a_variants_pack_are_counted_not_a_crash():
+    """52-card deals under jokers-deuces (its pack drops two deuces): the players cannot hold those
+    cards, so its hands are reported as unplayable; recorded plays are replayed and compared."""
+    sample = ROOT / "corpus" / "deals" / "sample.jsonl"
+    deals = read_deals(sample)
+    report = diff(DiffConfig(("standard", "jokers-deuces"), deals_file=str(sample), attribute=0), jobs=1)
+    played_by_policy = sum(1 for d in deals if d.play is None) * 2
+    assert report["record_errors"] == {"jokers-deuces": played_by_policy}
+    legal = report["pairs"][0]["transcript"]["stages"]["legal"]
+    assert any(d.play for d in deals) and legal["forbidding_clauses"].get("deck.cards")
+
+
 def test_cli_writes_three_reports(tmp_path):
     out = tmp_path / "out"
     result = CliRunner().invoke(main, ["diff", "standard", variant(tmp_path, "z", "  bags.limit: 5 @ 000 §SCORING\n"),
