@@ -551,6 +551,10 @@ def play_hand(rs: Ruleset, hands: list[int], dealer: int, policy, scores=(0, 0),
               record: bool = True) -> dict:
     """Bid, exchange, play and score one hand.  Returns the hand record (see docs/formats.md); with
     ``record=False`` (for simulation speed) only its raw '_' parts, the results without explanation lines."""
+    foreign = (hands[0] | hands[1] | hands[2] | hands[3]) & ~rs.deck
+    if foreign:
+        raise GameError(f"the deal holds cards that are not in the pack of variant '{rs.id}': "
+                        f"{' '.join(C.card_names(foreign))}", "deal", "deck.cards", rs.rules["deck.cards"].cite)
     hands = list(hands)
     dealt = list(hands)
     bids: list[Bid | None] = [None] * 4

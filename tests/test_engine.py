@@ -1,4 +1,5 @@
 """The engine, driven by compiled variants."""
+import random
 import textwrap
 
 import pytest
@@ -6,7 +7,8 @@ import pytest
 from rulespec import cards as C
 from rulespec import engine as E
 from rulespec.errors import GameError
-from rulespec.ruleset import ruleset_from_text
+from rulespec.policies import SensiblePolicy
+from rulespec.ruleset import load_ruleset, ruleset_from_text
 
 JOKERS = textwrap.dedent("""\
     id: jj
@@ -188,3 +190,11 @@ def test_bid_checks_are_explained_even_when_allowed(standard):
                               bids=[None, None, E.Bid("regular", 3), None], checked=checked)
     assert [s["rule"] for s in checked] == ["bid.regular_min", "bid.regular_max", "bid.team_contract",
                                             "bid.team_min", "bid.team_max", "bid.team_valid"]
+
+
+def test_a_deal_from_another_pack_is_refused_with_the_pack_rule():
+    jokers = load_ruleset("jokers-deuces")
+    standard_deal = E.deal_for(0, 0, load_ruleset("standard"))
+    with pytest.raises(GameError, match="not in the pack of variant 'jokers-deuces'") as refused:
+        E.play_hand(jokers, standard_deal, 0, SensiblePolicy(random.Random(0)))
+    assert refused.value.rule == "deck.cards" and refused.value.field == "deal"

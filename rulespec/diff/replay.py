@@ -14,7 +14,7 @@ from .. import cards as C
 from ..compiler import NONE
 from ..engine import (Bid, bid_refusals, breaks_trump, by_seat, game_status, legal_cards, legal_mask,
                       play_hand, score_hand, trick_winner)
-from ..errors import GameError, RulespecError
+from ..errors import RulespecError
 from ..policies import POLICIES
 from ..ruleset import Ruleset
 from ..schema import PLAY_CONSTRAINTS
@@ -99,11 +99,6 @@ def record(rs: Ruleset, deal: Deal, policy) -> Transcript:
         owner = {card: seat for seat in range(4) for card in C.iter_cards(deal.hands[seat])}
         plays = tuple((owner[c], c) for c in deal.play)
         return Transcript(deal.dealer, deal.hands, deal.bids, plays, deal.before)
-    foreign = (deal.hands[0] | deal.hands[1] | deal.hands[2] | deal.hands[3]) & ~rs.deck
-    if foreign:   # (a recorded play is replayed as it is: the replay names the deck.cards rule)
-        raise GameError(f"deal {deal.label or deal.index} holds cards that are not in the pack of variant "
-                        f"'{rs.id}': {' '.join(C.card_names(foreign))}", "deal", "deck.cards",
-                        rs.rules["deck.cards"].cite)
     if hasattr(policy, "observe_scores"):
         policy.observe_scores(scores)
     if deal.bids is not None:
