@@ -3,8 +3,8 @@
 ``replay.replay`` stays the reference.  This computes the same stage values
 (``Outcome.sig``) and the rule behind the first forbidden bid or card for a
 whole batch of transcripts with numpy; notes and situations, which only the
-report's examples need, are filled in by the scalar replay when asked for
-(``Outcome.full``).  A transcript this cannot take (a play of another length
+report's examples need, are built when asked for (``Outcome.note``, and
+``Outcome.full`` by the scalar replay).  A transcript this cannot take (a play of another length
 than the variant's hands, a trick winner outside the trick, an error in a
 rule) is replayed by the scalar path instead.
 """
@@ -72,7 +72,7 @@ class _Play:
     won: np.ndarray         # (N, 4)
     last_winner: np.ndarray
     last_cards: np.ndarray  # (N, 4) by seat
-    broken: np.ndarray      # rows whose trick winner was not in the trick (scalar replay reports it)
+    winner_outside: np.ndarray  # rows where trick.winner named a card not in the trick (scalar replay)
 
 
 def _team_values(values: np.ndarray, team: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -261,7 +261,7 @@ def play_all(rps: Sequence[BatchReplayer], b: _Batch) -> dict[tuple, _Play]:
                 winners[key] = (b.seats[rows, start + np.argmax(hit, axis=1)], ~hit.any(axis=1))
             winner, outside = winners[key]
             p = out[g]
-            p.broken |= outside
+            p.winner_outside |= outside
             p.winners[:, number - 1] = winner
             p.won[rows, winner] += 1
             if number == tricks:
@@ -335,7 +335,7 @@ class Replays:
         keys["legal"][rows], rule["legal"][rows] = p.bad_step, p.bad_rule
         keys["trick"][rows], keys["score"][rows], keys["bags"][rows] = p.winners, points, bags
         keys["game"][rows] = np.where(over, winner, -1)
-        exact[rows] = ~p.broken      # a winner outside the trick: the scalar replay reports it
+        exact[rows] = ~p.winner_outside
 
     def outcome(self, k: int, w: int) -> Outcome:
         """What variant ``w`` makes of transcript ``k``."""
