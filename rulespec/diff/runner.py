@@ -447,10 +447,10 @@ def _work(item: tuple[str, int, int]) -> dict:
 
 
 def work_items(cfg: DiffConfig, deal_count: int, workers: int = 1) -> list[tuple[str, int, int]]:
-    """The chunks of deal and game indices.  By default two chunks per worker (one for a single worker),
-    of 20 to 400 deals: large enough for the batch replay to pay off, small enough to keep every worker
-    busy.  (Chunks never change the result: they are merged in index order.)"""
-    per_worker = 2 if workers > 1 else 1
+    """The chunks of deal and game indices.  By default four chunks per worker (one for a single worker),
+    of 20 to 400 deals: large enough for the batch replay to pay off, small enough that no worker is
+    left with a long last chunk.  (Chunks never change the result: they are merged in index order.)"""
+    per_worker = 4 if workers > 1 else 1
     chunk = cfg.chunk or min(400, max(20, deal_count // (per_worker * workers)))
     items = [("deals", s, min(deal_count, s + chunk)) for s in range(0, deal_count, chunk)]
     game_chunk = max(1, chunk // 10)
