@@ -51,6 +51,8 @@ def main() -> None:
                      "<= +10%"))
         rows.append(("diff --jobs 2 vs --jobs 1 (wall s)", f"{result['jobs2']:.2f}", f"{result['jobs1']:.2f}",
                      f"{result['speedup']:.2f}x", ">= 1.8x"))
+        rows.append(("  this machine: 2 CPU-bound processes vs 1 (ceiling)", "-", "-",
+                     f"{result['parallel_ceiling']:.2f}x", "context"))
 
     if "api" not in args.skip:
         result = api.measure(args.api_seconds)

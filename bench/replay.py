@@ -38,6 +38,30 @@ def _diff(deals: int, seed: str, policies: tuple[str, ...], jobs: int, attribute
     return clock() - start
 
 
+def _spin(n: int) -> int:
+    total = 0
+    for i in range(n):
+        total += i * i % 7
+    return total
+
+
+def parallel_ceiling(n: int = 6_000_000, rounds: int = 3) -> float:
+    """How much faster this machine runs two CPU-bound processes at once than one after the other
+    (the best ``--jobs 2`` can hope for); the median of ``rounds``."""
+    import multiprocessing
+    ratios = []
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        for _ in range(rounds):
+            start = time.perf_counter()
+            _spin(n)
+            _spin(n)
+            serial = time.perf_counter() - start
+            start = time.perf_counter()
+            pool.map(_spin, [n, n])
+            ratios.append(serial / (time.perf_counter() - start))
+    return statistics.median(ratios)
+
+
 def measure(deals: int = 400, seed: str = "bench", policies: tuple[str, ...] = ("random", "sensible"),
             rounds: int = 12) -> dict:
     for ref in VARIANTS:                       # compile and warm caches outside the clock
@@ -61,6 +85,7 @@ def measure(deals: int = 400, seed: str = "bench", policies: tuple[str, ...] = (
     ratios = [a / b for a, b in zip(times["shared"], times["separate"])]
     jobs1 = _diff(deals, seed, policies, jobs=1, attribute=deals, clock=time.perf_counter)   # wall time
     jobs2 = _diff(deals, seed, policies, jobs=2, attribute=deals, clock=time.perf_counter)
+    ceiling = parallel_ceiling()
     return {"deals": deals, "rounds": rounds, "separate": sum(times["separate"]), "shared": sum(times["shared"]),
             "overhead": statistics.median(ratios) - 1, "round_overheads": [x - 1 for x in ratios],
-            "jobs1": jobs1, "jobs2": jobs2, "speedup": jobs1 / jobs2}
+            "jobs1": jobs1, "jobs2": jobs2, "speedup": jobs1 / jobs2, "parallel_ceiling": ceiling}
