@@ -13,6 +13,7 @@ options, varied by the seat's dealt cards and the hand's progress).
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -50,6 +51,23 @@ def select_bit(masks: np.ndarray, k: np.ndarray) -> np.ndarray:
         k -= np.where(todo & ~here, counts[chunk], 0)
         todo &= ~here
     return out
+
+
+def narrow(hand: np.ndarray, permitted: Sequence[np.ndarray], card_bit: np.ndarray | None = None
+           ) -> tuple[np.ndarray, np.ndarray | None]:
+    """Vector ``engine._narrow``: each constraint's permitted cards (already ``& hand``), in priority
+    order, narrow the legal set unless they allow the whole hand, none of it, or none of what the
+    earlier ones left (the same conflict resolution).  Returns the legal sets and, given ``card_bit``,
+    the position in ``permitted`` of the first applied constraint that excludes that card (-1: none)."""
+    allowed = hand
+    first = None if card_bit is None else np.full(len(hand), -1, dtype=np.int64)
+    for k, allows in enumerate(permitted):
+        joint = allowed & allows
+        apply = (allows != hand) & (allows != 0) & (joint != 0)
+        if card_bit is not None:
+            first = np.where((first < 0) & apply & ((allows & card_bit) == 0), k, first)
+        allowed = np.where(apply, joint, allowed)
+    return allowed, first
 
 
 def hash_key(dealt, step):
@@ -234,16 +252,11 @@ class BatchEngine:
         return out
 
     def _legal(self, hand, trick_mask, led, number, position, broken, played) -> np.ndarray:
-        """Vector ``engine._narrow``: constraints in priority order, conflicts resolved the same way."""
+        """The legal cards of each hand (the play constraints of the situation, by ``narrow``)."""
         leading = position == 1
         args = (hand, trick_mask, led, number, position, leading, broken, played)
-        allowed = hand
-        for name in _APPLICABLE[(leading, number == 1)]:
-            permitted = np.asarray(self.fn[name](*args)) & hand
-            joint = allowed & permitted
-            apply = (permitted != hand) & (permitted != 0) & (joint != 0)
-            allowed = np.where(apply, joint, allowed)
-        return allowed
+        return narrow(hand, [np.asarray(self.fn[name](*args)) & hand
+                             for name in _APPLICABLE[(leading, number == 1)]])[0]
 
     def play(self, count: int, seed: int = 0, policy: str = "random", dealer: int = 0,
              deals: np.ndarray | None = None) -> BatchResult:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import cards as C
-from ..batch import _KIND_CODE, _KIND_NAME, PENDING, BatchEngine
+from ..batch import _KIND_CODE, _KIND_NAME, PENDING, BatchEngine, narrow
 from ..compiler import NONE
 from ..engine import _APPLICABLE
 from ..errors import RulespecError
@@ -274,16 +274,11 @@ def play_all(rps: Sequence[BatchReplayer], b: _Batch) -> dict[tuple, _Play]:
 
 def _narrow(hand: np.ndarray, bit: np.ndarray, names: Sequence[str], permitted: list[np.ndarray]
             ) -> tuple[np.ndarray, np.ndarray]:
-    """batch._legal on evaluated constraints: whether ``bit`` is forbidden, and the first applied
-    constraint that excludes it (index into CARD_RULES)."""
-    allowed = hand
-    why = np.full(len(hand), -1, dtype=np.int64)
-    for name, allows in zip(names, permitted):
-        joint = allowed & allows
-        apply = (allows != hand) & (allows != 0) & (joint != 0)
-        why = np.where((why < 0) & apply & ((allows & bit) == 0), _CARD_RULE[name], why)
-        allowed = np.where(apply, joint, allowed)
-    return (allowed & bit) == 0, why
+    """Whether ``bit`` is forbidden by the evaluated constraints ``names``, and the first applied
+    constraint that excludes it (index into CARD_RULES, -1: none)."""
+    allowed, first = narrow(hand, permitted, bit)
+    indices = np.array([_CARD_RULE[name] for name in names] + [-1], dtype=np.int64)   # first == -1: none
+    return (allowed & bit) == 0, indices[first]
 
 
 class Replays:
