@@ -3,11 +3,15 @@ single-variant runs of the same deals and policies, and the speed-up of ``--jobs
 
 The machine's speed drifts by tens of percent from one second to the next, so
 the two sides are measured in alternating rounds (ABBA order) of CPU time on one
-core, and the overhead is the median of the rounds' ratios.
+core, and the overhead is the median of the rounds' ratios.  The ``--jobs 2`` speed-up is the
+median of alternating rounds of wall time, each round with the machine's own ceiling (two plain
+CPU-bound processes against one after the other) and the CPU time both runs spent, which shows
+whether splitting the work added any.
 """
 from __future__ import annotations
 
 import os
+import resource
 import statistics
 import time
 
@@ -45,10 +49,14 @@ def _spin(n: int) -> int:
     return total
 
 
-def parallel_ceiling(n: int = 6_000_000, rounds: int = 3) -> float:
+CEILING_WORK = 6_000_000     # loop steps each process spins in parallel_ceiling (about a second)
+
+
+def parallel_ceiling(n: int | None = None, rounds: int = 3) -> float:
     """How much faster this machine runs two CPU-bound processes at once than one after the other
     (the best ``--jobs 2`` can hope for); the median of ``rounds``."""
     import multiprocessing
+    n = n or CEILING_WORK
     ratios = []
     with multiprocessing.get_context("fork").Pool(2) as pool:
         for _ in range(rounds):
@@ -62,8 +70,19 @@ def parallel_ceiling(n: int = 6_000_000, rounds: int = 3) -> float:
     return statistics.median(ratios)
 
 
+def _jobs_run(deals: int, seed: str, policies: tuple[str, ...], jobs: int) -> tuple[float, float]:
+    """Wall seconds and CPU seconds (this process and its workers) of one attributed 5-variant diff."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu, wall = time.process_time(), time.perf_counter()
+    _diff(deals, seed, policies, jobs=jobs, attribute=deals, clock=time.perf_counter)
+    wall = time.perf_counter() - wall
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    children = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return wall, time.process_time() - cpu + children
+
+
 def measure(deals: int = 400, seed: str = "bench", policies: tuple[str, ...] = ("random", "sensible"),
-            rounds: int = 12) -> dict:
+            rounds: int = 12, jobs_rounds: int = 4) -> dict:
     for ref in VARIANTS:                       # compile and warm caches outside the clock
         _single(ref, 2, seed, policies)
     _diff(20, seed, policies, jobs=1)
@@ -83,9 +102,18 @@ def measure(deals: int = 400, seed: str = "bench", policies: tuple[str, ...] = (
     # each round's two sides ran back to back: the median of the rounds' ratios drops the rounds
     # that a slow spell of the machine hit on one side only
     ratios = [a / b for a, b in zip(times["shared"], times["separate"])]
-    jobs1 = _diff(deals, seed, policies, jobs=1, attribute=deals, clock=time.perf_counter)   # wall time
-    jobs2 = _diff(deals, seed, policies, jobs=2, attribute=deals, clock=time.perf_counter)
-    ceiling = parallel_ceiling()
+    # --jobs 2 against --jobs 1 in alternating rounds too, each round with the machine's ceiling beside it
+    runs: dict[int, list[tuple[float, float]]] = {1: [], 2: []}
+    ceilings = []
+    for r in range(jobs_rounds):
+        for jobs in ((1, 2) if r % 4 in (0, 3) else (2, 1)):
+            runs[jobs].append(_jobs_run(deals, seed, policies, jobs))
+        ceilings.append(parallel_ceiling(rounds=1))
+    speedups = [one[0] / two[0] for one, two in zip(runs[1], runs[2])]
+    inflation = [two[1] / one[1] for one, two in zip(runs[1], runs[2])]
     return {"deals": deals, "rounds": rounds, "separate": sum(times["separate"]), "shared": sum(times["shared"]),
             "overhead": statistics.median(ratios) - 1, "round_overheads": [x - 1 for x in ratios],
-            "jobs1": jobs1, "jobs2": jobs2, "speedup": jobs1 / jobs2, "parallel_ceiling": ceiling}
+            "jobs_rounds": jobs_rounds, "jobs1": statistics.median(w for w, _ in runs[1]),
+            "jobs2": statistics.median(w for w, _ in runs[2]), "speedup": statistics.median(speedups),
+            "round_speedups": speedups, "cpu_inflation": statistics.median(inflation),
+            "parallel_ceiling": statistics.median(ceilings), "round_ceilings": ceilings}
