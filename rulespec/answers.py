@@ -389,8 +389,7 @@ def answer_score(rs: Ruleset, req: Mapping) -> dict:
         team = C.TEAMS[t]
         regular = [s for s in (t, t + 2) if bids[s].kind == E.REGULAR]
         if regular:
-            contract = E.team_contract(rs, [bids[t], bids[t + 2]], scores, bags, t)
-            step = rs.step("bid.team_contract", contract, " + ".join(f"{C.SEATS[s]} {names[s]}" for s in regular))
+            step = rs.step("bid.team_contract", r.contract, " + ".join(f"{C.SEATS[s]} {names[s]}" for s in regular))
             step["team"] = team     # rs.step gives a fresh record
             explanation.append(step)
         if bids[t].is_nil or bids[t + 2].is_nil:

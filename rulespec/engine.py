@@ -36,9 +36,10 @@ class Bid:
 
     @property
     def is_nil(self) -> bool:
-        return self.kind in (NIL, BLIND_NIL)
+        return self.kind in _NILS
 
 
+_NILS = (NIL, BLIND_NIL)
 _BID_WORDS = {NIL: "nil", BLIND_NIL: "blind nil"}
 _BLIND_RE = re.compile(r"^blind[\s_-]*([0-9]+)$")
 
@@ -256,18 +257,17 @@ def bid_refusals(rs: Ruleset, seat: int, bid: Bid, *, hand: int | None, dealer: 
 
     With ``hand=None`` (cards unknown) rules that depend on the hand are not checked.
     ``checked``, when given, receives a step for every rule consulted (its value and citation)."""
-    team = C.team_of(seat)
-    partner = C.partner_of(seat)
-    pbid = bids[partner]
-    first = rs.fn["deal.first_bidder"](dealer)
+    team = seat % 2                  # C.team_of, C.partner_of inlined: this runs for every scored hand
+    pbid = bids[(seat + 2) % 4]
+    fns = rs.fn
+    first = fns["deal.first_bidder"](dealer)
     args = (hand or 0, seat, dealer, (seat - first) % 4 + 1, pbid.kind if pbid else "pending",
             pbid.n if pbid else 0, bid.n, scores[team], bags[team], scores[1 - team], bags[1 - team])
-    fns = rs.fn
     out = []
 
     def ask(rule: str):
         """The rule's value, or None when it depends on an unknown hand."""
-        if hand is None and rs.uses(rule, "hand"):
+        if hand is None and rule in rs.hand_rules:
             if checked is not None:
                 checked.append(rs.step(rule, None, "not checked: depends on the cards held"))
             return None
@@ -315,6 +315,7 @@ class TeamResult:
     score: int
     bags: int
     lines: list[dict]
+    contract: int = 0    # the contract the team played for (kept for explanations, not in as_dict)
 
     def as_dict(self) -> dict:
         return {"points": self.points, "bags_added": self.bags_added, "score": self.score,
@@ -362,13 +363,14 @@ def score_hand(rs: Ruleset, bids: Sequence[Bid], tricks: Sequence[int], scores=(
 def _score_team(rs, team, bids, tricks, scores, bags, mode, offenders, adjust, last_trick, explain) -> TeamResult:
     fns, params = rs.fn, rs.params
     seats = (team, team + 2)
-    pair = [bids[s] for s in seats]
+    pair = [bids[team], bids[team + 2]]
     contract = team_contract(rs, pair, scores, bags, team)
-    blind = any(b.kind == BLIND for b in pair)
-    has_contract = blind or any(b.kind == REGULAR for b in pair)
-    nil_seats = [s for s in seats if bids[s].is_nil]
-    regular_tricks = sum(tricks[s] for s in seats if not bids[s].is_nil)
+    kinds = (pair[0].kind, pair[1].kind)
+    blind = BLIND in kinds
+    has_contract = blind or REGULAR in kinds
+    nil_seats = [s for s in seats if bids[s].kind in _NILS]
     nil_tricks = sum(tricks[s] for s in nil_seats)
+    regular_tricks = tricks[team] + tricks[team + 2] - nil_tricks
     won = regular_tricks + (nil_tricks if params["nil.tricks_count"] else 0) + adjust
     lines: list[dict] = []
     forfeit = mode == "forfeit" and offenders
@@ -440,7 +442,7 @@ def _score_team(rs, team, bids, tricks, scores, bags, mode, offenders, adjust, l
             total_bags = total_bags - limit if params["bags.carry"] else 0
             if not params["bags.carry"]:
                 break
-    return TeamResult(points, bags_added, scores[team] + points, total_bags, lines)
+    return TeamResult(points, bags_added, scores[team] + points, total_bags, lines, contract)
 
 
 # --------------------------------------------------------------------------- game end

@@ -71,6 +71,7 @@ class Ruleset:
         self.power: tuple[int, ...] = tables["_POW"]
         self.suit_masks: tuple[int, ...] = tables["_SM"]
         self.fn = {name: r.fn for name, r in rules.items() if r.fn is not None}
+        self.hand_rules = frozenset(name for name, r in rules.items() if "hand" in r.names)
         self._cites: dict[str, dict] = {}   # rules never change: each citation record is built once
 
     def __repr__(self) -> str:

@@ -39,7 +39,11 @@ class FastJSON(DefaultJSONProvider):
 
     def response(self, *args, **kwargs) -> Response:
         obj = self._prepare_response_obj(args, kwargs)
-        return self._app.response_class(self.dumps(obj) + "\n", mimetype=self.mimetype)
+        try:      # bytes straight from orjson: no round trip through str
+            body = orjson.dumps(obj, option=orjson.OPT_APPEND_NEWLINE)
+        except TypeError:
+            body = self.dumps(obj) + "\n"
+        return self._app.response_class(body, mimetype=self.mimetype)
 
 
 def create_app(config: Mapping | None = None) -> Flask:

@@ -306,3 +306,16 @@ def test_compare_kind_must_be_a_name(client):
     """Regression: a non-string kind (found by Schemathesis) was a TypeError, a 500."""
     body = {"variants": ["standard"], "kind": {}, "input": {}}
     problem(client.post("/v1/compare", json=body), 422, "invalid-input", "kind")
+
+
+@pytest.mark.parametrize("value, body", [
+    ({"b": 1, "a": [True, None, "é"]}, '{"b":1,"a":[true,null,"é"]}\n'),      # orjson: keys in order, UTF-8
+    ({"n": 2 ** 70}, '{"n": 1180591620717411303424}\n'),                    # too big for orjson: json module
+    ({"d": __import__("decimal").Decimal("1.5")}, '{"d": "1.5"}\n'),          # Flask's default() still applies
+])
+def test_json_responses_are_encoded_by_orjson_or_the_fallback(value, body):
+    app = create_app()
+    with app.app_context():
+        resp = app.json.response(value)
+    assert resp.mimetype == "application/json"
+    assert resp.get_data(as_text=True) == body
