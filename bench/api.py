@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import statistics
 import subprocess
 import tempfile
 import urllib.request
@@ -36,10 +37,11 @@ def _post_script(folder: str, name: str) -> str:
     return str(path)
 
 
-def measure(seconds: int = 10, connections: int = 16, workers: int = 2, rounds: int = 5) -> dict | None:
-    """{'score', 'floor' (GET /healthz), 'post_floor' (POST /_floor)}: req/s and the worst p99 of the
-    rounds; None without wrk.  Each endpoint gets ``seconds`` in all, split into ``rounds`` that take
-    turns (the machine's speed drifts), each round in a rotated order."""
+def measure(seconds: int = 30, connections: int = 16, workers: int = 2, rounds: int = 5) -> dict | None:
+    """{'score', 'floor' (GET /healthz), 'post_floor' (POST /_floor)}: mean req/s and the worst p99 of the
+    rounds, and 'ratios': the median over rounds of score's req/s to each floor's; None without wrk.
+    Each endpoint gets ``seconds`` in all, split into ``rounds`` that take turns (the machine's speed
+    drifts), each round in a rotated order."""
     if shutil.which("wrk") is None:
         return None
     with tempfile.TemporaryDirectory() as tmp, gunicorn(workers=workers, app="bench.floor:create_app()") as base:
@@ -55,5 +57,9 @@ def measure(seconds: int = 10, connections: int = 16, workers: int = 2, rounds: 
             for name in names[r % 3:] + names[:r % 3]:
                 path, lua = targets[name]
                 runs[name].append(_wrk(base + path, share, connections, lua))
-    return {name: {"rps": sum(x["rps"] for x in got) / len(got), "p99_ms": max(x["p99_ms"] for x in got),
-                   "non_2xx": sum(x["non_2xx"] for x in got)} for name, got in runs.items()}
+    out: dict = {name: {"rps": sum(x["rps"] for x in got) / len(got), "p99_ms": max(x["p99_ms"] for x in got),
+                        "non_2xx": sum(x["non_2xx"] for x in got)} for name, got in runs.items()}
+    out["ratios"] = {floor: statistics.median(s["rps"] / f["rps"] for s, f in zip(runs["score"], runs[floor]))
+                     for floor in ("floor", "post_floor")}
+    out["rounds"] = rounds
+    return out

@@ -3,6 +3,7 @@ speed targets live in ``python -m bench``, not in the test suite)."""
 from __future__ import annotations
 
 import math
+import shutil
 
 import pytest
 
@@ -30,3 +31,13 @@ def test_replay_measure_reports_every_ratio(monkeypatch):
 def test_jobs_run_counts_worker_cpu(jobs):
     wall, cpu = replay._jobs_run(6, "smoke", ("random",), jobs)
     assert wall > 0 and cpu > 0
+
+
+@pytest.mark.skipif(shutil.which("wrk") is None, reason="wrk is installed by `make bench`")
+def test_api_measure_reports_both_ratios():
+    from bench import api
+    result = api.measure(seconds=3, rounds=3)
+    for name in ("score", "floor", "post_floor"):
+        assert result[name]["rps"] > 0 and result[name]["non_2xx"] == 0, name
+    assert set(result["ratios"]) == {"floor", "post_floor"}
+    assert all(0 < r < 10 for r in result["ratios"].values())
