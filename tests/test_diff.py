@@ -221,3 +221,28 @@ def test_cli_writes_three_reports(tmp_path):
     assert "# Variant differences" in (out / "report.md").read_text(encoding="utf-8")
     bad = CliRunner().invoke(main, ["diff", "standard", "--deals", "1", "--out", str(out)])
     assert bad.exit_code == 2 and "at least two" in bad.output
+
+
+def test_a_chunk_pauses_the_cycle_collector_and_restores_it(monkeypatch):
+    import gc
+
+    from rulespec.diff import runner
+    seen = []
+    real = runner._run_deals
+    monkeypatch.setattr(runner, "_run_deals", lambda *a: seen.append(gc.isenabled()) or real(*a))
+    ctx = runner.Context(DiffConfig(refs=("standard", "tournament"), deals=2, seed="gc", attribute=0))
+    for enabled in (True, False):
+        (gc.enable if enabled else gc.disable)()
+        try:
+            runner.run_deals(ctx, 0, 2)
+            assert gc.isenabled() is enabled
+        finally:
+            gc.enable()
+    assert seen == [False, False]
+
+    def fail(*a):
+        raise RuntimeError("chunk failed")
+    monkeypatch.setattr(runner, "_run_deals", fail)
+    with pytest.raises(RuntimeError):
+        runner.run_deals(ctx, 0, 2)
+    assert gc.isenabled()

@@ -8,9 +8,12 @@ variant ids or paths.
 """
 from __future__ import annotations
 
+import gc
 import itertools
 import multiprocessing
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -308,7 +311,29 @@ def _tally(ctx: Context, acc: dict, section: str, pair: tuple[int, int], run: li
     return True
 
 
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """CPython's cyclic garbage collector paused while a chunk's transcripts pile up, then restored.
+
+    A chunk keeps thousands of transcripts (tuples of plays) alive until it is tallied; they form no
+    reference cycles and reference counting frees them with the chunk.  Meanwhile every one of them
+    counts towards the next collection, which only rescans them: 3-4% of a chunk's time, where a
+    single-variant run, which drops each hand as it goes, triggers none."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def run_deals(ctx: Context, start: int, stop: int) -> dict:
+    with _collector_paused():
+        return _run_deals(ctx, start, stop)
+
+
+def _run_deals(ctx: Context, start: int, stop: int) -> dict:
     acc = new_acc(ctx)
     keys = [(index, policy) for index in range(start, stop) for policy in ctx.cfg.policies]
     by_variant = []
