@@ -507,7 +507,7 @@ def legal_bids(rs: Ruleset, seat: int, hand: int, dealer: int, bids, scores, bag
         return [pbid]
     memo = _BID_MEMOS.get(rs)
     if memo is None:
-        memo = _BID_MEMOS[rs] = (any(rs.uses(rule, "hand") for rule in _HAND_BID_RULES), {})
+        memo = _BID_MEMOS[rs] = (not rs.hand_rules.isdisjoint(_HAND_BID_RULES), {})
     reads_hand, answers = memo
     key = (seat, dealer, pbid and (pbid.kind, pbid.n), scores[0], scores[1], bags[0], bags[1],
            hand if reads_hand else None)

@@ -71,15 +71,12 @@ class Ruleset:
         self.power: tuple[int, ...] = tables["_POW"]
         self.suit_masks: tuple[int, ...] = tables["_SM"]
         self.fn = {name: r.fn for name, r in rules.items() if r.fn is not None}
-        self.hand_rules = frozenset(name for name, r in rules.items() if "hand" in r.names)
+        # the rules that read the hand (not checked when the cards are unknown)
+        self.hand_rules: frozenset[str] = frozenset(name for name, r in rules.items() if "hand" in r.names)
         self._cites: dict[str, dict] = {}   # rules never change: each citation record is built once
 
     def __repr__(self) -> str:
         return f"<Ruleset {self.id} ({len(self.rules)} rules)>"
-
-    def uses(self, rule: str, name: str) -> bool:
-        """Whether rule ``rule`` mentions context name ``name`` (e.g. ``hand``)."""
-        return name in self.rules[rule].names
 
     def cite(self, name: str) -> dict:
         """The citation record of one rule, inheritance and silence noted (a fresh copy: callers add to it)."""

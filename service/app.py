@@ -35,14 +35,17 @@ class FastJSON(DefaultJSONProvider):
         try:
             return orjson.dumps(obj).decode()
         except TypeError:
-            return json.dumps(obj, default=self.default, ensure_ascii=False)
+            return self._fallback(obj)
+
+    def _fallback(self, obj) -> str:
+        return json.dumps(obj, default=self.default, ensure_ascii=False)
 
     def response(self, *args, **kwargs) -> Response:
         obj = self._prepare_response_obj(args, kwargs)
         try:      # bytes straight from orjson: no round trip through str
             body = orjson.dumps(obj, option=orjson.OPT_APPEND_NEWLINE)
         except TypeError:
-            body = self.dumps(obj) + "\n"
+            body = self._fallback(obj) + "\n"
         return self._app.response_class(body, mimetype=self.mimetype)
 
 
