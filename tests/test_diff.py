@@ -246,3 +246,17 @@ def test_a_chunk_pauses_the_cycle_collector_and_restores_it(monkeypatch):
     with pytest.raises(RuntimeError):
         runner.run_deals(ctx, 0, 2)
     assert gc.isenabled()
+
+
+def test_a_first_bid_or_card_difference_without_a_forbidding_rule_shows_both_values():
+    from rulespec.diff.replay import Outcome
+    from rulespec.diff.runner import Direction, _note
+    allowed = Outcome(sig={"legal": None})
+    unplayable = Outcome(sig={"legal": "error: 14S is not in the pack"})
+    note = _note("legal", Direction(None, allowed, unplayable, True), ("a", "b"), {"game": 0, "hand": 0})
+    assert note == {"game": 0, "hand": 0, "recorded_under": "a",
+                    "values": {"a": None, "b": "error: 14S is not in the pack"}}
+    forbidden = Outcome(sig={"legal": (1, 2, 40)}, rules={"legal": "play.follow"},
+                        notes={"legal": {"rule": "play.follow", "cite": "001 §Play"}})
+    note = _note("legal", Direction(None, allowed, forbidden, False), ("a", "b"), {"deal": 3})
+    assert note == {"deal": 3, "recorded_under": "b", "forbidden_by": {"b": {"rule": "play.follow", "cite": "001 §Play"}}}

@@ -176,7 +176,7 @@ def _note(stage: str, d: Direction, ids: tuple[str, str], where: dict) -> dict:
         for vid, out in zip(ids, (d.a, d.b)):
             if stage in out.rules:
                 info.setdefault("forbidden_by", {})[vid] = out.note(stage)
-    else:
+    if "forbidden_by" not in info:     # other stages, or no rule forbade a bid or card (a hand one side cannot play)
         info["values"] = {ids[0]: _plain(d.a.sig[stage]), ids[1]: _plain(d.b.sig[stage])}
     return info
 
