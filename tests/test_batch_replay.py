@@ -103,3 +103,22 @@ def test_array_tallies_give_the_same_report_as_the_one_by_one_comparison(monkeyp
     assert fast == slow
     pair = fast[0]["pairs"]["tournament|standard"]["transcript"]["stages"]
     assert pair["bid"]["count"] and pair["legal"]["clauses"] and pair["score"]["deltas"]
+
+
+def test_a_card_outside_the_pack_is_never_legal_and_stays_the_first_forbidden_card():
+    tournament, jokers = load_ruleset("tournament"), load_ruleset("jokers-deuces")
+    outside = tournament.deck & ~jokers.deck                         # 2C and 2H: in every 52-card deal
+    ts = _transcripts([tournament], 4, "pack")
+    reps = _assert_same([tournament, jokers], ts)
+    unsettled = 0
+    for k, t in enumerate(ts):
+        got = reps.outcome(k, 1)
+        first_outside = next(step for step, (_, card) in enumerate(t.plays) if (outside >> card) & 1)
+        trick, seat, card = got.sig["legal"]
+        step = t.plays.index((seat, card))
+        assert step <= first_outside                                  # nothing after it is the first
+        if step == first_outside:
+            assert got.rules["legal"] == "deck.cards" and got.note("legal")["rule"] == "deck.cards"
+        if str(got.sig["trick"]).startswith("error"):                 # jokers-deuces cannot settle the trick
+            unsettled += 1
+    assert unsettled                                                  # ... and the forbidden card was kept

@@ -234,6 +234,7 @@ def play_all(rps: Sequence[BatchReplayer], b: _Batch) -> dict[tuple, _Play]:
                             permitted[key] = np.asarray(rp.fn[name](*args)) & hand
                     narrowed[keys] = _narrow(hand, bit, names, [permitted[key] for key in keys])
                 forbidden, why = narrowed[keys]
+                forbidden = forbidden | ~in_deck[g][:, step]     # a card outside the pack is never legal
                 p = out[g]
                 new = (p.bad_step < 0) & forbidden
                 if new.any():

@@ -208,12 +208,13 @@ def replay(rs: Ruleset, t: Transcript) -> Outcome:
     try:
         _replay_bids(rs, t, out)
         play = _recorded_play(t) if t.won is not None and t.play_sig == play_signature(rs) else _replay_play(rs, t)
+        if play.legal_note is not None:   # kept when a rule fails later on: the forbidden card came first
+            out.sig["legal"] = play.legal_sig
+            out.notes["legal"], out.situations["legal"] = play.legal_note, play.legal_situation
         if play.error is not None:
             raise play.error
         out.sig["legal"], out.sig["trick"] = play.legal_sig, play.winners
         out.situations["tricks"] = play.tricks
-        if play.legal_note is not None:
-            out.notes["legal"], out.situations["legal"] = play.legal_note, play.legal_situation
         _replay_score(rs, t, play.won, play.last, out)
     except RulespecError as exc:
         for stage in STAGES:
@@ -267,8 +268,8 @@ def _replay_play(rs: Ruleset, t: Transcript) -> _Play:
             trick_mask, led = 0, NONE
             for pos, (seat, card) in enumerate(group):
                 hand = hands[seat]
-                if result.legal_sig is None and not (
-                        legal_mask(rs, hand, trick_mask, led, number, pos + 1, broken, played) >> card) & 1:
+                if result.legal_sig is None and not (  # (a card outside the variant's pack is never legal)
+                        (rs.deck & legal_mask(rs, hand, trick_mask, led, number, pos + 1, broken, played)) >> card) & 1:
                     result.legal_sig = (number, seat, card)
                     result.legal_note = _legal_note(rs, hand, trick, number, broken, played, seat, card)
                     result.legal_situation = {"hand": C.card_names(hand), "trick": [C.card_name(c) for c in trick],
