@@ -223,18 +223,21 @@ def test_cli_writes_three_reports(tmp_path):
     assert bad.exit_code == 2 and "at least two" in bad.output
 
 
-def test_a_chunk_pauses_the_cycle_collector_and_restores_it(monkeypatch):
+@pytest.mark.parametrize("kind", ["deals", "games"])
+def test_a_chunk_pauses_the_cycle_collector_and_restores_it(monkeypatch, kind):
     import gc
 
     from rulespec.diff import runner
     seen = []
-    real = runner._run_deals
-    monkeypatch.setattr(runner, "_run_deals", lambda *a: seen.append(gc.isenabled()) or real(*a))
-    ctx = runner.Context(DiffConfig(refs=("standard", "tournament"), deals=2, seed="gc", attribute=0))
+    real = runner._compare_all
+    monkeypatch.setattr(runner, "_compare_all", lambda *a: seen.append(gc.isenabled()) or real(*a))
+    ctx = runner.Context(DiffConfig(refs=("standard", "tournament"), deals=2, games=1, game_hands=2, seed="gc",
+                                    attribute=0))
+    chunk = runner.run_deals if kind == "deals" else runner.run_games
     for enabled in (True, False):
         (gc.enable if enabled else gc.disable)()
         try:
-            runner.run_deals(ctx, 0, 2)
+            chunk(ctx, 0, 1)
             assert gc.isenabled() is enabled
         finally:
             gc.enable()
@@ -242,9 +245,9 @@ def test_a_chunk_pauses_the_cycle_collector_and_restores_it(monkeypatch):
 
     def fail(*a):
         raise RuntimeError("chunk failed")
-    monkeypatch.setattr(runner, "_run_deals", fail)
+    monkeypatch.setattr(runner, "_compare_all", fail)
     with pytest.raises(RuntimeError):
-        runner.run_deals(ctx, 0, 2)
+        chunk(ctx, 0, 1)
     assert gc.isenabled()
 
 

@@ -46,16 +46,15 @@ def diff(variants, all_bundled, deals, deals_file, seed, games, policies, game_p
                                  param_hint="--policy")
     cfg = DiffConfig(refs, deals=deals, seed=seed, games=games, policies=chosen, game_policy=game_policy,
                      deals_file=deals_file, attribute=attribute, game_hands=game_hands)
+    workers = jobs or os.cpu_count() or 1
     try:
         if sys.stderr.isatty():
             from .runner import Context, work_items
-            workers = jobs or os.cpu_count() or 1
             total = len(work_items(cfg, deals if not deals_file else len(Context(cfg).file_deals), workers))
             with click.progressbar(length=total, label="comparing", file=sys.stderr) as bar:
                 report = run_diff(cfg, workers, bar.update, scheduler, scheduler_timeout)
         else:
-            report = run_diff(cfg, jobs or os.cpu_count(), scheduler=scheduler,
-                              connect_timeout=scheduler_timeout)
+            report = run_diff(cfg, workers, scheduler=scheduler, connect_timeout=scheduler_timeout)
         files = write_report(report, out)
     except RulespecError as exc:
         click.echo(f"rulespec diff: {exc}", err=True)
