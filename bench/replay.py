@@ -20,9 +20,9 @@ VARIANTS = ("tournament", "standard", "pirates", "house", "classic")
 
 def _single(ref: str, deals: int, seed: str, policies: tuple[str, ...]) -> float:
     """CPU seconds for one variant to play the deals alone (what ``rulespec simulate`` would do)."""
-    from rulespec.diff.deals import seeded_deal
-    from rulespec.diff.replay import policy_for, record
-    from rulespec.ruleset import load_ruleset
+    from rulespec.tools.diff.deals import seeded_deal
+    from rulespec.tools.diff.replay import policy_for, record
+    from rulespec.model.ruleset import load_ruleset
     rs = load_ruleset(ref)
     start = time.process_time()
     for index in range(deals):
@@ -35,7 +35,7 @@ def _single(ref: str, deals: int, seed: str, policies: tuple[str, ...]) -> float
 def _diff(deals: int, seed: str, policies: tuple[str, ...], jobs: int, attribute: int = 0,
           clock=time.process_time) -> float:
     """Seconds of the 5-variant comparison by ``clock`` (CPU time of this process by default)."""
-    from rulespec.diff.runner import DiffConfig, run
+    from rulespec.tools.diff.runner import DiffConfig, run
     cfg = DiffConfig(refs=VARIANTS, deals=deals, seed=seed, policies=policies, attribute=attribute)
     start = clock()
     run(cfg, jobs=jobs)

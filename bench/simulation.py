@@ -22,9 +22,9 @@ def _timed(step, budget: float) -> float:
 def ours_scalar(variant: str = "standard", budget: float = 5.0) -> float:
     """The scalar engine with one generator for deals and play (as OpenSpiel's side), and without
     the JSON hand record or explanation lines (``record=False``), which OpenSpiel does not build."""
-    from rulespec.engine import deal_cards, play_hand
-    from rulespec.policies import RandomPolicy
-    from rulespec.ruleset import load_ruleset
+    from rulespec.game.engine import deal_cards, play_hand
+    from rulespec.game.policies import RandomPolicy
+    from rulespec.model.ruleset import load_ruleset
     rs = load_ruleset(variant)
     rng = random.Random(1)
     policy = RandomPolicy(rng)
@@ -37,8 +37,8 @@ def ours_scalar(variant: str = "standard", budget: float = 5.0) -> float:
 
 
 def ours_batch(variant: str = "standard", budget: float = 5.0, size: int = 8192) -> float:
-    from rulespec.batch import BatchEngine
-    from rulespec.ruleset import load_ruleset
+    from rulespec.fast.batch import BatchEngine
+    from rulespec.model.ruleset import load_ruleset
     engine = BatchEngine(load_ruleset(variant))
     seeds = iter(range(10**9))
 

@@ -17,8 +17,8 @@ ROOT = Path(__file__).resolve().parent.parent
 _COMPILE_ALL = """
 import time
 t = time.perf_counter()
-from rulespec.ruleset import compile_spec
-from rulespec.variants import bundled_ids, find_variant
+from rulespec.model.ruleset import compile_spec
+from rulespec.model.variants import bundled_ids, find_variant
 for ref in bundled_ids():
     compile_spec(find_variant(ref))
 print(time.perf_counter() - t)

@@ -22,9 +22,9 @@ class LazyGroup(click.Group):
     (``rulespec --help`` stays fast).  ``LAZY`` keeps each one's short help for the listing."""
 
     LAZY = {
-        "diff": ("rulespec.diff.cli", "diff",
+        "diff": ("rulespec.tools.diff.cli", "diff",
                  "Replay identical deals under VARIANTS (ids or paths) and report where and why they disagree."),
-        "verify": ("rulespec.verify.command", "verify",
+        "verify": ("rulespec.tools.verify.command", "verify",
                    "Verify rules documents against themselves: dead ends, conflicts, endless games, dead rules, "
                    "open points and the documents' own claims."),
     }
@@ -62,7 +62,7 @@ def main() -> None:
 @click.argument("files", nargs=-1, required=True)
 def check(files: tuple[str, ...]) -> None:
     """Compile variant FILES (paths or bundled ids); report every problem found."""
-    from .ruleset import load_ruleset
+    from .model.ruleset import load_ruleset
     bad = 0
     for ref in files:
         try:
@@ -84,7 +84,7 @@ def check(files: tuple[str, ...]) -> None:
 
 def _with_hint(problem: Problem) -> Problem:
     """Say what a rule takes when a value of the wrong type has no other hint."""
-    from .schema import SLOTS
+    from .core.schema import SLOTS
     slot = SLOTS.get(problem.rule or "")
     if slot is None or problem.suggestion or "must give" not in problem.message:
         return problem
@@ -97,7 +97,7 @@ def _with_hint(problem: Problem) -> Problem:
 @click.option("--python", "show_python", is_flag=True, help="Also print the generated Python of each rule.")
 def show(variant: str, show_python: bool) -> None:
     """Print a variant's rules with their citations, marking inherited ones."""
-    from .ruleset import load_ruleset
+    from .model.ruleset import load_ruleset
     try:
         rs = load_ruleset(variant)
     except RulespecError as exc:
@@ -117,7 +117,7 @@ def show(variant: str, show_python: bool) -> None:
 @main.command(name="rules")
 def list_rules() -> None:
     """List every rule name a variant can set, with its type and context names."""
-    from .schema import CONTEXTS, SLOTS
+    from .core.schema import CONTEXTS, SLOTS
     for slot in SLOTS.values():
         click.echo(f"{slot.name}  ({slot.type})  {slot.doc}")
         names = list(CONTEXTS[slot.context])
@@ -135,8 +135,8 @@ def list_rules() -> None:
 @click.option("--out", type=click.Path(dir_okay=False, writable=True), help="Write one JSON line per hand here.")
 def simulate(variant: str, hands: int, seed: str, policy: str, out: str | None) -> None:
     """Play HANDS complete hands of VARIANT with seeded random legal bids and cards."""
-    from .engine import simulate as run
-    from .ruleset import load_ruleset
+    from .game.engine import simulate as run
+    from .model.ruleset import load_ruleset
     try:
         rs = load_ruleset(variant)
     except RulespecError as exc:
@@ -168,8 +168,8 @@ def run_tests(files: tuple[str, ...]) -> None:
     Prints a pass/fail table and, for each failure, expected vs actual and the
     rules applied.  Exit status: 0 all passed, 1 a case failed, 2 a file could
     not be read or holds no cases."""
-    from .scenarios import ScenarioFileError, load_cases, run_case
-    from .testreport import report
+    from .app.scenarios import ScenarioFileError, load_cases, run_case
+    from .app.testreport import report
     cases, unreadable = [], False
     for path in files:
         try:
@@ -203,9 +203,9 @@ def run_tests(files: tuple[str, ...]) -> None:
 def explain(variant: str, bids: str | None, tricks: str | None, before: str | None, dealer: str | None,
             renege: tuple[str, ...], json_file, compare: tuple[str, ...]) -> None:
     """Score one hand under VARIANT (a file or a bundled id), line by line with citations."""
-    from .answers import InputError, answer
-    from .explain import render_compare, render_score
-    from .situation import parse_before, parse_bids, parse_tricks
+    from .app.answers import InputError, answer
+    from .app.explain import render_compare, render_score
+    from .app.situation import parse_before, parse_bids, parse_tricks
     request: dict = {}
     try:
         if json_file is not None:
@@ -246,7 +246,7 @@ def explain(variant: str, bids: str | None, tricks: str | None, before: str | No
 
 def _dispute(kind: str, file: str) -> None:
     """Answer the JSON request in FILE (``-``: stdin) exactly as the HTTP API does; exit 2 on bad input."""
-    from .answers import answer, compare
+    from .app.answers import answer, compare
     try:
         text = sys.stdin.read() if file == "-" else open(file, encoding="utf-8").read()
     except (OSError, UnicodeDecodeError) as exc:
@@ -283,7 +283,7 @@ for _kind, _summary in (("trick", "Who wins a trick."), ("legal", "Which cards m
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def coverage(clauses: str | None, as_json: bool) -> None:
     """Count each document's clauses by status; fail on a malformed or dangling clause index."""
-    from .coverage import STATUSES, check
+    from .tools.coverage import STATUSES, check
     report = check(clauses)
     if as_json:
         click.echo(json.dumps(report.as_dict(), indent=2))

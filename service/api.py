@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify
 
-from rulespec.answers import KINDS, answer, compare
+from rulespec.app.answers import KINDS, answer, compare
 
 from .bodies import json_body, yaml_body
 from .catalog import check_house_rule, get_variant, list_variants, variant_detail

@@ -2,11 +2,11 @@
 checking a house rule's YAML."""
 from __future__ import annotations
 
-from rulespec.answers import MAX_INLINE_RULES
+from rulespec.app.answers import MAX_INLINE_RULES
 from rulespec.errors import Problem, RulesFileError, RulespecError
-from rulespec.ruleset import Ruleset, compile_spec, load_ruleset
-from rulespec.schema import SLOTS
-from rulespec.variants import bundled_ids, read_variant_text
+from rulespec.model.ruleset import Ruleset, compile_spec, load_ruleset
+from rulespec.core.schema import SLOTS
+from rulespec.model.variants import bundled_ids, read_variant_text
 
 from .problems import ApiProblem
 

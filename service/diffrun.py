@@ -1,5 +1,5 @@
 """A bounded differential run over HTTP, with the differential tester in
-``rulespec.diff``: identical deals replayed under each variant, disagreements
+``rulespec.tools.diff``: identical deals replayed under each variant, disagreements
 tallied by stage and attributed to the rules that cause them.
 
 Bounds: at most ``max_deals`` deals, and no deal after the first is started
@@ -14,13 +14,13 @@ import time
 from collections.abc import Mapping
 from dataclasses import replace
 
-from rulespec.answers import MAX_VARIANTS, InputError
-from rulespec.diff import DiffConfig, DiffError
-from rulespec.diff.report import build
-from rulespec.diff.runner import Context, merge, new_acc, run_deals
+from rulespec.app.answers import MAX_VARIANTS, InputError
+from rulespec.tools.diff import DiffConfig, DiffError
+from rulespec.tools.diff.report import build
+from rulespec.tools.diff.runner import Context, merge, new_acc, run_deals
 from rulespec.errors import RulespecError
-from rulespec.policies import POLICIES
-from rulespec.variants import bundled_ids
+from rulespec.game.policies import POLICIES
+from rulespec.model.variants import bundled_ids
 
 KEYS = ("variants", "deals", "seed", "policies", "time_limit")
 

@@ -5,12 +5,12 @@ dispute kinds), so the document and the behaviour cannot drift apart.
 """
 from __future__ import annotations
 
-from rulespec.answers import MAX_INLINE_RULES, MAX_VARIANTS
-from rulespec.compiler import MAX_RULE_CHARS
-from rulespec.diff import DiffConfig
-from rulespec.policies import POLICIES
-from rulespec.schema import SLOTS
-from rulespec.variants import bundled_ids
+from rulespec.app.answers import MAX_INLINE_RULES, MAX_VARIANTS
+from rulespec.lang.compiler import MAX_RULE_CHARS
+from rulespec.tools.diff import DiffConfig
+from rulespec.game.policies import POLICIES
+from rulespec.core.schema import SLOTS
+from rulespec.model.variants import bundled_ids
 
 from .bodies import MAX_DEPTH, YAML_TYPES
 from .catalog import MAX_CHECK_RULES
@@ -226,7 +226,7 @@ def _schemas(max_deals: int, time_limit: float) -> dict:
                                        "elapsed_seconds": {"type": "number"}},
                                       ("deals_requested", "deals_run", "stopped", "time_limit", "elapsed_seconds"))},
                           ("schema", "config", "stages", "pairs", "matrix", "run"),
-                          "the differential tester's report (rulespec.diff), plus how the bounded run went"),
+                          "the differential tester's report (rulespec.tools.diff), plus how the bounded run went"),
         "VariantSummary": obj({**summary_props, "problems": arr(ref("RulesProblem"))}, ("id",),
                               "a bundled variant; one that fails to compile has only 'id' and 'problems'"),
         "VariantDetail": detail,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template
 
-from rulespec.cards import SEATS, TEAMS
+from rulespec.core.cards import SEATS, TEAMS
 
 SEAT_NAMES = dict(zip(SEATS, ("North", "East", "South", "West")))
 

@@ -12,7 +12,7 @@ import logging
 from flask import Flask, Response, json, request
 from werkzeug.exceptions import HTTPException
 
-from rulespec.answers import InputError
+from rulespec.app.answers import InputError
 
 PROBLEM_JSON = "application/problem+json"
 
@@ -63,7 +63,7 @@ def problem_response(slug: str, detail: str, status: int | None = None, field: s
 
 
 def from_input_error(exc: InputError) -> Response:
-    """An ``InputError`` from rulespec.answers: field path, rule and citation, rules-file problems."""
+    """An ``InputError`` from rulespec.app.answers: field path, rule and citation, rules-file problems."""
     problems = exc.details.get("problems") if exc.details else None
     slug = "variant-problems" if problems else "rule-refusal" if exc.rule else "invalid-input"
     return problem_response(slug, exc.message, field=exc.field or "body", rule=exc.rule, cite=exc.cite,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from rulespec.ruleset import load_ruleset
+from rulespec.model.ruleset import load_ruleset
 
 
 @pytest.fixture(scope="session")

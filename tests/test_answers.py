@@ -1,5 +1,5 @@
 """The shared answers layer: compare names the rules that make rulings differ."""
-from rulespec.answers import compare
+from rulespec.app.answers import compare
 
 
 def test_compare_names_only_the_rules_whose_swap_changes_the_ruling():

@@ -3,10 +3,10 @@ engine, and variants pinned inline so the tests do not depend on how the
 bundled variants are worded."""
 from __future__ import annotations
 
-from rulespec import cards as C
-from rulespec import engine as E
-from rulespec.engine import deal_for
-from rulespec.ruleset import load_ruleset
+from rulespec.core import cards as C
+from rulespec.game import engine as E
+from rulespec.game.engine import deal_for
+from rulespec.model.ruleset import load_ruleset
 
 SEATS = "NESW"
 # Blind nil only for a side behind by 100 or more (as 004 says), pinned inline.

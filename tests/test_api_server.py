@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from rulespec.answers import answer, compare
+from rulespec.app.answers import answer, compare
 from service.local import ServerError, gunicorn
 from test_api_data import BID, GAME, LEGAL, NO_OVERTRICK_POINTS, SCORE, TRICK, played_hand
 

@@ -4,12 +4,12 @@ import random
 import numpy as np
 import pytest
 
-from rulespec import cards as C
-from rulespec import engine as E
-from rulespec.batch import BatchEngine, hash_key
-from rulespec.policies import RandomPolicy
-from rulespec.ruleset import load_ruleset
-from rulespec.variants import bundled_ids
+from rulespec.core import cards as C
+from rulespec.game import engine as E
+from rulespec.fast.batch import BatchEngine, hash_key
+from rulespec.game.policies import RandomPolicy
+from rulespec.model.ruleset import load_ruleset
+from rulespec.model.variants import bundled_ids
 
 
 class LowestPolicy(RandomPolicy):

@@ -5,13 +5,13 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-import rulespec.diff.runner as runner
-from rulespec.diff.batch_replay import Replays, replayers_for
-from rulespec.diff.deals import seeded_deal
-from rulespec.diff.replay import STAGES, policy_for, record, replay
+import rulespec.tools.diff.runner as runner
+from rulespec.tools.diff.batch_replay import Replays, replayers_for
+from rulespec.tools.diff.deals import seeded_deal
+from rulespec.tools.diff.replay import STAGES, policy_for, record, replay
 from rulespec.errors import RulespecError
-from rulespec.ruleset import load_ruleset, ruleset_from_text
-from rulespec.variants import bundled_ids
+from rulespec.model.ruleset import load_ruleset, ruleset_from_text
+from rulespec.model.variants import bundled_ids
 
 
 def _transcripts(rss, deals: int, seed: str) -> list:

@@ -1,6 +1,6 @@
 import pytest
 
-from rulespec import cards as C
+from rulespec.core import cards as C
 from rulespec.errors import CardError, RulespecError
 
 

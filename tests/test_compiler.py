@@ -1,11 +1,11 @@
 """The rules language: grammar, checking, and safety of compiled rules."""
 import pytest
 
-from rulespec.compiler import CompileError, compile_tree, parse
+from rulespec.lang.compiler import CompileError, compile_tree, parse
 from rulespec.errors import RulesFileError
-from rulespec.schema import SLOTS
+from rulespec.core.schema import SLOTS
 
-from rulespec.ruleset import ruleset_from_text as compile_text
+from rulespec.model.ruleset import ruleset_from_text as compile_text
 
 BASE = "id: h\nextends: standard\nrules:\n"
 
@@ -111,7 +111,7 @@ def test_enum_rule_accepts_only_its_choices():
 
 
 def test_unknown_base_and_cycles(tmp_path):
-    from rulespec.ruleset import load_ruleset
+    from rulespec.model.ruleset import load_ruleset
     (tmp_path / "a.yaml").write_text("id: a\nextends: b.yaml\nrules: {}\n")
     (tmp_path / "b.yaml").write_text("id: b\nextends: a.yaml\nrules: {}\n")
     with pytest.raises(RulesFileError, match="cycle: a -> b -> a"):

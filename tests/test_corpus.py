@@ -5,12 +5,12 @@ from pathlib import Path
 
 import pytest
 
-from rulespec import cards as C
-from rulespec import engine as E
-from rulespec.coverage import STATUSES, check
-from rulespec.ruleset import load_ruleset
-from rulespec.scenarios import run_files
-from rulespec.variants import bundled_ids
+from rulespec.core import cards as C
+from rulespec.game import engine as E
+from rulespec.tools.coverage import STATUSES, check
+from rulespec.model.ruleset import load_ruleset
+from rulespec.app.scenarios import run_files
+from rulespec.model.variants import bundled_ids
 
 ROOT = Path(__file__).resolve().parent.parent
 CLAUSES = ROOT / "corpus" / "clauses"

@@ -9,11 +9,11 @@ import yaml
 from click.testing import CliRunner
 
 from rulespec.cli import main
-from rulespec.diff import DiffConfig, diff
-from rulespec.diff.deals import DealFileError, parse_pbn, read_deals
-from rulespec.diff.minimal import evaluate
-from rulespec.ruleset import load_ruleset
-from rulespec.variants import bundled_dir
+from rulespec.tools.diff import DiffConfig, diff
+from rulespec.tools.diff.deals import DealFileError, parse_pbn, read_deals
+from rulespec.tools.diff.minimal import evaluate
+from rulespec.model.ruleset import load_ruleset
+from rulespec.model.variants import bundled_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -227,7 +227,7 @@ def test_cli_writes_three_reports(tmp_path):
 def test_a_chunk_pauses_the_cycle_collector_and_restores_it(monkeypatch, kind):
     import gc
 
-    from rulespec.diff import runner
+    from rulespec.tools.diff import runner
     seen = []
     real = runner._compare_all
     monkeypatch.setattr(runner, "_compare_all", lambda *a: seen.append(gc.isenabled()) or real(*a))
@@ -252,8 +252,8 @@ def test_a_chunk_pauses_the_cycle_collector_and_restores_it(monkeypatch, kind):
 
 
 def test_a_first_bid_or_card_difference_without_a_forbidding_rule_shows_both_values():
-    from rulespec.diff.replay import Outcome
-    from rulespec.diff.runner import Direction, _note
+    from rulespec.tools.diff.replay import Outcome
+    from rulespec.tools.diff.runner import Direction, _note
     allowed = Outcome(sig={"legal": None})
     unplayable = Outcome(sig={"legal": "error: 14S is not in the pack"})
     note = _note("legal", Direction(None, allowed, unplayable, True), ("a", "b"), {"game": 0, "hand": 0})

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from rulespec import cards as C
-from rulespec.diff import DiffConfig, diff
+from rulespec.core import cards as C
+from rulespec.tools.diff import DiffConfig, diff
 
 
 def run(*refs: str, deals: int = 0, games: int = 0, policies=("random", "sensible"), seed: str = "b") -> dict:
@@ -86,7 +86,7 @@ def test_target_reached_vs_exceeded_004():
 
 def test_a_run_on_a_local_dask_cluster_equals_the_local_run():
     distributed = pytest.importorskip("distributed")
-    from rulespec.diff import DiffConfig, diff
+    from rulespec.tools.diff import DiffConfig, diff
     cfg = DiffConfig(("standard", "classic"), deals=30, seed="dask", games=2, attribute=10, chunk=10)
     local = diff(cfg, jobs=1)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
@@ -97,7 +97,7 @@ def test_a_run_on_a_local_dask_cluster_equals_the_local_run():
 
 def test_an_unreachable_scheduler_is_a_clear_error():
     pytest.importorskip("distributed")
-    from rulespec.diff import DiffConfig, DiffError, diff
+    from rulespec.tools.diff import DiffConfig, DiffError, diff
     with pytest.raises(DiffError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
         diff(DiffConfig(("standard", "classic"), deals=2), scheduler="tcp://127.0.0.1:9", connect_timeout=2)
 
@@ -106,7 +106,7 @@ def test_simulate_output_reads_back_as_recorded_transcripts(tmp_path):
     import json
     from click.testing import CliRunner
     from rulespec.cli import main
-    from rulespec.diff.deals import read_deals
+    from rulespec.tools.diff.deals import read_deals
     out = tmp_path / "hands.jsonl"
     assert CliRunner().invoke(main, ["simulate", "classic", "--hands", "4", "--seed", "9", "--out", str(out)]).exit_code == 0
     records = [json.loads(line) for line in out.read_text().splitlines()]

@@ -4,11 +4,11 @@ import textwrap
 
 import pytest
 
-from rulespec import cards as C
-from rulespec import engine as E
+from rulespec.core import cards as C
+from rulespec.game import engine as E
 from rulespec.errors import GameError
-from rulespec.policies import SensiblePolicy
-from rulespec.ruleset import load_ruleset, ruleset_from_text
+from rulespec.game.policies import SensiblePolicy
+from rulespec.model.ruleset import load_ruleset, ruleset_from_text
 
 JOKERS = textwrap.dedent("""\
     id: jj
@@ -160,7 +160,7 @@ def test_simulate_reproducible(standard):
 
 
 def test_inherited_rule_from_the_same_document_is_not_called_unstated():
-    from rulespec.ruleset import load_ruleset
+    from rulespec.model.ruleset import load_ruleset
     rs = load_ruleset("whiz-min-four")          # extends house; both encode 003
     info = rs.cite("play.lead")
     assert info["inherited_from"] != "whiz-min-four" and "not stated" not in info.get("note", "")
@@ -170,7 +170,7 @@ def test_inherited_rule_from_the_same_document_is_not_called_unstated():
 
 
 def test_transfer_renege_leaves_a_cited_line():
-    from rulespec.ruleset import load_ruleset
+    from rulespec.model.ruleset import load_ruleset
     rs = load_ruleset("three-trick-renege")
     bids = [E.Bid("regular", 4)] * 4
     ns, ew = E.score_hand(rs, bids, seats(4, 3, 3, 3), reneges=[0])

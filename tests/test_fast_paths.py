@@ -6,12 +6,12 @@ import random
 
 import pytest
 
-from rulespec import cards as C
-from rulespec import engine as E
-from rulespec.compiler import NONE, make_env
-from rulespec.policies import RandomPolicy
-from rulespec.ruleset import load_ruleset
-from rulespec.variants import bundled_ids
+from rulespec.core import cards as C
+from rulespec.game import engine as E
+from rulespec.lang.compiler import NONE, make_env
+from rulespec.game.policies import RandomPolicy
+from rulespec.model.ruleset import load_ruleset
+from rulespec.model.variants import bundled_ids
 
 PARTNER_BIDS = [None, "1", "3", "9", "nil", "blind nil"]
 

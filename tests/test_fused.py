@@ -7,14 +7,14 @@ from dataclasses import replace
 
 import pytest
 
-from rulespec import cards as C
-from rulespec import engine as E
-from rulespec import fused
-from rulespec.compiler import NONE, make_env
+from rulespec.core import cards as C
+from rulespec.game import engine as E
+from rulespec.game import fused
+from rulespec.lang.compiler import NONE, make_env
 from rulespec.errors import GameError
-from rulespec.policies import RandomPolicy, SensiblePolicy
-from rulespec.ruleset import load_ruleset, ruleset_from_text
-from rulespec.variants import bundled_ids
+from rulespec.game.policies import RandomPolicy, SensiblePolicy
+from rulespec.model.ruleset import load_ruleset, ruleset_from_text
+from rulespec.model.variants import bundled_ids
 
 
 def reference_play_hand(rs, hands, dealer, policy, scores=(0, 0), bags=(0, 0)) -> dict:

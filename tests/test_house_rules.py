@@ -8,9 +8,9 @@ import pytest
 from click.testing import CliRunner
 
 from rulespec.cli import main
-from rulespec.engine import simulate
-from rulespec.ruleset import load_ruleset
-from rulespec.scenarios import ScenarioFileError, load_cases, match, run_case, run_files
+from rulespec.game.engine import simulate
+from rulespec.model.ruleset import load_ruleset
+from rulespec.app.scenarios import ScenarioFileError, load_cases, match, run_case, run_files
 
 HOUSE = """\
     id: our-table

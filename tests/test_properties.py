@@ -2,10 +2,10 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulespec import cards as C
-from rulespec import engine as E
-from rulespec.policies import RandomPolicy
-from rulespec.ruleset import load_ruleset
+from rulespec.core import cards as C
+from rulespec.game import engine as E
+from rulespec.game.policies import RandomPolicy
+from rulespec.model.ruleset import load_ruleset
 import random
 
 RS = load_ruleset("standard")

@@ -9,12 +9,12 @@ from collections.abc import Callable, Mapping
 
 import pytest
 
-from rulespec import answers as A
-from rulespec import cards as C
-from rulespec import engine as E
+from rulespec.app import answers as A
+from rulespec.core import cards as C
+from rulespec.game import engine as E
 from rulespec.errors import CardError, GameError
-from rulespec.ruleset import load_ruleset
-from rulespec.variants import bundled_ids
+from rulespec.model.ruleset import load_ruleset
+from rulespec.model.variants import bundled_ids
 from service.app import create_app
 from service.bodies import MAX_DEPTH, parse_json
 from service.problems import ApiProblem

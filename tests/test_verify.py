@@ -6,14 +6,14 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from rulespec import engine as E
+from rulespec.game import engine as E
 from rulespec.cli import main
-from rulespec.ruleset import load_ruleset
-from rulespec.verify import Budget, VerifyError, verify
-from rulespec.verify.checks import problems
-from rulespec.verify.claims import CLAIMS, run_claim
-from rulespec.verify.nonterm import witnesses
-from rulespec.verify.search import Evidence, explore, random_games
+from rulespec.model.ruleset import load_ruleset
+from rulespec.tools.verify import Budget, VerifyError, verify
+from rulespec.tools.verify.checks import problems
+from rulespec.tools.verify.claims import CLAIMS, run_claim
+from rulespec.tools.verify.nonterm import witnesses
+from rulespec.tools.verify.search import Evidence, explore, random_games
 
 SMALL = Budget(hands=60, examples=40, endgame_tricks=2, endgame_roots=2)
 
@@ -76,7 +76,7 @@ def test_unspecified_target_is_an_open_point_that_matters(tmp_path):
 
 def test_bundled_pirates_target_open_point():
     ev = explore(load_ruleset("pirates"), Budget(hands=30, examples=0, endgame_tricks=0))
-    from rulespec.verify.openpoints import open_points
+    from rulespec.tools.verify.openpoints import open_points
     point = next(p for p in open_points(ev.rs, ev) if p["rule"] == "game.target")
     assert point["matters"] is not None
 

@@ -1,0 +1,557 @@
+"""Disputes as JSON: validate a request, ask the engine, answer with the trail.
+
+One code path for the HTTP API, the command-line twins and scenario tests.
+Every request names a variant by id, by path (CLI only), or inline as a house
+rule (``{"extends": "classic", "rules": {...}}``); ``"variants": [...]`` asks
+for rulings side by side.  Bad input raises ``InputError`` whose ``field`` is
+the path of the offending value (``bids.N``, ``play[12]``).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import yaml
+
+from ..core import cards as C
+from ..game import engine as E
+from ..model.ablation import differing_rules, with_rule_from
+from ..errors import CardError, GameError, RulesFileError, RulespecError, UnknownVariantError
+from ..model.ruleset import Ruleset, compile_spec, load_ruleset
+from ..model.variants import read_variant_text
+
+MAX_INLINE_RULES = 64
+MAX_VARIANTS = 8
+MAX_ABLATIONS = 32     # single-rule swaps tried per pair of variants in compare
+
+
+class InputError(GameError):
+    """A request that cannot be answered as given; ``field`` locates the problem."""
+
+
+# --------------------------------------------------------------------------- variants
+def resolve_variant(value, field: str = "variant", allow_paths: bool = False) -> Ruleset:
+    """A bundled id, an inline house rule mapping, or (CLI only) a file path."""
+    if isinstance(value, str):
+        if not allow_paths and (value.endswith((".yaml", ".yml")) or "/" in value):
+            raise InputError("variant files are not read over the API; send the house rule inline "
+                             "as {\"extends\": ..., \"rules\": {...}}", field)
+        try:
+            return load_ruleset(value)
+        except UnknownVariantError as exc:
+            raise InputError(str(exc), field) from None
+        except RulesFileError as exc:
+            raise InputError(f"variant does not compile: {exc.problems[0].format()}", field,
+                             details={"problems": [p.as_dict() for p in exc.problems]}) from None
+    if isinstance(value, Mapping):
+        return inline_variant(value, field)
+    raise InputError("name a variant by id (e.g. \"classic\") or give a house rule "
+                     "{\"extends\": ..., \"rules\": {...}}", field)
+
+
+def inline_variant(value: Mapping, field: str) -> Ruleset:
+    """Compile an inline house rule; rules without a citation cite the request itself."""
+    allowed = {"id", "title", "extends", "rules", "params", "notes"}
+    for key in value:
+        if key not in allowed:
+            raise InputError(f"unknown key '{key}' (allowed: {', '.join(sorted(allowed))})", f"{field}.{key}")
+    if not isinstance(value.get("extends"), str):
+        raise InputError("an inline house rule must say which bundled variant it extends", f"{field}.extends")
+    if value["extends"].endswith((".yaml", ".yml")) or "/" in value["extends"]:
+        raise InputError("an inline house rule extends a bundled variant id", f"{field}.extends")
+    out: dict = {"id": str(value.get("id") or "house"), "title": str(value.get("title") or "inline house rule"),
+                 "source": {"doc": "house", "title": "rules sent with the request"},
+                 "extends": value["extends"]}
+    for section in ("rules", "params"):
+        rules = value.get(section) or {}
+        if not isinstance(rules, Mapping):
+            raise InputError(f"'{section}' must be an object of rule names to values", f"{field}.{section}")
+        if len(rules) > MAX_INLINE_RULES:
+            raise InputError(f"at most {MAX_INLINE_RULES} rules inline", f"{field}.{section}")
+        entries = {}
+        for name, rule in rules.items():
+            path = f"{field}.{section}.{name}"
+            if isinstance(rule, Mapping):
+                entry = dict(rule)
+                if "cite" not in entry and "unspecified" not in entry:
+                    entry["cite"] = f"house §{name}"
+            elif isinstance(rule, str) and " @ " in rule:   # carries its own inline citation
+                entry = rule
+            elif isinstance(rule, (bool, int, str, list)):
+                entry = {"value": rule, "cite": f"house §{name}"}
+            else:
+                raise InputError("a rule value is a number, true/false, a list of numbers or an expression", path)
+            entries[name] = entry
+        out[section] = entries
+    text = yaml.safe_dump(out, sort_keys=False, allow_unicode=True)
+    try:
+        return compile_spec(read_variant_text(text, "<request>"))
+    except RulesFileError as exc:
+        first = exc.problems[0]
+        path = f"{field}.rules.{first.rule}" if first.rule else field
+        raise InputError(first.message + (f" ({first.suggestion})" if first.suggestion else ""), path,
+                         details={"problems": [p.as_dict() for p in exc.problems]}) from None
+    except UnknownVariantError as exc:
+        raise InputError(str(exc), f"{field}.extends") from None
+
+
+# --------------------------------------------------------------------------- fields
+def _obj(req, field: str) -> Mapping:
+    if not isinstance(req, Mapping):
+        raise InputError("expected a JSON object", field or "body")
+    return req
+
+
+def _get(req: Mapping, key: str, field: str, required: bool = True, default=None):
+    if key not in req or req[key] is None:
+        if required:
+            raise InputError("this field is required", _join(field, key))
+        return default
+    return req[key]
+
+
+def _join(field: str, key: str) -> str:
+    return f"{field}.{key}" if field else key
+
+
+def _int(value, field: str, low: int | None = None, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(f"expected a whole number, got {value!r}", field)
+    if low is not None and value < low or high is not None and value > high:
+        raise InputError(f"must be between {low} and {high}, got {value}", field)
+    return value
+
+
+def _seat(value, field: str) -> int:
+    try:
+        return C.parse_seat(value)
+    except CardError as exc:
+        raise InputError(str(exc), field) from None
+
+
+def _card(value, field: str, rs: Ruleset | None = None) -> int:
+    try:
+        card = C.parse_card(value)
+    except CardError as exc:
+        raise InputError(str(exc), field) from None
+    if rs is not None and not (rs.deck >> card) & 1:
+        raise InputError(f"{C.card_name(card)} is not in the pack of variant '{rs.id}'", field)
+    return card
+
+
+def _cards(value, field: str, rs: Ruleset | None = None, seen: dict | None = None) -> list[int]:
+    if not isinstance(value, list):
+        raise InputError("expected a list of cards such as [\"AS\", \"10H\"]", field)
+    seen = {} if seen is None else seen
+    out = []
+    for i, item in enumerate(value):
+        card = _card(item, f"{field}[{i}]", rs)
+        if card in seen:
+            raise InputError(f"{C.card_name(card)} appears twice (also at {seen[card]})", f"{field}[{i}]")
+        seen[card] = f"{field}[{i}]"
+        out.append(card)
+    return out
+
+
+def _per_seat(value, field: str, parse: Callable[[object, str], object]) -> list:
+    if not isinstance(value, Mapping):
+        raise InputError("expected an object with one entry per seat: N, E, S, W", field)
+    out = [None] * 4
+    for key, item in value.items():
+        path = f"{field}.{key}"
+        seat = _seat(key, path)
+        out[seat] = parse(item, path)
+    missing = [C.SEATS[s] for s in range(4) if out[s] is None]
+    if missing:
+        raise InputError(f"missing seat(s): {', '.join(missing)}", field)
+    return out
+
+
+def _before(req: Mapping) -> tuple[tuple[int, int], tuple[int, int]]:
+    before = req.get("before") or {}
+    if not isinstance(before, Mapping):
+        raise InputError("expected {\"NS\": {\"score\": …, \"bags\": …}, \"EW\": {…}}", "before")
+    scores, bags = [0, 0], [0, 0]
+    for key, item in before.items():
+        if key not in C.TEAMS:
+            raise InputError(f"unknown team '{key}' (teams are NS and EW)", f"before.{key}")
+        item = _obj(item, f"before.{key}")
+        for sub in item:
+            if sub not in ("score", "bags"):
+                raise InputError(f"unknown key '{sub}' (use score and bags)", f"before.{key}.{sub}")
+        t = C.TEAMS.index(key)
+        scores[t] = _int(item.get("score", 0), f"before.{key}.score", -100_000, 100_000)
+        bags[t] = _int(item.get("bags", 0), f"before.{key}.bags", 0, 1000)
+    return (scores[0], scores[1]), (bags[0], bags[1])
+
+
+# the usual bids parsed once (bids are immutable); anything else goes through parse_bid
+_COMMON_BIDS: dict[int | str, E.Bid] = {value: E.parse_bid(value)
+                                        for value in (*range(14), *map(str, range(14)), "nil", "blind nil")}
+
+
+def _bid(value, field: str) -> E.Bid:
+    if type(value) is int or type(value) is str:     # exact types: True == 1 but is not a bid
+        bid = _COMMON_BIDS.get(value)
+        if bid is not None:
+            return bid
+    try:
+        return E.parse_bid(value, field)
+    except GameError as exc:
+        raise InputError(exc.message, field) from None
+
+
+# --------------------------------------------------------------------------- answers
+def answer_trick(rs: Ruleset, req: Mapping) -> dict:
+    """Who wins a complete trick."""
+    leader = _seat(_get(req, "leader", ""), "leader")
+    trick = _cards(_get(req, "cards", ""), "cards", rs)
+    if len(trick) != 4:
+        raise InputError(f"a complete trick has 4 cards, got {len(trick)}", "cards")
+    number = _int(req.get("number", 1), "number", 1, rs.params["deal.hand_size"])
+    index, steps = E.trick_winner(rs, trick, number, explain=True)
+    winner = (leader + index) % 4
+    played_by = {C.SEATS[(leader + i) % 4]: C.card_name(c) for i, c in enumerate(trick)}
+    return {"variant": rs.id, "winner": C.SEATS[winner], "card": C.card_name(trick[index]),
+            "played_by": played_by, "explanation": steps}
+
+
+def answer_legal(rs: Ruleset, req: Mapping) -> dict:
+    """Which cards a seat may play now, and why the others are not allowed."""
+    seen: dict = {}
+    hand_cards = _cards(_get(req, "hand", ""), "hand", rs, seen)
+    if not hand_cards:
+        raise InputError("the hand is empty", "hand")
+    trick = _cards(req.get("trick") or [], "trick", rs, seen)
+    if len(trick) > 3:
+        raise InputError("the trick so far has at most 3 cards (the 4th is the one being chosen)", "trick")
+    size = rs.params["deal.hand_size"]
+    number = _int(req.get("number", 1), "number", 1, size)
+    broken = req.get("broken", False)
+    if not isinstance(broken, bool):
+        raise InputError("expected true or false", "broken")
+    if len(hand_cards) != size - number + 1:
+        raise InputError(f"at trick {number} a player holds {size - number + 1} cards, not {len(hand_cards)}",
+                         "hand")
+    hand = C.mask_of(hand_cards)
+    result = E.legal_cards(rs, hand, trick, number, broken, explain=True)
+    illegal = []
+    for card in C.iter_cards(hand & ~result.cards):
+        name = C.card_name(card)
+        reasons = [step for step in result.steps if name not in step["value"]]
+        illegal.append({"card": name, "reasons": reasons})
+    return {"variant": rs.id, "legal": C.card_names(result.cards), "illegal": illegal,
+            "explanation": result.steps, "conflicts": result.conflicts, "dead_ends": result.dead_ends}
+
+
+def answer_bid(rs: Ruleset, req: Mapping) -> dict:
+    """Whether a seat may make a bid, given the bids so far and the scores."""
+    seat = _seat(_get(req, "seat", ""), "seat")
+    bid = _bid(_get(req, "bid", ""), "bid")
+    dealer = _seat(req.get("dealer", C.SEATS[C.right_of(seat)]), "dealer")
+    so_far = req.get("bids") or {}
+    if not isinstance(so_far, Mapping):
+        raise InputError("expected an object of the bids already made, by seat", "bids")
+    bids: list[E.Bid | None] = [None] * 4
+    for key, value in so_far.items():
+        s = _seat(key, f"bids.{key}")
+        if s == seat:
+            raise InputError("the seat being asked about has not bid yet", f"bids.{key}")
+        bids[s] = _bid(value, f"bids.{key}")
+    hand = C.mask_of(_cards(req["hand"], "hand", rs)) if req.get("hand") is not None else None
+    scores, bags = _before(req)
+    checked: list[dict] = []
+    refusals = E.bid_refusals(rs, seat, bid, hand=hand, dealer=dealer, bids=bids, scores=scores, bags=bags,
+                              checked=checked)
+    notes = [f"{step['rule']} not checked without the hand" for step in checked if step["value"] is None]
+    return {"variant": rs.id, "seat": C.SEATS[seat], "bid": str(bid), "allowed": not refusals,
+            "refusals": refusals, "notes": notes, "explanation": checked}
+
+
+def _validate_bids(rs: Ruleset, bids: list[E.Bid], scores, bags, dealer: int | None) -> None:
+    """Refuse a set of final bids that the variant does not allow."""
+    first = rs.fn["deal.first_bidder"](dealer) if dealer is not None else 0
+    alone = [None] * 4      # each bid is checked on its own (bid_refusals only reads it)
+    for k in range(4):
+        seat = (first + k) % 4
+        refusals = E.bid_refusals(rs, seat, bids[seat], hand=None, dealer=dealer if dealer is not None else 3,
+                                  bids=alone, scores=scores, bags=bags)
+        if refusals:
+            r = refusals[0]
+            raise InputError(f"{C.SEATS[seat]} may not bid {bids[seat]}: {r['why']}", f"bids.{C.SEATS[seat]}",
+                             r["rule"], r["cite"])
+    for team in (0, 1):
+        pair = [bids[team], bids[team + 2]]
+        refusals = E.team_refusals(rs, pair, scores, bags, team)
+        if refusals:
+            r = refusals[0]
+            raise InputError(f"{C.TEAMS[team]}'s bids are not allowed together: {r['why']}", "bids",
+                             r["rule"], r["cite"])
+
+
+def _replay(rs: Ruleset, req: Mapping) -> tuple[list[int], list[int], tuple | None, int]:
+    """Derive tricks per seat, reneges, the last trick and the number of unplayed
+    tricks (a forfeit renege ends the hand) from a full deal and card play."""
+    dealer = _seat(_get(req, "dealer", ""), "dealer")
+    seen: dict = {}
+    hands = _per_seat(req["deal"], "deal", lambda v, f: C.mask_of(_cards(v, f, rs, seen)))
+    size = rs.params["deal.hand_size"]
+    for s in range(4):
+        if hands[s].bit_count() != size:
+            raise InputError(f"{C.SEATS[s]} holds {hands[s].bit_count()} cards; each seat is dealt {size}",
+                             f"deal.{C.SEATS[s]}")
+    play = req.get("play")
+    if not isinstance(play, list):
+        raise InputError("expected the cards played, in order, as a list", "play")
+    flat = [(item, f"play[{i}]") for i, item in enumerate(play)]
+    if play and all(isinstance(t, list) for t in play):  # a list of tricks
+        flat = [(card, f"play[{i}][{j}]") for i, t in enumerate(play) for j, card in enumerate(t)]
+    mode = rs.params["renege.mode"]
+    leader = rs.fn["play.first_leader"](dealer)
+    broken, played = False, 0
+    tricks = [0, 0, 0, 0]
+    reneges: list[int] = []
+    trick: list[int] = []
+    last = None
+    number = 1
+    for index, (value, field) in enumerate(flat):
+        seat = (leader + len(trick)) % 4
+        card = _card(value, field, rs)
+        if not (hands[seat] >> card) & 1:
+            raise InputError(f"{C.card_name(card)} is not in {C.SEATS[seat]}'s hand", field)
+        legal = E.legal_cards(rs, hands[seat], trick, number, broken, played, explain=True)
+        if not (legal.cards >> card) & 1:
+            why = [s for s in legal.steps if C.card_name(card) not in s["value"]]
+            rule = why[0] if why else {"rule": None, "cite": None}
+            if mode == "none":
+                raise InputError(f"{C.SEATS[seat]} may not play {C.card_name(card)} here", field,
+                                 rule["rule"], rule["cite"])
+            if seat not in reneges:
+                reneges.append(seat)
+        if not broken and E.breaks_trump(rs, card, hands[seat], trick, number):
+            broken = True
+        hands[seat] &= ~(1 << card)
+        played |= 1 << card
+        trick.append(card)
+        if len(trick) == 4:
+            win, _ = E.trick_winner(rs, trick, number)
+            winner = (leader + win) % 4
+            tricks[winner] += 1
+            if number == size:
+                last = (winner, E.by_seat(trick, leader))
+            leader, trick, number = winner, [], number + 1
+            if reneges and mode == "forfeit":
+                break
+    if trick:
+        raise InputError("the play ends in the middle of a trick", "play")
+    if number <= size and not (reneges and mode == "forfeit"):
+        raise InputError(f"the play covers {number - 1} tricks; a hand has {size}", "play")
+    return tricks, reneges, last, size - sum(tricks)
+
+
+def answer_score(rs: Ruleset, req: Mapping) -> dict:
+    """Score one hand: points line by line with citations, new totals, and the game's state."""
+    bids = _per_seat(_get(req, "bids", ""), "bids", _bid)
+    scores, bags = _before(req)
+    dealer = _seat(req["dealer"], "dealer") if req.get("dealer") is not None else None
+    _validate_bids(rs, bids, scores, bags, dealer)
+    size = rs.params["deal.hand_size"]
+    reneges: list[int] = []
+    last = None
+    if req.get("deal") is not None or req.get("play") is not None:
+        if req.get("tricks") is not None:
+            raise InputError("give either tricks per seat or the deal and play, not both", "tricks")
+        if req.get("deal") is None or req.get("play") is None:
+            raise InputError("the deal and the play go together", "deal" if req.get("deal") is None else "play")
+        tricks, reneges, last, unplayed = _replay(rs, req)
+        if unplayed:
+            tricks = _fill_dead_hand(tricks, unplayed, reneges)
+    else:
+        tricks = _per_seat(_get(req, "tricks", ""), "tricks", lambda v, f: _int(v, f, 0, size))
+        if sum(tricks) != size:
+            raise InputError(f"tricks add up to {sum(tricks)}; a hand has {size}", "tricks")
+        last = _last_trick(rs, req)
+    for i, event in enumerate(req.get("events") or []):
+        event = _obj(event, f"events[{i}]")
+        if event.get("type") != "renege":
+            raise InputError("the only event is {\"type\": \"renege\", \"seat\": …}", f"events[{i}].type")
+        reneges.append(_seat(_get(event, "seat", f"events[{i}]"), f"events[{i}].seat"))
+    try:
+        results = E.score_hand(rs, bids, tricks, scores, bags, reneges, last)
+    except GameError as exc:
+        raise InputError(exc.message, exc.field, exc.rule, exc.cite) from None
+    new_scores = (results[0].score, results[1].score)
+    new_bags = (results[0].bags, results[1].bags)
+    hands = _int(req.get("hands_played", 0), "hands_played", 0, 10_000) + 1
+    game = E.game_status(rs, new_scores, new_bags, hands, explain=True)
+    names = [str(b) for b in bids]
+    explanation = []
+    for t, r in enumerate(results):
+        team = C.TEAMS[t]
+        regular = [s for s in (t, t + 2) if bids[s].kind == E.REGULAR]
+        if regular:
+            step = rs.step("bid.team_contract", r.contract, " + ".join(f"{C.SEATS[s]} {names[s]}" for s in regular))
+            step["team"] = team     # rs.step gives a fresh record
+            explanation.append(step)
+        if bids[t].is_nil or bids[t + 2].is_nil:
+            step = rs.step("nil.tricks_count", rs.params["nil.tricks_count"],
+                           "whether the nil bidder's tricks count toward the contract")
+            step["team"] = team
+            explanation.append(step)
+        explanation += [{**line, "team": team} for line in r.lines]    # r.lines also go out under "teams"
+    explanation += game.pop("explanation")
+    return {"variant": rs.id, "bids": dict(zip(C.SEATS, names)), "tricks": dict(zip(C.SEATS, tricks)),
+            "teams": {C.TEAMS[t]: r.as_dict() for t, r in enumerate(results)},
+            "game": game, "explanation": explanation}
+
+
+def _fill_dead_hand(tricks: list[int], fill: int, reneges: list[int]) -> list[int]:
+    """Unplayed tricks of a hand ended by a forfeit renege, credited to the side that did not renege
+    (it scores its bid in any case; the count only matters for the 13-trick total)."""
+    out = list(tricks)
+    out[C.left_of(reneges[0])] += fill
+    return out
+
+
+def _last_trick(rs: Ruleset, req: Mapping) -> tuple[int, list[int]] | None:
+    lt = req.get("last_trick")
+    if lt is None:
+        return None
+    lt = _obj(lt, "last_trick")
+    winner = _seat(_get(lt, "winner", "last_trick"), "last_trick.winner")
+    seen: dict = {}
+    by_seat = _per_seat(_get(lt, "cards", "last_trick"), "last_trick.cards",
+                        lambda v, f: _cards([v], f, rs, seen)[0])
+    return winner, by_seat
+
+
+def answer_game(rs: Ruleset, req: Mapping) -> dict:
+    """Score a list of hands in sequence: the running sheet and the result."""
+    hands = _get(req, "hands", "")
+    if not isinstance(hands, list) or not hands:
+        raise InputError("expected a non-empty list of hands", "hands")
+    if len(hands) > 500:
+        raise InputError("at most 500 hands", "hands")
+    scores, bags = _before(req)
+    sheet = []
+    status: dict = {"over": False, "winner": None}
+    for i, hand in enumerate(hands):
+        hand = _obj(hand, f"hands[{i}]")
+        if status["over"]:
+            raise InputError(f"the game already ended after hand {i} ({status['winner']} won)", f"hands[{i}]")
+        sub = dict(hand)
+        sub["before"] = {C.TEAMS[t]: {"score": scores[t], "bags": bags[t]} for t in (0, 1)}
+        sub["hands_played"] = i
+        try:
+            answer = answer_score(rs, sub)
+        except InputError as exc:
+            raise InputError(exc.message, f"hands[{i}].{exc.field}" if exc.field else f"hands[{i}]",
+                             exc.rule, exc.cite, exc.details) from None
+        scores = tuple(answer["teams"][t]["score"] for t in C.TEAMS)
+        bags = tuple(answer["teams"][t]["bags"] for t in C.TEAMS)
+        status = answer["game"]
+        sheet.append({"hand": i + 1, **{t: {k: answer["teams"][t][k] for k in ("points", "bags_added", "score", "bags")}
+                                        for t in C.TEAMS}, "lines": answer["explanation"], "game": status})
+    result = {**status, "after_hand": len(hands),
+              "scores": {t: {"score": scores[k], "bags": bags[k]} for k, t in enumerate(C.TEAMS)}}
+    return {"variant": rs.id, "sheet": sheet, "result": result}
+
+
+KINDS: dict[str, Callable[[Ruleset, Mapping], dict]] = {
+    "trick": answer_trick, "legal": answer_legal, "bid": answer_bid, "score": answer_score, "game": answer_game,
+}
+
+
+def answer(kind: str, req, allow_paths: bool = False) -> dict:
+    """Answer a request of ``kind``; with ``"variants": [...]`` answer side by side (see ``compare``)."""
+    req = _obj(req, "")
+    if kind not in KINDS:
+        raise InputError(f"unknown kind '{kind}' (one of: {', '.join(KINDS)})", "kind")
+    if "variants" in req:
+        return compare({"variants": req["variants"], "kind": kind,
+                        "input": {k: v for k, v in req.items() if k != "variants"}}, allow_paths)
+    rs = resolve_variant(_get(req, "variant", ""), "variant", allow_paths)
+    return KINDS[kind](rs, req)
+
+
+def _leaves(value, path: str = "") -> dict[str, object]:
+    """Flatten an answer to path -> value, leaving out the trails."""
+    if isinstance(value, Mapping):
+        out = {}
+        for key, item in value.items():
+            if key in ("explanation", "lines", "variant", "rule", "refusals", "illegal", "notes", "reasons"):
+                continue
+            out.update(_leaves(item, f"{path}.{key}" if path else str(key)))
+        return out
+    return {path: value}
+
+
+def values_of(answer_: object, key: str) -> set[str]:
+    """Every string value of ``key`` anywhere in an answer (e.g. every ``rule`` or ``cite`` of its trail)."""
+    found: set[str] = set()
+    stack = [answer_]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Mapping):
+            if isinstance(item.get(key), str):
+                found.add(item[key])
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
+
+
+def compare(req, allow_paths: bool = False) -> dict:
+    """The same situation under several variants: each ruling, what differs, and which rules differ."""
+    req = _obj(req, "")
+    variants = _get(req, "variants", "")
+    if not isinstance(variants, list) or not 1 <= len(variants) <= MAX_VARIANTS:
+        raise InputError(f"expected a list of 1 to {MAX_VARIANTS} variants", "variants")
+    kind = _get(req, "kind", "") if "kind" in req else "score"
+    if not isinstance(kind, str) or kind not in KINDS:
+        raise InputError(f"unknown kind '{kind}' (one of: {', '.join(KINDS)})", "kind")
+    body = _obj(_get(req, "input", ""), "input")
+    rulesets = [resolve_variant(v, f"variants[{i}]", allow_paths) for i, v in enumerate(variants)]
+    rulings = {}
+    for i, rs in enumerate(rulesets):
+        key = rs.id if rs.id not in rulings else f"{rs.id}#{i}"
+        try:
+            rulings[key] = KINDS[kind](rs, body)
+        except InputError as exc:
+            rulings[key] = {"variant": rs.id, "error": {"field": f"input.{exc.field}" if exc.field else "input",
+                                                        "detail": exc.message, "rule": exc.rule, "cite": exc.cite}}
+    keys = list(rulings)
+    base_key, base_rs = keys[0], rulesets[0]
+    base = _leaves(rulings[base_key])
+    differences = []
+    for key, rs in zip(keys[1:], rulesets[1:]):
+        other = _leaves(rulings[key])
+        fields = [{"field": path, base_key: base.get(path), key: other.get(path)}
+                  for path in sorted(set(base) | set(other)) if base.get(path) != other.get(path)]
+        if not fields:
+            continue
+        causes = _causes(kind, body, base_rs, rs, base, {f["field"] for f in fields})
+        differences.append({"variants": [base_key, key], "fields": fields,
+                            "rules": [{"rule": r, "changes": moved,
+                                       base_key: {"value": base_rs.rules[r].text, "cite": base_rs.rules[r].cite},
+                                       key: {"value": rs.rules[r].text, "cite": rs.rules[r].cite}}
+                                      for r, moved in causes]})
+    return {"kind": kind, "rulings": rulings, "differences": differences, "agree": not differences}
+
+
+def _causes(kind: str, body: Mapping, base_rs: Ruleset, rs: Ruleset, base: dict, fields: set[str]
+            ) -> list[tuple[str, list[str]]]:
+    """The rules that make the rulings differ: each rule whose definition differs and which, swapped
+    alone into the first variant, changes one of the differing ``fields`` (ablation)."""
+    out = []
+    for rule in differing_rules(base_rs, rs)[:MAX_ABLATIONS]:
+        try:
+            trial = _leaves(KINDS[kind](with_rule_from(base_rs, rs, rule), body))
+        except InputError as exc:
+            trial = {"error.field": f"input.{exc.field}" if exc.field else "input", "error.detail": exc.message}
+        except RulespecError:   # the rule does not fit the other variant's rules on its own
+            continue
+        moved = sorted(path for path in fields if trial.get(path) != base.get(path))
+        if moved:
+            out.append((rule, moved))
+    return out
+

@@ -1,0 +1,163 @@
+"""Plain-text rendering of answers for the terminal: a scored hand line by line
+with citations, the same hand under several variants side by side, and the
+explanation trail of any answer.  Colour is added with ``click.style`` and
+dropped by ``click.echo`` when the output is not a terminal; differences are
+also marked with ``*`` so they show without colour."""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+import click
+
+from ..core.cards import SEATS, TEAMS
+
+
+def value_text(line: Mapping) -> str:
+    """The value a trail line gave: signed points, yes/no, cards or a plain value."""
+    if "points" in line:
+        return f"{line['points']:+d}"
+    value = line.get("value")
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return " ".join(str(v) for v in value) or "(none)"
+    return "none" if value is None else str(value)
+
+
+def cite_text(line: Mapping) -> str:
+    """``house §Nil``, ``001 §Scoring (inherited from standard)`` or why there is no citation."""
+    if line.get("cite"):
+        text = str(line["cite"])
+        if line.get("inherited_from"):
+            text += f" (inherited from {line['inherited_from']})"
+        return text
+    note = str(line.get("note") or "the document is silent")
+    inherited = line.get("inherited_from")
+    if inherited:
+        note = re.sub(rf"; not stated in [^;]*; inherited from {re.escape(inherited)}$", "", note)
+        return f"[{note}] (inherited from {inherited})"
+    return f"[{note}]"
+
+
+def trail(lines: list[Mapping], indent: str = "  ") -> list[str]:
+    """Aligned rows: rule, value, why, citation."""
+    rows = [(str(line.get("rule", "")), value_text(line), str(line.get("why", "")), cite_text(line))
+            for line in lines]
+    if not rows:
+        return []
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    return [f"{indent}{rule:<{widths[0]}}  {value:>{widths[1]}}  {why:<{widths[2]}}  {cite}".rstrip()
+            for rule, value, why, cite in rows]
+
+
+def _seat_rows(ans: Mapping) -> list[str]:
+    """The bids and tricks rows, seats aligned."""
+    width = max(len(str(ans[key][seat])) for key in ("bids", "tricks") for seat in SEATS)
+    return [f"  {key:<6}  " + "  ".join(f"{seat} {str(ans[key][seat]):<{width}}" for seat in SEATS).rstrip()
+            for key in ("bids", "tricks")]
+
+
+def _before(request: Mapping) -> dict[str, tuple[int, int]]:
+    before = request.get("before") or {}
+    return {team: (int((before.get(team) or {}).get("score", 0)), int((before.get(team) or {}).get("bags", 0)))
+            for team in TEAMS}
+
+
+def game_text(game: Mapping) -> str:
+    if game.get("over"):
+        return f"game over: {game.get('winner')} wins ({game.get('reason')})"
+    return f"game not over: {game.get('reason')}"
+
+
+def render_score(ans: Mapping, request: Mapping) -> list[str]:
+    """One scored hand, team by team, each line with its rule and citation."""
+    out = [click.style(f"Hand scored under {ans['variant']}", bold=True),
+           *_seat_rows(ans)]
+    before = _before(request)
+    for team in TEAMS:
+        result = ans["teams"][team]
+        score, bags = before[team]
+        out.append("")
+        out.append(click.style(team, bold=True))
+        out.extend(trail(result["lines"]) or ["  (no points this hand)"])
+        out.append(f"  = {result['points']:+d} this hand; score {score} -> {result['score']}, "
+                   f"bags {bags} -> {result['bags']} ({result['bags_added']} added)")
+    game = ans["game"]
+    out += ["", click.style("Game", bold=True)]
+    out.extend(trail([line for line in ans["explanation"] if "team" not in line]))
+    out.append(f"  = {game_text(game)}")
+    return out
+
+
+def _rows(ruling: Mapping) -> dict[str, str]:
+    """A ruling as label -> cell, in display order."""
+    if "error" in ruling:
+        return {"error": f"{ruling['error'].get('field')}: {ruling['error'].get('detail')}"}
+    rows: dict[str, str] = {}
+    for team in TEAMS:
+        result = ruling["teams"][team]
+        seen: dict[str, int] = {}
+        for line in result["lines"]:
+            rule = str(line["rule"])
+            seen[rule] = seen.get(rule, 0) + 1
+            label = f"{team} {rule}" + (f" #{seen[rule]}" if seen[rule] > 1 else "")
+            rows[label] = value_text(line)
+        rows[f"{team} hand points"] = f"{result['points']:+d}"
+        rows[f"{team} score"] = str(result["score"])
+        rows[f"{team} bags"] = str(result["bags"])
+    game = ruling["game"]
+    rows["game over"] = "yes" if game.get("over") else "no"
+    rows["winner"] = str(game.get("winner") or "-")
+    return rows
+
+
+def render_compare(result: Mapping, request: Mapping) -> list[str]:
+    """The same hand under several variants; rows that differ start with ``*``."""
+    names = list(result["rulings"])
+    columns = {name: _rows(ruling) for name, ruling in result["rulings"].items()}
+    first = next(iter(result["rulings"].values()))
+    labels: list[str] = []
+    for rows in columns.values():
+        labels += [label for label in rows if label not in labels]
+    order = {label: i for i, label in enumerate(labels)}
+    labels.sort(key=lambda label: (_group(label), order[label]))
+    width = max(len(label) for label in labels)
+    widths = {name: max([len(name)] + [len(rows.get(label, "-")) for label in labels for rows in [columns[name]]])
+              for name in names}
+    head = f"  {'':<{width}}  " + "  ".join(f"{name:>{widths[name]}}" for name in names)
+    out = [click.style(f"Same hand under {len(names)} variants (* marks lines that differ)", bold=True)]
+    if "bids" in first:
+        out += _seat_rows(first)
+    before = _before(request)
+    if any(before[team] != (0, 0) for team in TEAMS):
+        out.append("  before  " + "  ".join(f"{t} {s}/{b}" for t, (s, b) in before.items()))
+    out += ["", head.rstrip()]
+    for label in labels:
+        cells = [columns[name].get(label, "-") for name in names]
+        differs = len(set(cells)) > 1
+        text = f"{'*' if differs else ' '} {label:<{width}}  " + "  ".join(
+            f"{cell:>{widths[name]}}" for cell, name in zip(cells, names))
+        out.append(click.style(text, fg="yellow", bold=True) if differs else text)
+    rules: dict[str, dict[str, dict]] = {}
+    for diff in result["differences"]:
+        for rule in diff["rules"]:
+            rules.setdefault(rule["rule"], {}).update({n: rule[n] for n in names if n in rule})
+    if rules:
+        out += ["", "Rules that differ:"]
+        nw = max(len(name) for name in names)
+        for rule, by_variant in sorted(rules.items()):
+            out.append(f"  {rule}")
+            out += [f"    {name:<{nw}}  {by_variant[name]['value']}  @ {by_variant[name]['cite'] or '[no citation]'}"
+                    for name in names if name in by_variant]
+    out += ["", "Agree." if result["agree"] else "The variants disagree on the lines marked *."]
+    return out
+
+
+def _group(label: str) -> tuple[int, int]:
+    """Team NS lines then its totals, the same for EW, then the game."""
+    total = int(label.endswith((" hand points", " score", " bags")))
+    for i, team in enumerate(TEAMS):
+        if label.startswith(team + " "):
+            return i, total
+    return len(TEAMS), 0

@@ -1,0 +1,154 @@
+"""A numpy back end for compiled rules: the same checked rule trees, evaluated
+over arrays of situations at once (one element per simulated hand).
+
+The type checker is the scalar compiler's (``ExprCompiler``); only the Python
+that a few constructs become differs (``and`` → ``_and``, ``x if c else y`` →
+``_where``, comprehensions → a loop over the 54 card ids), and the helpers
+(``_hi``, ``_cnt``, tables) are array versions with the same tie-breaking.
+"""
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+
+import numpy as np
+
+from ..core import cards as C
+from ..lang.compiler import NONE, ExprCompiler, parse
+from ..errors import RulespecError
+from ..model.ruleset import Ruleset
+from ..core.schema import ENUM
+
+class VectorCompiler(ExprCompiler):
+    """Generates numpy expressions; context arguments may be arrays or scalars."""
+
+    def src_and(self, a: str, b: str) -> str:
+        return f"_and({a}, {b})"
+
+    def src_or(self, a: str, b: str) -> str:
+        return f"_or({a}, {b})"
+
+    def src_not(self, a: str) -> str:
+        return f"_not({a})"
+
+    def src_if(self, cond: str, a: str, b: str) -> str:
+        return f"_where({cond}, {a}, {b})"
+
+    def src_in_list(self, x: str, items: str) -> str:
+        return f"_isin({x}, {items})"
+
+    def src_card_in(self, card: str, cards: str) -> str:
+        return f"_cardin({card}, {cards})"
+
+    def src_aggregate(self, fname: str, var: str, cards: str, cond: str) -> str:
+        return f"_agg_{fname}({cards}, lambda {var}: {cond})"
+
+
+_CHUNK = 16
+
+
+@functools.lru_cache(maxsize=16)
+def _chunk_best(key: bytes) -> np.ndarray:
+    """For each 16-card chunk of a mask and each value of that chunk: the card of highest ``key``
+    (NONE for an empty chunk).  Built once per key (card order), shared by every variant using it."""
+    order = np.frombuffer(key, dtype=np.int64)
+    values = np.arange(1 << _CHUNK, dtype=np.int64)
+    bits = ((values[:, None] >> np.arange(_CHUNK)) & 1).astype(bool)
+    table = np.full((-(-C.NUM_CARDS // _CHUNK), 1 << _CHUNK), NONE, dtype=np.int64)
+    for chunk in range(len(table)):
+        ids = chunk * _CHUNK + np.arange(_CHUNK)
+        weight = np.where(bits & (ids < C.NUM_CARDS), order[np.minimum(ids, C.NUM_CARDS - 1)], 0)
+        table[chunk] = np.where(weight.max(axis=1) > 0, chunk * _CHUNK + weight.argmax(axis=1), NONE)
+    return table
+
+
+def _env(rs: Ruleset) -> dict:
+    power = np.asarray(rs.power, dtype=np.int64)
+
+    def rank_of(order):
+        """Each card's place in a scan order, as a key that is highest (and > 0) for the first card,
+        with a 0 after the last card for NONE."""
+        key = np.zeros(C.NUM_CARDS + 1, dtype=np.int64)
+        key[order] = np.arange(C.NUM_CARDS, 0, -1)
+        return key
+
+    # scan orders that reproduce the scalar helpers' tie-breaking (lowest card id first among equals)
+    high_key = rank_of(sorted(range(C.NUM_CARDS), key=lambda c: (-power[c], c)))
+    low_key = rank_of(sorted(range(C.NUM_CARDS), key=lambda c: (power[c], c)))
+
+    def pick(mask, key):
+        """The first card of the scan order in each mask (NONE for an empty mask): the best card of
+        each 16-card chunk from a table, then the best of those."""
+        mask = np.asarray(mask, dtype=np.int64)
+        best = np.full(mask.shape, NONE, dtype=np.int64)
+        best_key = np.zeros(mask.shape, dtype=np.int64)
+        for chunk, table in enumerate(_chunk_best(key[:C.NUM_CARDS].tobytes())):
+            card = table[(mask >> (chunk * _CHUNK)) & ((1 << _CHUNK) - 1)]
+            card_key = key[card]                  # NONE (-1) reads the trailing 0
+            better = card_key > best_key
+            best = np.where(better, card, best)
+            best_key = np.where(better, card_key, best_key)
+        return best if best.ndim else int(best)
+
+    def members(mask):
+        return [(card, ((np.asarray(mask) >> card) & 1).astype(bool)) for card in range(C.NUM_CARDS)]
+
+    def agg_count(mask, cond):
+        return sum(np.where(inside, cond(card), False).astype(np.int64) for card, inside in members(mask))
+
+    def agg_any(mask, cond):
+        return functools.reduce(np.logical_or, (np.logical_and(inside, cond(card)) for card, inside in members(mask)))
+
+    def agg_all(mask, cond):
+        return functools.reduce(np.logical_and,
+                                (np.logical_or(~inside, cond(card)) for card, inside in members(mask)))
+
+    def div(a, b):
+        if np.any(np.asarray(b) == 0):
+            raise RulespecError("division by zero in a rule")
+        return np.floor_divide(a, b)
+
+    def mod(a, b):
+        if np.any(np.asarray(b) == 0):
+            raise RulespecError("modulo by zero in a rule")
+        return np.mod(a, b)
+
+    def bit(card):
+        card = np.asarray(card, dtype=np.int64)
+        return np.where(card >= 0, np.left_shift(1, np.maximum(card, 0)), 0)
+
+    def card_in(card, cards):
+        card = np.asarray(card, dtype=np.int64)
+        return np.where(card >= 0, ((np.asarray(cards) >> np.maximum(card, 0)) & 1) == 1, False)
+
+    return {
+        "__builtins__": {},
+        "_cnt": lambda m: np.bitwise_count(np.asarray(m, dtype=np.int64)).astype(np.int64),
+        "_hi": lambda m: pick(m, high_key), "_lo": lambda m: pick(m, low_key),
+        "_min": lambda seq: functools.reduce(np.minimum, seq), "_max": lambda seq: functools.reduce(np.maximum, seq),
+        "_abs": np.abs, "_div": div, "_mod": mod, "_bit": bit, "_cardin": card_in,
+        "_and": np.logical_and, "_or": np.logical_or, "_not": np.logical_not, "_where": np.where,
+        "_isin": lambda x, items: np.isin(x, items),
+        "_agg_count": agg_count, "_agg_any": agg_any, "_agg_all": agg_all,
+        "_RANK": np.asarray([C.natural_rank(c) for c in range(C.NUM_CARDS)], dtype=np.int64),
+        "_NSUIT": np.asarray([NONE if c >= C.LITTLE_JOKER else c // 13 for c in range(C.NUM_CARDS)], dtype=np.int64),
+        "_SUIT": np.asarray(rs.suit_of, dtype=np.int64), "_POW": power,
+        "_SM": np.asarray(rs.suit_masks, dtype=np.int64),
+    }
+
+
+def vector_rules(rs: Ruleset) -> dict[str, Callable]:
+    """Array versions of every non-constant rule of ``rs``."""
+    env = _env(rs)
+    params = {name: (rule.slot.type, rule.value) for name, rule in rs.rules.items() if rule.fn is None}
+    out: dict[str, Callable] = {}
+    for name, rule in rs.rules.items():
+        if rule.fn is None or rule.slot.type == ENUM or rule.slot.context in ("deck", "card"):
+            continue
+        comp = VectorCompiler(rule.slot, params)
+        expr = comp.compile(parse(rule.text).children[0])
+        source = f"def rule({', '.join(comp.args.values())}):\n    return {expr.src}\n"
+        namespace = dict(env)
+        exec(compile(source, f"<vector rule {name}>", "exec"), namespace)  # noqa: S102 - from the checked tree only
+        out[name] = namespace["rule"]
+    return out

@@ -1,0 +1,632 @@
+"""Compile rule expressions into Python callables.
+
+A rule text is parsed with the LALR grammar in ``rules.lark``, every name and
+type is checked against the slot's context (``schema.CONTEXTS``), and the
+checked tree is turned into Python source that only uses the context
+arguments, constants and a fixed set of helpers.  The source is executed with
+empty ``__builtins__``: a rules file can name nothing outside the schema.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+from collections.abc import Callable, Mapping
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from ..core import cards as C
+from ..errors import RulespecError, did_you_mean
+from ..core.schema import (ANY, BIDKIND, BID_KINDS, BOOL, CARD, CARDS, CONTEXTS, ENUM, INT, LIST, SEAT,
+                     SUIT, TEAM, Slot)
+
+MAX_RULE_CHARS = 2000
+MAX_DEPTH = 40
+NONE = -1          # 'none' for cards, suits, seats and teams
+NONE_T = "none"   # the type of the literal 'none' before it meets another type
+
+
+class CompileError(RulespecError):
+    """A rule text that does not parse or type-check; positions are 1-based
+    within the rule text."""
+
+    def __init__(self, message: str, line: int = 1, column: int = 1, suggestion: str | None = None):
+        self.message, self.line, self.column, self.suggestion = message, line, column, suggestion
+        super().__init__(f"{line}:{column}: {message}" + (f" (did you mean '{suggestion}'?)" if suggestion else ""))
+
+
+@functools.lru_cache(maxsize=1)
+def parser() -> Lark:
+    grammar = (Path(__file__).with_name("rules.lark")).read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True, cache=True)
+
+
+def _expected(exc: UnexpectedInput) -> str:
+    names = sorted(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or [])
+    pretty = {"NUMBER": "a number", "NAME": "a name", "CARD": "a card", "SUIT": "a suit",
+              "LPAR": "'('", "RPAR": "')'", "COMMA": "','", "LSQB": "'['", "RSQB": "']'",
+              "LBRACE": "'{'", "RBRACE": "'}'", "THEN": "'then'", "ELSE": "'else'", "AT": "'@'"}
+    shown = [pretty.get(n, n.lower().strip('_')) for n in names if not n.startswith("__")][:8]
+    return ", ".join(shown)
+
+
+@functools.lru_cache(maxsize=4096)
+def parse(text: str) -> Tree:
+    """Parse a rule text; raise ``CompileError`` with the position on failure.
+    (Cached: variants that inherit a rule share its tree; trees are never modified.)"""
+    if len(text) > MAX_RULE_CHARS:
+        raise CompileError(f"rule text is {len(text)} characters long; the limit is {MAX_RULE_CHARS}")
+    try:
+        return parser().parse(text)
+    except UnexpectedEOF as exc:
+        lines = text.splitlines() or [""]
+        raise CompileError(f"the expression ends too early; expected {_expected(exc)}",
+                           len(lines), len(lines[-1]) + 1) from None
+    except UnexpectedToken as exc:
+        if exc.token.type == "CITE_TEXT":  # no other token fits here: report the character
+            raise CompileError(f"unexpected {text[exc.token.start_pos]!r}; expected {_expected(exc)}",
+                               exc.line, exc.column) from None
+        if exc.token.type == "$END":
+            lines = text.splitlines() or [""]
+            raise CompileError(f"the expression ends too early; expected {_expected(exc)}",
+                               len(lines), len(lines[-1]) + 1) from None
+        raise CompileError(f"unexpected {exc.token.value!r}; expected {_expected(exc)}",
+                           exc.line, exc.column) from None
+    except UnexpectedCharacters as exc:
+        raise CompileError(f"unexpected character {text[exc.pos_in_stream]!r}", exc.line, exc.column) from None
+
+
+@dataclass
+class Expr:
+    src: str
+    type: str
+
+
+_CARD_ATTRS = {"rank": ("_RANK[{}]", INT), "natural_suit": ("_NSUIT[{}]", SUIT),
+               "suit": ("_SUIT[{}]", SUIT), "power": ("_POW[{}]", INT)}
+_FUNCS = ("count", "any", "all", "min", "max", "abs", "highest", "lowest", "left_of", "right_of",
+          "partner_of", "cards")
+
+
+def _pos(node: Tree | Token) -> tuple[int, int]:
+    if isinstance(node, Token):
+        return node.line or 1, node.column or 1
+    meta = node.meta
+    return (getattr(meta, "line", 1) or 1, getattr(meta, "column", 1) or 1)
+
+
+def _flatten(node: Tree | Token) -> list[tuple[str, Tree | Token]] | None:
+    """``a.b.c`` as [("a", node), ("b", node), ("c", node)], or None if not a name chain."""
+    if isinstance(node, Tree) and node.data == "name":
+        return [(str(node.children[0]), node)]
+    if isinstance(node, Tree) and node.data == "attr":
+        base = _flatten(node.children[0])
+        if base is not None:
+            return base + [(str(node.children[1]), node)]
+    return None
+
+
+class ExprCompiler:
+    """Type-checks one rule tree and produces its Python source."""
+
+    def __init__(self, slot: Slot, params: Mapping[str, tuple[str, object]], static_card: bool = False):
+        self.slot = slot
+        self.context = CONTEXTS[slot.context]
+        self.args = {name: f"a{i}" for i, name in enumerate(self.context)}
+        self.params = params           # name -> (type, value) of parameter rules
+        self.static_card = static_card  # compiling card.suit / card.power: no card tables yet
+        self.locals: dict[str, str] = {}
+        self.depth = 0
+
+    # -- the Python that a few constructs become (a vector back end overrides these) --
+    def src_and(self, a: str, b: str) -> str:
+        return f"(({a}) and ({b}))"
+
+    def src_or(self, a: str, b: str) -> str:
+        return f"(({a}) or ({b}))"
+
+    def src_not(self, a: str) -> str:
+        return f"(not ({a}))"
+
+    def src_if(self, cond: str, a: str, b: str) -> str:
+        return f"(({a}) if ({cond}) else ({b}))"
+
+    def src_in_list(self, x: str, items: str) -> str:
+        return f"(({x}) in {items})"
+
+    def src_card_in(self, card: str, cards: str) -> str:
+        return f"(((({cards}) >> ({card})) & 1) == 1 if ({card}) >= 0 else False)"
+
+    def src_aggregate(self, fname: str, var: str, cards: str, cond: str) -> str:
+        loop = f"for {var} in _iter({cards})"
+        return f"_sum(1 {loop} if {cond})" if fname == "count" else f"_{fname}({cond} {loop})"
+
+    # -- helpers --------------------------------------------------------
+    def fail(self, node, message: str, suggestion: str | None = None):
+        line, col = _pos(node)
+        raise CompileError(message, line, col, suggestion)
+
+    def known_names(self) -> list[str]:
+        return [*self.locals, *self.context, *self.params, *BID_KINDS, *_FUNCS]
+
+    def as_cards(self, e: Expr, node) -> str:
+        if e.type == CARDS:
+            return e.src
+        if e.type == SUIT:
+            return f"_SM[{e.src}]"
+        if e.type == CARD:
+            return f"_bit({e.src})"
+        self.fail(node, f"expected a set of cards, a suit or a card here, got a {e.type}")
+
+    def need(self, e: Expr, typ: str, node, what: str = "") -> str:
+        if e.type != typ:
+            self.fail(node, f"{what or 'this'} must be a {typ}, not a {e.type}")
+        return e.src
+
+    def unify(self, a: Expr, b: Expr, node) -> tuple[str, str, str]:
+        """Bring two branch/comparison operands to one type."""
+        if a.type == b.type:
+            return a.src, b.src, a.type
+        if NONE_T in (a.type, b.type):
+            other = b.type if a.type == NONE_T else a.type
+            if other in (CARD, SUIT, SEAT, TEAM):
+                return a.src, b.src, other
+        if CARDS in (a.type, b.type) and {a.type, b.type} <= {CARDS, SUIT, CARD}:
+            return self.as_cards(a, node), self.as_cards(b, node), CARDS
+        self.fail(node, f"cannot combine a {a.type} with a {b.type}")
+
+    # -- entry ------------------------------------------------------------
+    def compile(self, tree: Tree) -> Expr:
+        expr = self.gen(tree)
+        want = self.slot.type
+        if want in (ENUM, ANY):
+            return expr
+        if want == CARDS and expr.type in (SUIT, CARD):
+            return Expr(self.as_cards(expr, tree), CARDS)
+        if expr.type == NONE_T and want in (CARD, SUIT, SEAT, TEAM):
+            return Expr(expr.src, want)
+        if expr.type != want:
+            self.fail(tree, f"rule '{self.slot.name}' must give a {want}, but this gives a {expr.type}")
+        return expr
+
+    def gen(self, node) -> Expr:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            self.fail(node, f"expression nested too deeply (limit {MAX_DEPTH})")
+        try:
+            method = getattr(self, "g_" + (node.data if isinstance(node, Tree) else "token"))
+            return method(node)
+        finally:
+            self.depth -= 1
+
+    # -- literals -----------------------------------------------------------
+    def g_number(self, node):
+        return Expr(str(int(node.children[0])), INT)
+
+    def g_card(self, node):
+        return Expr(str(C.parse_card(str(node.children[0]))), CARD)
+
+    def g_suit(self, node):
+        text = str(node.children[0])
+        index = C.SUIT_SYMBOLS.index(text) if text in C.SUIT_SYMBOLS else C.SUIT_NAMES.index(text)
+        return Expr(str(index), SUIT)
+
+    def g_team(self, node):
+        return Expr(str(C.TEAMS.index(str(node.children[0]))), TEAM)
+
+    def g_true(self, node):
+        return Expr("True", BOOL)
+
+    def g_false(self, node):
+        return Expr("False", BOOL)
+
+    def g_none(self, node):
+        return Expr(str(NONE), NONE_T)
+
+    def g_cardset(self, node):
+        parts = [c for c in node.children if c is not None]
+        srcs = []
+        for part in parts:
+            e = self.gen(part)
+            srcs.append(self.as_cards(e, part))
+        return Expr("(" + " | ".join(srcs) + ")" if srcs else "0", CARDS)
+
+    def g_list(self, node):
+        parts = [c for c in node.children if c is not None]
+        return Expr("(" + "".join(self.need(self.gen(p), INT, p, "a list item") + ", " for p in parts) + ")", LIST)
+
+    # -- names --------------------------------------------------------------
+    def g_name(self, node):
+        return self.resolve(node)
+
+    def g_attr(self, node):
+        return self.resolve(node)
+
+    def resolve(self, node) -> Expr:
+        chain = _flatten(node)
+        if chain is None:  # attribute of a computed value, e.g. highest(S).suit
+            base = self.gen(node.children[0])
+            return self.card_attr(base, str(node.children[1]), node)
+        parts = [p for p, _ in chain]
+        for cut in range(len(parts), 0, -1):
+            dotted = ".".join(parts[:cut])
+            found = self.lookup(dotted)
+            if found is not None and not (found.type == BIDKIND and cut < len(parts)):
+                expr = found
+                for attr_name, attr_node in chain[cut:]:
+                    expr = self.card_attr(expr, attr_name, attr_node)
+                return expr
+        dotted = ".".join(parts)
+        self.fail(node, f"unknown name '{dotted}' in a rule of the '{self.slot.context}' context",
+                  did_you_mean(dotted, self.known_names()))
+
+    def lookup(self, dotted: str) -> Expr | None:
+        if dotted in self.locals:
+            return Expr(self.locals[dotted], CARD)
+        if dotted in self.context:
+            return Expr(self.args[dotted], self.context[dotted])
+        if dotted in self.params:
+            typ, value = self.params[dotted]
+            return Expr(repr(value), typ)
+        if dotted in BID_KINDS:
+            return Expr(repr(dotted), BIDKIND)
+        return None
+
+    def card_attr(self, base: Expr, attr: str, node) -> Expr:
+        if base.type != CARD:
+            self.fail(node, f"a {base.type} has no attribute '{attr}'")
+        if attr not in _CARD_ATTRS or (self.static_card and attr in ("suit", "power")):
+            allowed = ["rank", "natural_suit"] if self.static_card else list(_CARD_ATTRS)
+            self.fail(node, f"a card has no attribute '{attr}' here (it has: {', '.join(allowed)})",
+                      did_you_mean(attr, allowed))
+        template, typ = _CARD_ATTRS[attr]
+        return Expr(template.format(base.src), typ)
+
+    # -- calls --------------------------------------------------------------
+    def g_call(self, node):
+        callee, arguments = node.children
+        if isinstance(callee, Tree) and callee.data == "attr":
+            base = self.gen(callee.children[0])
+            return self.method(base, str(callee.children[1]), arguments, node)
+        if not (isinstance(callee, Tree) and callee.data == "name"):
+            self.fail(node, "only named functions can be called")
+        fname = str(callee.children[0])
+        if fname not in _FUNCS:
+            self.fail(node, f"unknown function '{fname}'", did_you_mean(fname, _FUNCS))
+        if arguments is not None and arguments.data == "where_args":
+            return self.comprehension(fname, arguments, node)
+        args = [] if arguments is None else [self.gen(a) for a in arguments.children]
+        arg_nodes = [] if arguments is None else list(arguments.children)
+        return getattr(self, "f_" + fname)(args, arg_nodes, node)
+
+    def arity(self, args, n, name, node):
+        if len(args) != n:
+            self.fail(node, f"{name}() takes {n} argument{'s' if n != 1 else ''}, got {len(args)}")
+
+    def f_count(self, args, nodes, node):
+        self.arity(args, 1, "count", node)
+        return Expr(f"_cnt({self.as_cards(args[0], nodes[0])})", INT)
+
+    def f_highest(self, args, nodes, node):
+        self.arity(args, 1, "highest", node)
+        return Expr(f"_hi({self.as_cards(args[0], nodes[0])})", CARD)
+
+    def f_lowest(self, args, nodes, node):
+        self.arity(args, 1, "lowest", node)
+        return Expr(f"_lo({self.as_cards(args[0], nodes[0])})", CARD)
+
+    def f_cards(self, args, nodes, node):
+        self.arity(args, 1, "cards", node)
+        return Expr(self.as_cards(args[0], nodes[0]), CARDS)
+
+    def _minmax(self, name, args, nodes, node):
+        if not args:
+            self.fail(node, f"{name}() needs at least one argument")
+        if len(args) == 1 and args[0].type == LIST:
+            return Expr(f"_{name}({args[0].src})", INT)
+        srcs = [self.need(a, INT, n, f"an argument of {name}()") for a, n in zip(args, nodes)]
+        return Expr(f"_{name}(({', '.join(srcs)},))", INT)
+
+    def f_min(self, args, nodes, node):
+        return self._minmax("min", args, nodes, node)
+
+    def f_max(self, args, nodes, node):
+        return self._minmax("max", args, nodes, node)
+
+    def f_abs(self, args, nodes, node):
+        self.arity(args, 1, "abs", node)
+        return Expr(f"_abs({self.need(args[0], INT, nodes[0], 'the argument of abs()')})", INT)
+
+    def _seat_fn(self, name, offset, args, nodes, node):
+        self.arity(args, 1, name, node)
+        return Expr(f"(({self.need(args[0], SEAT, nodes[0], f'the argument of {name}()')}) + {offset}) % 4", SEAT)
+
+    def f_left_of(self, args, nodes, node):
+        return self._seat_fn("left_of", 1, args, nodes, node)
+
+    def f_partner_of(self, args, nodes, node):
+        return self._seat_fn("partner_of", 2, args, nodes, node)
+
+    def f_right_of(self, args, nodes, node):
+        return self._seat_fn("right_of", 3, args, nodes, node)
+
+    def f_any(self, args, nodes, node):
+        self.fail(node, "any() is written any(c in SET where CONDITION)")
+
+    f_all = f_any
+
+    def comprehension(self, fname: str, arguments: Tree, node) -> Expr:
+        head, cond_node = arguments.children
+        if fname not in ("count", "any", "all"):
+            self.fail(node, f"{fname}() does not take a 'where' clause")
+        if not (isinstance(head, Tree) and head.data == "in_" and isinstance(head.children[0], Tree)
+                and head.children[0].data == "name"):
+            self.fail(head, f"write {fname}(c in SET where CONDITION)")
+        var = str(head.children[0].children[0])
+        if var in self.context or var in self.locals:
+            self.fail(head, f"'{var}' is already a name here; pick another variable name")
+        source = self.as_cards(self.gen(head.children[1]), head.children[1])
+        py_var = f"v{len(self.locals)}"
+        self.locals[var] = py_var
+        try:
+            cond = self.need(self.gen(cond_node), BOOL, cond_node, "the 'where' condition")
+        finally:
+            del self.locals[var]
+        return Expr(self.src_aggregate(fname, py_var, source, cond), INT if fname == "count" else BOOL)
+
+    def method(self, base: Expr, name: str, arguments, node) -> Expr:
+        args = [] if arguments is None or arguments.data == "where_args" else list(arguments.children)
+        if base.type in (CARDS, SUIT) and name in ("has", "count", "only"):
+            if len(args) != 1:
+                self.fail(node, f".{name}() takes one argument (a suit, card or set of cards)")
+            this = self.as_cards(base, node)
+            other = self.as_cards(self.gen(args[0]), args[0])
+            if name == "has":
+                return Expr(f"(({this}) & ({other}) != 0)", BOOL)
+            if name == "count":
+                return Expr(f"_cnt(({this}) & ({other}))", INT)
+            return Expr(f"(({this}) & ~({other}) == 0)", BOOL)
+        self.fail(node, f"a {base.type} has no method '{name}'",
+                  did_you_mean(name, ["has", "count", "only"]) if base.type == CARDS else None)
+
+    # -- operators ----------------------------------------------------------
+    def g_ifelse(self, node):
+        cond_node, a_node, b_node = node.children
+        cond = self.need(self.gen(cond_node), BOOL, cond_node, "the condition after 'if'")
+        a_src, b_src, typ = self.unify(self.gen(a_node), self.gen(b_node), node)
+        return Expr(self.src_if(cond, a_src, b_src), typ)
+
+    def _bool2(self, node, op):
+        a, b = node.children
+        left = self.need(self.gen(a), BOOL, a, f'the left side of {op!r}')
+        right = self.need(self.gen(b), BOOL, b, f'the right side of {op!r}')
+        return Expr(self.src_and(left, right) if op == "and" else self.src_or(left, right), BOOL)
+
+    def g_or_(self, node):
+        return self._bool2(node, "or")
+
+    def g_and_(self, node):
+        return self._bool2(node, "and")
+
+    def g_not_(self, node):
+        (a,) = node.children
+        return Expr(self.src_not(self.need(self.gen(a), BOOL, a, 'the operand of not')), BOOL)
+
+    def g_compare(self, node):
+        a_node, op_tok, b_node = node.children
+        op = str(op_tok)
+        a, b = self.gen(a_node), self.gen(b_node)
+        if a.type == INT and b.type == INT:
+            return Expr(f"(({a.src}) {op} ({b.src}))", BOOL)
+        a_src, b_src, typ = self.unify(a, b, node)
+        if typ == CARDS:
+            if op in ("==", "!="):
+                return Expr(f"(({a_src}) {op} ({b_src}))", BOOL)
+            strict = {"<": True, ">": True}.get(op, False)
+            sub, sup = (a_src, b_src) if op in ("<", "<=") else (b_src, a_src)
+            test = f"(({sub}) & ~({sup}) == 0)"
+            if strict:
+                test = self.src_and(test, f"(({sub}) != ({sup}))")
+            return Expr(test, BOOL)
+        if op not in ("==", "!="):
+            self.fail(node, f"'{op}' compares numbers or sets of cards, not a {typ}")
+        return Expr(f"(({a_src}) {op} ({b_src}))", BOOL)
+
+    def _membership(self, node) -> str:
+        a_node, b_node = node.children
+        a, b = self.gen(a_node), self.gen(b_node)
+        if b.type == LIST:
+            return self.src_in_list(self.need(a, INT, a_node, 'the left side of in'), b.src)
+        if a.type == CARD and b.type in (CARDS, SUIT, CARD):
+            return self.src_card_in(a.src, self.as_cards(b, b_node))
+        if a.type in (CARDS, SUIT) and b.type in (CARDS, SUIT):
+            return f"(({self.as_cards(a, a_node)}) & ~({self.as_cards(b, b_node)}) == 0)"
+        self.fail(node, f"'in' tests a card in a set of cards or a number in a list, not a {a.type} in a {b.type}")
+
+    def g_in_(self, node):
+        return Expr(self._membership(node), BOOL)
+
+    def g_not_in(self, node):
+        return Expr(self.src_not(self._membership(node)), BOOL)
+
+    def _arith(self, node, op):
+        a_node, b_node = node.children
+        a, b = self.gen(a_node), self.gen(b_node)
+        if a.type == INT and b.type == INT:
+            if op == "/":
+                return Expr(f"_div({a.src}, {b.src})", INT)
+            if op == "%":
+                return Expr(f"_mod({a.src}, {b.src})", INT)
+            return Expr(f"(({a.src}) {op} ({b.src}))", INT)
+        set_op = {"+": "|", "|": "|", "-": "&~", "&": "&"}.get(op)
+        if set_op and CARDS in (a.type, b.type) or (set_op and {a.type, b.type} <= {SUIT, CARD, CARDS}
+                                                     and op != "+"):
+            x, y = self.as_cards(a, a_node), self.as_cards(b, b_node)
+            return Expr(f"(({x}) {set_op} ({y}))", CARDS)
+        self.fail(node, f"'{op}' needs two numbers{' or two sets of cards' if set_op else ''}, "
+                        f"got a {a.type} and a {b.type}")
+
+    def g_add(self, node):
+        return self._arith(node, "+")
+
+    def g_sub(self, node):
+        return self._arith(node, "-")
+
+    def g_union(self, node):
+        return self._arith(node, "|")
+
+    def g_inter(self, node):
+        return self._arith(node, "&")
+
+    def g_mul(self, node):
+        return self._arith(node, "*")
+
+    def g_div(self, node):
+        return self._arith(node, "/")
+
+    def g_mod(self, node):
+        return self._arith(node, "%")
+
+    def g_neg(self, node):
+        (a,) = node.children
+        return Expr(f"(-({self.need(self.gen(a), INT, a, 'the operand of -')}))", INT)
+
+    def g_args(self, node):
+        self.fail(node, "unexpected argument list")
+
+    g_where_args = g_args
+
+    def g_token(self, node):
+        self.fail(node, f"unexpected {node!r}")
+
+
+def _div(a: int, b: int) -> int:
+    if b == 0:
+        raise RulespecError("division by zero in a rule")
+    return a // b
+
+
+def _mod(a: int, b: int) -> int:
+    if b == 0:
+        raise RulespecError("modulo by zero in a rule")
+    return a % b
+
+
+def _iter(mask: int):
+    return C.iter_cards(mask)
+
+
+def _bit(card: int) -> int:
+    return 0 if card < 0 else 1 << card
+
+
+def make_env(tables: Mapping[str, object]) -> dict:
+    """The only names generated code can reach."""
+    power = tables.get("_POW", ())
+
+    def hi(mask: int) -> int:
+        """The first card (lowest id) of the highest power."""
+        best, best_p = NONE, -10**9
+        while mask:
+            low = mask & -mask
+            card = low.bit_length() - 1
+            if power[card] > best_p:
+                best, best_p = card, power[card]
+            mask ^= low
+        return best
+
+    def lo(mask: int) -> int:
+        """The first card (lowest id) of the lowest power."""
+        best, best_p = NONE, 10**9
+        while mask:
+            low = mask & -mask
+            card = low.bit_length() - 1
+            if power[card] < best_p:
+                best, best_p = card, power[card]
+            mask ^= low
+        return best
+
+    env = {"__builtins__": {}, "_cnt": int.bit_count, "_hi": hi, "_lo": lo, "_min": min, "_max": max,
+           "_abs": abs, "_sum": sum, "_any": any, "_all": all, "_div": _div, "_mod": _mod,
+           "_iter": _iter, "_bit": _bit}
+    env.update(tables)
+    return env
+
+
+@dataclass
+class CompiledExpr:
+    """A checked rule expression: its Python source and the callable."""
+    slot: Slot
+    source: str
+    type: str
+    fn: Callable
+
+
+_COMPILED: dict[tuple, tuple[Tree, CompiledExpr]] = {}
+
+
+def _tables_key(tables: Mapping[str, object]) -> tuple:
+    return tuple(sorted((k, hash(v)) for k, v in tables.items()))
+
+
+def compile_tree(tree: Tree, slot: Slot, params: Mapping[str, tuple[str, object]],
+                 tables: Mapping[str, object], static_card: bool = False) -> CompiledExpr:
+    """Check ``tree`` (an ``expr`` node) for ``slot`` and build its callable.
+
+    Memoised on everything the result depends on (slot, tree, the parameters the
+    tree can name, the card tables), so inherited rules compile once per process.
+    The tree is keyed by identity (``parse`` gives one tree per text), kept in the
+    entry so that its id stays its own."""
+    names = referenced_names(tree)
+    key = (slot, id(tree), tuple(sorted((n, repr(params[n])) for n in names if n in params)),
+           _tables_key(tables), static_card)
+    cached = _COMPILED.get(key)
+    if cached is None or cached[0] is not tree:
+        if len(_COMPILED) > 8192:
+            _COMPILED.clear()
+        cached = _COMPILED[key] = (tree, _compile_tree(tree, slot, params, tables, static_card))
+    return cached[1]
+
+
+def _compile_tree(tree: Tree, slot: Slot, params: Mapping[str, tuple[str, object]],
+                  tables: Mapping[str, object], static_card: bool) -> CompiledExpr:
+    comp = ExprCompiler(slot, params, static_card=static_card)
+    if slot.type == ENUM:
+        chain = [("none", tree)] if isinstance(tree, Tree) and tree.data == "none" else _flatten(tree)
+        if chain is None or len(chain) != 1 or chain[0][0] not in slot.options:
+            name = ".".join(p for p, _ in chain) if chain else None
+            comp.fail(tree, f"rule '{slot.name}' must be one of: {', '.join(slot.options)}",
+                      did_you_mean(name, slot.options) if name else None)
+        expr = Expr(repr(chain[0][0]), ENUM)
+    else:
+        expr = comp.compile(tree)
+    arglist = ", ".join(comp.args.values())
+    source = f"def rule({arglist}):\n    return {expr.src}\n"
+    namespace = make_env(tables)
+    exec(compile(source, f"<rule {slot.name}>", "exec"), namespace)  # noqa: S102 - source built from checked tree only
+    return CompiledExpr(slot, source, expr.type, namespace["rule"])
+
+
+_NAMES: dict[int, tuple[Tree, frozenset[str]]] = {}
+
+
+def referenced_names(tree: Tree) -> frozenset[str]:
+    """Every dotted name chain in a tree (used to order parameter rules).  Memoised by the tree's
+    identity, like ``compile_tree``."""
+    hit = _NAMES.get(id(tree))
+    if hit is not None and hit[0] is tree:
+        return hit[1]
+    found: set[str] = set()
+    for sub in tree.iter_subtrees():
+        chain = _flatten(sub)
+        if chain is not None:
+            parts = [p for p, _ in chain]
+            for cut in range(1, len(parts) + 1):
+                found.add(".".join(parts[:cut]))
+    if len(_NAMES) > 8192:
+        _NAMES.clear()
+    _NAMES[id(tree)] = (tree, frozenset(found))
+    return _NAMES[id(tree)][1]
+
+

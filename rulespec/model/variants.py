@@ -1,0 +1,376 @@
+"""Read variant files: YAML metadata plus rules, each rule with its position
+in the file so that errors can point at it.
+
+A variant file::
+
+    id: classic
+    title: Classic Spades (004)
+    source: {doc: "004", title: "How to Play Spades"}
+    extends: standard            # optional: inherit every rule, override some
+    notes: free text
+    params:                      # the variant's own named constants (optional)
+      nil.value: {value: 50, cite: 004 §Nil and Blind Nil}
+    rules:
+      nil.made: nil.value @ 004 §Nil and Blind Nil          # DSL text @ citation
+      game.target:
+        value: 500
+        cite: 004 §Winning the Game
+        choices: [300, 500, 1000]
+      renege.mode:
+        value: none
+        unspecified: 004 says nothing about reneges
+    tests: [...]                 # optional scenario cases
+
+Bundled variants live in ``variants/``; user variants are found by path.
+"""
+from __future__ import annotations
+
+import functools
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from ..errors import Problem, RulesFileError, UnknownVariantError, did_you_mean
+
+MAX_FILE_BYTES = 256 * 1024
+CITE_RE = re.compile(r"^(\d{3}|[a-z][a-z0-9_-]*) [§¶]\S.*$")  # document id (000-004, or a house's own name) and clause
+_META_KEYS = ("id", "title", "source", "extends", "notes", "params", "rules", "tests")
+_RULE_KEYS = ("value", "cite", "note", "unspecified", "choices")
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when available: same nodes, faster
+_NAME_RE = re.compile(r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*$")
+
+
+def bundled_dir() -> Path:
+    """Folder of the bundled variants (``$RULESPEC_VARIANTS`` overrides)."""
+    env = os.environ.get("RULESPEC_VARIANTS")
+    return Path(env) if env else Path(__file__).resolve().parents[2] / "variants"
+
+
+@dataclass
+class RuleDef:
+    """One rule as written in a variant file."""
+    name: str
+    text: str                 # DSL text (numbers, booleans and lists rendered as DSL)
+    cite: str | None
+    origin: str               # id of the variant that wrote it
+    file: str
+    line: int                 # position of the value's first character (1-based)
+    column: int
+    block_indent: int | None = None  # for block scalars: column of the text lines
+    folded_lengths: tuple[int, ...] = ()  # for folded (>) scalars: length of each joined line
+    note: str | None = None
+    unspecified: str | None = None
+    choices: list | None = None
+    is_param: bool = False
+
+    def position(self, dsl_line: int, dsl_col: int) -> tuple[int, int]:
+        """File position of a position inside the rule text."""
+        if self.folded_lengths:  # '>' joined the file's lines with single spaces
+            offset = dsl_col - 1
+            for index, length in enumerate(self.folded_lengths):
+                if offset <= length or index == len(self.folded_lengths) - 1:
+                    return self.line + index, self.block_indent + offset
+                offset -= length + 1
+        if self.block_indent is not None:
+            return self.line + dsl_line - 1, self.block_indent + dsl_col - 1
+        if dsl_line == 1:
+            return self.line, self.column + dsl_col - 1
+        return self.line + dsl_line - 1, dsl_col
+
+
+@dataclass
+class VariantSpec:
+    """A parsed variant file (its own rules only; see ``resolve_chain``)."""
+    id: str
+    title: str
+    source: dict
+    extends: str | None
+    notes: str
+    file: str
+    rules: dict[str, RuleDef] = field(default_factory=dict)
+    params: dict[str, RuleDef] = field(default_factory=dict)
+    tests: list = field(default_factory=list)
+    text: str = ""
+    extends_pos: tuple[int, int] = (1, 1)
+    problems: list[Problem] = field(default_factory=list)  # found while reading; reported with compile problems
+
+    @property
+    def doc(self) -> str:
+        return str(self.source.get("doc", "")) if isinstance(self.source, dict) else str(self.source)
+
+    def source_line(self, line: int) -> str | None:
+        lines = self.text.splitlines()
+        return lines[line - 1] if 0 < line <= len(lines) else None
+
+
+def _scalar_to_dsl(value) -> str | None:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        return "[" + ", ".join(str(v) for v in value) + "]"
+    return None
+
+
+_INLINE_CITE = re.compile(r"\s@\s*((?:\d{3}|[a-z][a-z0-9_-]*) [§¶].*)$")
+
+
+def _split_cite(text: str) -> tuple[str, str | None]:
+    """``"100 @ 001 §Nil bids"`` -> (``"100"``, ``"001 §Nil bids"``)."""
+    match = _INLINE_CITE.search(text)
+    if match:
+        return text[: match.start()].rstrip(), match.group(1).strip()
+    return text, None
+
+
+class _Reader:
+    """Builds a VariantSpec from a YAML node tree, collecting every problem."""
+
+    def __init__(self, text: str, file: str):
+        self.text, self.file = text, file
+        self.lines = text.splitlines()
+        self.problems: list[Problem] = []
+
+    def problem(self, mark, message: str, rule: str | None = None, suggestion: str | None = None) -> None:
+        line, col = (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
+        src = self.lines[line - 1] if line and line <= len(self.lines) else None
+        self.problems.append(Problem(message, self.file, line, col, rule, src, suggestion))
+
+    def read(self) -> VariantSpec | None:
+        if len(self.text.encode("utf-8")) > MAX_FILE_BYTES:
+            self.problems.append(Problem(f"file is larger than {MAX_FILE_BYTES // 1024} KiB", self.file))
+            return None
+        try:
+            loader = _Loader(self.text)
+            try:
+                node = loader.get_single_node()
+                data = loader.construct_document(node) if node is not None else None
+            finally:
+                loader.dispose()
+            self.constructor = yaml.constructor.SafeConstructor()
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            self.problem(mark, f"not valid YAML: {getattr(exc, 'problem', None) or exc}")
+            return None
+        if not isinstance(data, dict):
+            self.problem(node.start_mark if node is not None else None,
+                         "a variant file must be a YAML mapping with 'id' and 'rules'")
+            return None
+        keys = {k.value: (k, v) for k, v in node.value}
+        for key_node, _ in node.value:
+            if key_node.value not in _META_KEYS:
+                self.problem(key_node.start_mark, f"unknown key '{key_node.value}'",
+                             suggestion=_hint(did_you_mean(key_node.value, _META_KEYS)))
+        vid = data.get("id")
+        if not isinstance(vid, str) or not re.match(r"^[a-z0-9][a-z0-9_-]*$", vid or ""):
+            mark = keys["id"][1].start_mark if "id" in keys else node.start_mark
+            self.problem(mark, "'id' must be a lower-case name like 'my-house-rules'")
+            vid = vid if isinstance(vid, str) else "?"
+        extends = data.get("extends")
+        if extends is not None and not isinstance(extends, str):
+            self.problem(keys["extends"][1].start_mark, "'extends' must name one variant (an id or a path)")
+            extends = None
+        spec = VariantSpec(
+            id=vid, title=str(data.get("title") or vid), source=data.get("source") or {},
+            extends=extends, notes=str(data.get("notes") or ""), file=self.file, text=self.text)
+        if "extends" in keys:
+            mark = keys["extends"][1].start_mark
+            spec.extends_pos = (mark.line + 1, mark.column + 1)
+        for section, is_param in (("rules", False), ("params", True)):
+            if section not in keys:
+                continue
+            sec_node = keys[section][1]
+            if not isinstance(sec_node, yaml.MappingNode):
+                if not (isinstance(sec_node, yaml.ScalarNode) and sec_node.value in ("", "~", "null")):
+                    self.problem(sec_node.start_mark, f"'{section}' must be a mapping of rule names to values")
+                continue
+            target = spec.params if is_param else spec.rules
+            for key_node, value_node in sec_node.value:
+                rule = self.read_rule(key_node, value_node, vid, is_param)
+                if rule is None:
+                    continue
+                if rule.name in target:
+                    self.problem(key_node.start_mark, f"'{rule.name}' is defined twice in '{section}'",
+                                 rule=rule.name)
+                target[rule.name] = rule
+        tests = data.get("tests")
+        if tests is not None:
+            if not isinstance(tests, list):
+                self.problem(keys["tests"][1].start_mark, "'tests' must be a list of cases")
+            else:
+                spec.tests = tests
+        return spec
+
+    def read_rule(self, key_node, value_node, vid: str, is_param: bool) -> RuleDef | None:
+        name = key_node.value
+        if not isinstance(name, str) or not _NAME_RE.match(name):
+            self.problem(key_node.start_mark, f"'{name}' is not a rule name (dotted lower-case words)")
+            return None
+        cite = note = unspecified = None
+        choices = None
+        node = value_node
+        if isinstance(value_node, yaml.MappingNode):
+            fields = {k.value: v for k, v in value_node.value}
+            for k, _ in value_node.value:
+                if k.value not in _RULE_KEYS:
+                    self.problem(k.start_mark, f"unknown key '{k.value}' in rule '{name}'", rule=name,
+                                 suggestion=_hint(did_you_mean(k.value, _RULE_KEYS)))
+            if "value" not in fields:
+                self.problem(value_node.start_mark, "a rule written as a mapping needs a 'value'", rule=name)
+                return None
+            node = fields["value"]
+            cite = _plain(fields.get("cite"))
+            note = _plain(fields.get("note"))
+            unspecified = _plain(fields.get("unspecified"))
+            if "choices" in fields:
+                choices = self.constructor.construct_object(fields["choices"], deep=True)
+                if not isinstance(choices, list):
+                    self.problem(fields["choices"].start_mark, "'choices' must be a list", rule=name)
+                    choices = None
+        if not isinstance(node, yaml.ScalarNode):
+            if isinstance(node, yaml.SequenceNode):
+                value = self.constructor.construct_object(node, deep=True)
+                text = _scalar_to_dsl(value)
+            else:
+                text = None
+            if text is None:
+                self.problem(node.start_mark, "a rule value must be a number, true/false, a list of numbers "
+                                              "or an expression", rule=name)
+                return None
+        else:
+            value = self.constructor.construct_object(node, deep=True)
+            text = _scalar_to_dsl(value)
+            if text is None:
+                self.problem(node.start_mark, "a rule value must be a number, true/false, a list of numbers "
+                                              "or an expression", rule=name)
+                return None
+        text, inline_cite = _split_cite(text)
+        if inline_cite and cite:
+            self.problem(node.start_mark, "rule has both an inline '@ citation' and a 'cite:' key", rule=name)
+        cite = cite or inline_cite
+        if cite is not None and not CITE_RE.match(cite):
+            self.problem(node.start_mark, f"citation {cite!r} is not of the form 'DOC §Section' or 'DOC ¶N'",
+                         rule=name, suggestion="cite the document id and its section, e.g. 004 §Nil and Blind Nil")
+        if cite is None and unspecified is None:
+            self.problem(node.start_mark, "rule has no citation: add '@ NNN §Section' or a 'cite:' key "
+                                          "(or 'unspecified: why' where the document is silent)", rule=name)
+        mark = node.start_mark
+        line, column = mark.line + 1, mark.column + 1
+        block_indent = None
+        folded: tuple[int, ...] = ()
+        style = getattr(node, "style", None)
+        if style in ("'", '"'):
+            column += 1
+        elif style in ("|", ">"):
+            line += 1
+            src = self.lines[line - 1] if line <= len(self.lines) else ""
+            block_indent = len(src) - len(src.lstrip(" ")) + 1
+            if style == ">":
+                body = self.lines[line - 1:node.end_mark.line + 1]
+                folded = tuple(len(b.strip()) for b in body if b.strip())
+        return RuleDef(name=name, text=text, cite=cite, origin=vid, file=self.file, line=line, column=column,
+                       block_indent=block_indent, folded_lengths=folded, note=note, unspecified=unspecified, choices=choices,
+                       is_param=is_param)
+
+
+def _plain(node) -> str | None:
+    if node is None:
+        return None
+    return str(node.value) if isinstance(node, yaml.ScalarNode) else None
+
+
+def _hint(name: str | None) -> str | None:
+    return f"did you mean '{name}'?" if name else None
+
+
+def read_variant_text(text: str, file: str = "<string>") -> VariantSpec:
+    """Parse one variant file's text.  Problems that leave no usable spec raise
+    ``RulesFileError``; others are kept in ``spec.problems`` for the compiler to
+    report together with its own, so one run lists them all.  Memoised (a base
+    variant is read once for all that extend it): specs are never modified."""
+    return _read_variant_text(text, file)
+
+
+@functools.lru_cache(maxsize=64)
+def _read_variant_text(text: str, file: str) -> VariantSpec:
+    reader = _Reader(text, file)
+    spec = reader.read()
+    if spec is None:
+        raise RulesFileError(reader.problems)
+    spec.problems = reader.problems
+    return spec
+
+
+def read_variant_file(path: str | Path) -> VariantSpec:
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise RulesFileError([Problem(f"file is larger than {MAX_FILE_BYTES // 1024} KiB", str(path))])
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UnknownVariantError(f"no such variant file: {path}") from None
+    except UnicodeDecodeError:
+        raise RulesFileError([Problem("file is not UTF-8 text", str(path))]) from None
+    except IsADirectoryError:
+        raise UnknownVariantError(f"{path} is a folder, not a variant file") from None
+    return read_variant_text(text, str(path))
+
+
+def bundled_ids() -> list[str]:
+    return sorted(p.stem for p in bundled_dir().glob("*.yaml"))
+
+
+def find_variant(ref: str, relative_to: Path | None = None) -> VariantSpec:
+    """A variant by bundled id or by path (relative paths from ``relative_to``)."""
+    looks_like_path = ref.endswith((".yaml", ".yml")) or "/" in ref or os.sep in ref
+    if looks_like_path:
+        path = Path(ref)
+        if not path.is_absolute() and relative_to is not None:
+            path = relative_to / path
+        return read_variant_file(path)
+    bundled = bundled_dir() / f"{ref}.yaml"
+    if bundled.is_file():
+        spec = read_variant_file(bundled)
+        if spec.id != ref:
+            raise UnknownVariantError(f"{bundled} declares id '{spec.id}', expected '{ref}'")
+        return spec
+    hint = did_you_mean(ref, bundled_ids())
+    raise UnknownVariantError(f"unknown variant '{ref}'" + (f"; did you mean '{hint}'?" if hint else "")
+                              + f" (bundled: {', '.join(bundled_ids())})")
+
+
+def resolve_chain(spec: VariantSpec) -> list[VariantSpec]:
+    """The variant and its ancestors, root first; a cycle or unknown base is a ``RulesFileError``."""
+    chain = [spec]
+    seen = {spec.id}
+    while chain[-1].extends:
+        child = chain[-1]
+        base_dir = Path(child.file).parent if child.file and not child.file.startswith("<") else None
+        try:
+            parent = find_variant(child.extends, base_dir)
+        except UnknownVariantError as exc:
+            line, col = child.extends_pos
+            raise RulesFileError([Problem(f"'extends': {exc}", child.file, line, col,
+                                          source_line=child.source_line(line))]
+                                 + [p for s in chain for p in s.problems]) from None
+        if parent.id in seen:
+            line, col = child.extends_pos
+            same = next(s for s in chain if s.id == parent.id)
+            if Path(same.file).resolve() != Path(parent.file).resolve():
+                raise RulesFileError([Problem(
+                    f"'extends' names a variant with the same id '{parent.id}' ({parent.file})", child.file,
+                    line, col, source_line=child.source_line(line),
+                    suggestion=f"give {same.file} its own id, e.g. 'id: my-{parent.id}'")])
+            cycle = " -> ".join([c.id for c in chain] + [parent.id])
+            raise RulesFileError([Problem(f"'extends' makes a cycle: {cycle}", child.file, line, col,
+                                          source_line=child.source_line(line))])
+        seen.add(parent.id)
+        chain.append(parent)
+    return list(reversed(chain))

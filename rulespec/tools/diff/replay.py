@@ -1,0 +1,315 @@
+"""Record a hand under one variant and replay the same bids and cards under another.
+
+A replay never stops at a forbidden bid or card: it notes the first one (and
+the clause that forbids it) and goes on, so that trick winners, the hand
+score, bags and the game status can all be compared.
+"""
+from __future__ import annotations
+
+import random
+import weakref
+from dataclasses import dataclass, field
+
+from ...core import cards as C
+from ...lang.compiler import NONE
+from ...game.engine import (Bid, bid_refusals, breaks_trump, by_seat, game_status, legal_cards, legal_mask,
+                      play_hand, score_hand, trick_winner)
+from ...errors import RulespecError
+from ...game.policies import POLICIES
+from ...model.ruleset import Ruleset
+from ...core.schema import PLAY_CONSTRAINTS
+from .deals import Deal
+
+STAGES = ("bid", "legal", "trick", "score", "bags", "game")
+STAGE_TITLES = {"bid": "bid validity", "legal": "legal cards", "trick": "trick winner",
+                "score": "hand score", "bags": "bags", "game": "game over/winner"}
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """A complete hand: who held what, the bids, and every card in play order."""
+    dealer: int
+    dealt: tuple[int, ...]
+    bids: tuple[Bid, ...]
+    plays: tuple[tuple[int, int], ...]          # (seat, card) in play order
+    before: tuple[tuple[int, int], tuple[int, int]] = ((0, 0), (0, 0))
+    hands_played: int = 1                       # hands of the game so far, this one included
+    # as recorded (None for a play read from a file): variants with this play signature need no replay
+    play_sig: tuple | None = None
+    won: tuple[int, ...] | None = None
+    winners: tuple[str, ...] | None = None
+    last: tuple | None = None
+
+
+@dataclass
+class Outcome:
+    """What one variant makes of a transcript; ``sig`` is compared stage by stage.
+
+    An outcome from the batch replay holds only ``sig`` and ``rules``: ``note()``
+    builds a note when asked, ``full()`` adds every note and situation by the
+    scalar replay of ``source`` (ruleset, transcript)."""
+    sig: dict[str, object] = field(default_factory=dict)
+    rules: dict[str, str | None] = field(default_factory=dict)  # rule behind the first forbidden bid/card
+    situations: dict[str, dict] = field(default_factory=dict)   # inputs that reproduce a stage
+    notes: dict[str, dict] = field(default_factory=dict)        # first forbidden bid/card and its clause
+    source: tuple[Ruleset, Transcript] | None = None
+
+    def full(self) -> Outcome:
+        """This outcome with its notes and situations."""
+        if self.source is not None:
+            whole = replay(*self.source)
+            self.situations, self.notes, self.source = whole.situations, whole.notes, None
+        return self
+
+    def note(self, stage: str) -> dict:
+        """The note on the first forbidden bid or card (stage ``bid`` or ``legal``; see ``rules``)."""
+        if stage not in self.notes and self.source is not None:
+            self.notes[stage] = note(*self.source, stage, self.sig[stage])
+        return self.notes[stage]
+
+
+class _FixedBids:
+    """A policy that makes the given bids and lets ``inner`` play the cards."""
+
+    def __init__(self, bids: tuple[Bid, ...], inner):
+        self.bids, self.inner = bids, inner
+
+    def bid(self, rs, seat, legal, hand):
+        self.inner.bid(rs, seat, [self.bids[seat]], hand)
+        return self.bids[seat]
+
+    def raise_bid(self, rs, seat, legal, hand):
+        return self.bids[seat]
+
+    def exchange(self, rs, seat, hand, count):
+        return self.inner.exchange(rs, seat, hand, count)
+
+    def play(self, rs, seat, legal, trick, hand):
+        return self.inner.play(rs, seat, legal, trick, hand)
+
+
+def policy_for(name: str, seed: str, key: str):
+    return POLICIES[name](random.Random(f"play:{seed}:{key}"))
+
+
+def record(rs: Ruleset, deal: Deal, policy) -> Transcript:
+    """The deal's transcript: its own play if it has one, else ``policy`` bids and plays under ``rs``."""
+    scores, bags = deal.before
+    if deal.play is not None:
+        owner = {card: seat for seat in range(4) for card in C.iter_cards(deal.hands[seat])}
+        plays = tuple((owner[c], c) for c in deal.play)
+        return Transcript(deal.dealer, deal.hands, deal.bids, plays, deal.before)
+    if hasattr(policy, "observe_scores"):
+        policy.observe_scores(scores)
+    if deal.bids is not None:
+        policy = _FixedBids(deal.bids, policy)
+    rec = play_hand(rs, list(deal.hands), deal.dealer, policy, scores, bags, record=False)
+    return Transcript(deal.dealer, deal.hands, tuple(rec["_bids"]), tuple(rec["_plays"]), deal.before,
+                      play_sig=play_signature(rs), won=tuple(rec["_won"]),
+                      winners=tuple(C.SEATS[w] for w in rec["_winners"]), last=rec["_last"])
+
+
+def _bid_json(bid: Bid):
+    return "nil" if bid.kind == "nil" else bid.n if bid.kind == "regular" else str(bid)
+
+
+def _before_json(t: Transcript) -> dict:
+    (scores, bags) = t.before
+    return {team: {"score": scores[i], "bags": bags[i]} for i, team in enumerate(C.TEAMS)}
+
+
+def _forbidding_rule(rs: Ruleset, hand: int, trick: list[int], number: int, broken: bool, played: int,
+                     card: int) -> dict:
+    if not (rs.deck >> card) & 1:
+        return rs.cite("deck.cards")
+    legal = legal_cards(rs, hand, trick, number, broken, played, explain=True)
+    name = C.card_name(card)
+    for step in legal.steps:
+        if name not in step["value"]:
+            return {k: v for k, v in step.items() if k != "value"}
+    return {"rule": None, "cite": None}
+
+
+def _bid_note(seat: int, bid: Bid, refusal: dict) -> dict:
+    return {"seat": C.SEATS[seat], "bid": str(bid), **refusal}
+
+
+def _legal_note(rs: Ruleset, hand: int, trick: list[int], number: int, broken: bool, played: int, seat: int,
+                card: int) -> dict:
+    return {"trick": number, "seat": C.SEATS[seat], "card": C.card_name(card),
+            **_forbidding_rule(rs, hand, trick, number, broken, played, card)}
+
+
+def note(rs: Ruleset, t: Transcript, stage: str, sig) -> dict:
+    """The note ``replay(rs, t)`` gives for the first forbidden bid or card (its ``sig[stage]``),
+    computed directly: the bids before it stand, the cards before it are played."""
+    if stage == "bid":
+        seat = sig[0]
+        first = rs.fn["deal.first_bidder"](t.dealer)
+        earlier = [(first + k) % 4 for k in range((seat - first) % 4)]
+        so_far = [t.bids[s] if s in earlier else None for s in range(4)]
+        scores, bags = t.before
+        refusals = bid_refusals(rs, seat, t.bids[seat], hand=t.dealt[seat], dealer=t.dealer, bids=so_far,
+                                scores=scores, bags=bags)
+        return _bid_note(seat, t.bids[seat], refusals[0])
+    number, seat, card = sig
+    hands = [0, 0, 0, 0]
+    for s, c in t.plays:
+        hands[s] |= 1 << c
+    broken, played = False, 0
+    for step, (s, c) in enumerate(t.plays[:t.plays.index((seat, card)) + 1]):
+        trick = [before for _, before in t.plays[step - step % 4:step]]
+        if (s, c) == (seat, card):
+            return _legal_note(rs, hands[s], trick, number, broken, played, seat, card)
+        if not broken and breaks_trump(rs, c, hands[s], trick, step // 4 + 1):
+            broken = True
+        hands[s] &= ~(1 << c)
+        played |= 1 << c
+    raise ValueError(f"{C.card_name(card)} is not in the transcript")
+
+
+# Everything the card play of a replay depends on: with equal signatures two variants
+# find the same forbidden card, the same trick winners and the same tricks per seat.
+PLAY_RULES = ("deck.cards", "card.suit", "card.power", "trump.suit", "deal.hand_size", "trump.breaks",
+              "trick.winner", *PLAY_CONSTRAINTS)
+
+
+_SIGNATURES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def play_signature(rs: Ruleset) -> tuple:
+    """What the card play of a replay under ``rs`` depends on (rule texts, the parameters they name,
+    the card tables); computed once per ruleset."""
+    sig = _SIGNATURES.get(rs)
+    if sig is None:
+        texts = tuple(" ".join(rs.rules[name].text.split()) for name in PLAY_RULES)
+        params = tuple(sorted((p, repr(rs.params[p])) for name in PLAY_RULES for p in rs.rules[name].names
+                              if p in rs.params))
+        sig = _SIGNATURES[rs] = (texts, params, rs.deck, rs.suit_of, rs.power)
+    return sig
+
+
+@dataclass
+class _Play:
+    """A card-play replay: the first forbidden card, trick winners, tricks per seat."""
+    won: list[int]
+    last: tuple | None
+    legal_sig: object = None
+    legal_note: dict | None = None
+    legal_situation: dict | None = None
+    winners: tuple[str, ...] = ()
+    tricks: list[dict] = field(default_factory=list)
+    error: RulespecError | None = None
+
+
+def replay(rs: Ruleset, t: Transcript) -> Outcome:
+    """Replay ``t`` under ``rs`` (the recorded play stands as it is under the play rules it was recorded with)."""
+    out = Outcome()
+    try:
+        _replay_bids(rs, t, out)
+        play = _recorded_play(t) if t.won is not None and t.play_sig == play_signature(rs) else _replay_play(rs, t)
+        if play.legal_note is not None:   # kept when a rule fails later on: the forbidden card came first
+            out.sig["legal"] = play.legal_sig
+            out.notes["legal"], out.situations["legal"] = play.legal_note, play.legal_situation
+        if play.error is not None:
+            raise play.error
+        out.sig["legal"], out.sig["trick"] = play.legal_sig, play.winners
+        out.situations["tricks"] = play.tricks
+        _replay_score(rs, t, play.won, play.last, out)
+    except RulespecError as exc:
+        for stage in STAGES:
+            out.sig.setdefault(stage, f"error: {exc}")
+    out.rules = {stage: note.get("rule") for stage, note in out.notes.items()}
+    return out
+
+
+def _replay_bids(rs: Ruleset, t: Transcript, out: Outcome) -> None:
+    scores, bags = t.before
+    first = rs.fn["deal.first_bidder"](t.dealer)
+    so_far: list[Bid | None] = [None] * 4
+    out.sig["bid"] = None
+    for k in range(4):
+        seat = (first + k) % 4
+        bid = t.bids[seat]
+        refusals = bid_refusals(rs, seat, bid, hand=t.dealt[seat], dealer=t.dealer, bids=so_far,
+                                scores=scores, bags=bags)
+        if refusals:
+            out.sig["bid"] = (seat, str(bid))
+            out.notes["bid"] = _bid_note(seat, bid, refusals[0])
+            out.situations["bid"] = {
+                "seat": C.SEATS[seat], "bid": _bid_json(bid), "dealer": C.SEATS[t.dealer],
+                "bids": {C.SEATS[s]: _bid_json(b) for s, b in enumerate(so_far) if b is not None},
+                "before": _before_json(t)}
+            return
+        so_far[seat] = bid
+
+
+def _recorded_play(t: Transcript) -> _Play:
+    """The card play as recorded: under the same play rules every card was legal and the winners stand."""
+    tricks = [{"leader": C.SEATS[t.plays[start][0]], "cards": [C.card_name(c) for _, c in t.plays[start:start + 4]],
+               "number": start // 4 + 1} for start in range(0, len(t.plays), 4)]
+    return _Play(won=list(t.won), last=t.last, winners=t.winners, tricks=tricks)
+
+
+def _replay_play(rs: Ruleset, t: Transcript) -> _Play:
+    """Play the transcript's cards under ``rs``: the first forbidden card, trick winners, tricks per seat."""
+    hands = [0, 0, 0, 0]
+    for seat, card in t.plays:
+        hands[seat] |= 1 << card
+    broken, played = False, 0
+    result = _Play(won=[0, 0, 0, 0], last=None)
+    winners: list[str] = []
+    suit_of = rs.suit_of
+    try:
+        for start in range(0, len(t.plays), 4):
+            number = start // 4 + 1
+            group = t.plays[start:start + 4]
+            trick: list[int] = []
+            trick_mask, led = 0, NONE
+            for pos, (seat, card) in enumerate(group):
+                hand = hands[seat]
+                if result.legal_sig is None and not (  # (a card outside the variant's pack is never legal)
+                        (rs.deck & legal_mask(rs, hand, trick_mask, led, number, pos + 1, broken, played)) >> card) & 1:
+                    result.legal_sig = (number, seat, card)
+                    result.legal_note = _legal_note(rs, hand, trick, number, broken, played, seat, card)
+                    result.legal_situation = {"hand": C.card_names(hand), "trick": [C.card_name(c) for c in trick],
+                                              "number": number, "broken": broken}
+                if not broken and breaks_trump(rs, card, hand, trick, number):
+                    broken = True
+                hands[seat] &= ~(1 << card)
+                played |= 1 << card
+                trick.append(card)
+                trick_mask |= 1 << card
+                if pos == 0:
+                    led = suit_of[card]
+            index, _ = trick_winner(rs, trick, number)
+            leader = group[0][0]
+            winner = group[index][0]
+            result.won[winner] += 1
+            winners.append(C.SEATS[winner])
+            result.tricks.append({"leader": C.SEATS[leader], "cards": [C.card_name(c) for c in trick],
+                                  "number": number})
+            result.last = (winner, by_seat(trick, leader))
+    except RulespecError as exc:
+        result.error = exc
+    result.winners = tuple(winners)
+    return result
+
+
+def _replay_score(rs: Ruleset, t: Transcript, tricks: list[int], last, out: Outcome) -> None:
+    scores, bags = t.before
+    results = score_hand(rs, t.bids, tricks, scores, bags, last_trick=last)
+    out.sig["score"] = tuple(r.points for r in results)
+    out.sig["bags"] = tuple(r.bags for r in results)
+    after = tuple(r.score for r in results)
+    status = game_status(rs, after, tuple(r.bags for r in results), t.hands_played)
+    out.sig["game"] = (status["over"], status["winner"])
+    out.situations["score"] = {
+        "bids": {C.SEATS[s]: _bid_json(b) for s, b in enumerate(t.bids)},
+        "tricks": {C.SEATS[s]: tricks[s] for s in range(4)},
+        "before": _before_json(t)}
+    if last is not None:
+        winner, by_seat = last
+        out.situations["last_trick"] = {"winner": C.SEATS[winner],
+                                        "cards": {C.SEATS[s]: C.card_name(c) for s, c in enumerate(by_seat)}}
+    out.situations["after"] = {"scores": after, "bags": out.sig["bags"]}

@@ -1,0 +1,507 @@
+"""Explore a ruleset's reachable states and record what the engine says there.
+
+Three explorers feed one ``Evidence``: seeded random games, Hypothesis-guided
+deals and play (which also shrinks each problem to a minimal example), and
+exhaustive search of the last few tricks of recorded hands.  At every
+decision the engine's own answer is kept: legal cards with their conflicts and
+dead ends, refused bids, score lines and game status.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from collections.abc import Sequence
+
+from ...core import cards as C
+from ...game import engine as E
+from ...game.engine import BLIND, BLIND_NIL, REGULAR, Bid
+from ...model.ruleset import Ruleset
+from .errors import VerifyError
+
+PLAY_CAP, BID_CAP = 3000, 1500
+# the rule that admits a bid of each kind (regular bids: the contract they form)
+_KIND_RULE = {REGULAR: "bid.team_contract", "nil": "nil.allowed", BLIND_NIL: "blind_nil.allowed",
+              BLIND: "blind_bid.allowed"}
+
+
+@dataclass(frozen=True)
+class PlayState:
+    seat: int
+    hand: int
+    trick: tuple[int, ...]
+    number: int
+    broken: bool
+    played: int
+
+
+@dataclass(frozen=True)
+class BidState:
+    seat: int
+    hand: int
+    dealer: int
+    bids: tuple
+    scores: tuple[int, int]
+    bags: tuple[int, int]
+
+
+@dataclass
+class Outcome:
+    """A scored hand: bids, tricks per seat, the totals before, the results."""
+    bids: tuple[Bid, ...]
+    tricks: tuple[int, ...]
+    scores: tuple[int, int]
+    bags: tuple[int, int]
+    last: tuple[int, list[int]] | None
+    results: list
+
+
+@dataclass
+class Event:
+    """A dead end or conflict met in one state."""
+    kind: str                  # "dead_end" or "conflict"
+    phase: str                 # "play", "bid" or "game_end"
+    rules: tuple[str, ...]
+    why: str
+    state: dict
+    where: PlayState | BidState | None = None  # the engine state, for reducing to a core
+
+    @property
+    def key(self) -> tuple:
+        return self.kind, self.phase, self.rules
+
+
+@dataclass
+class Evidence:
+    """Everything the explorers saw."""
+    rs: Ruleset
+    events: dict[tuple, Event] = field(default_factory=dict)
+    counts: Counter = field(default_factory=Counter)
+    minimal: dict[tuple, Event] = field(default_factory=dict)
+    triggers: Counter = field(default_factory=Counter)
+    play_states: list[PlayState] = field(default_factory=list)
+    bid_states: list[BidState] = field(default_factory=list)
+    tricks: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)
+    outcomes: list[Outcome] = field(default_factory=list)
+    game_states: list[tuple[tuple[int, int], tuple[int, int], int]] = field(default_factory=list)
+    games: list[list[tuple[int, int, int, int, int]]] = field(default_factory=list)  # totals, outcome index
+    game_lengths: list[int] = field(default_factory=list)
+    unfinished: int = 0
+    hands: int = 0
+    endgame_k: int = 0
+    endgame_cap: int = 0
+    endgame_roots: list[tuple] = field(default_factory=list)
+    endgame_nodes: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+class _Found(Exception):
+    def __init__(self, event: Event):
+        self.event = event
+
+
+# --------------------------------------------------------------------------- choosers
+class RandomChooser:
+    """Uniform random legal choices from a seeded generator."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def pick(self, n: int) -> int:
+        return self.rng.randrange(n)
+
+    def sample(self, items: list[int], count: int) -> list[int]:
+        return self.rng.sample(items, count)
+
+
+class ScriptChooser:
+    """Choices read from a list of indices (Hypothesis draws and shrinks it)."""
+
+    def __init__(self, script: Sequence[int]):
+        self.script, self.at = list(script), 0
+
+    def pick(self, n: int) -> int:
+        value = self.script[self.at] if self.at < len(self.script) else 0
+        self.at += 1
+        return value % n
+
+    def sample(self, items: list[int], count: int) -> list[int]:
+        return items[:count]
+
+
+# --------------------------------------------------------------------------- recorder
+class Recorder:
+    """Feeds an Evidence; raises ``_Found`` when ``target`` (an event key, or
+    ``"any"``) is met, so a Hypothesis predicate can stop early."""
+
+    def __init__(self, ev: Evidence, target: tuple | str | None = None):
+        self.ev, self.target = ev, target
+        self.context: dict = {}  # the deal and totals of the hand being played
+
+    def event(self, event: Event) -> None:
+        ev = self.ev
+        event.state.update({k: v for k, v in self.context.items() if k not in event.state})
+        ev.counts[event.key] += 1
+        ev.events.setdefault(event.key, event)
+        if self.target == "any" or self.target == event.key:
+            raise _Found(event)
+
+    def trigger(self, *names: str) -> None:
+        self.ev.triggers.update(names)
+
+
+def _play_state_dict(rs: Ruleset, st: PlayState, leader: int, legal: int) -> dict:
+    return {"seat": C.SEATS[st.seat], "trick_number": st.number,
+            "hand": C.card_names(st.hand),
+            "trick": [{"seat": C.SEATS[(leader + i) % 4], "card": C.card_name(c)} for i, c in enumerate(st.trick)],
+            "trumps_broken": st.broken, "engine_allows": C.card_names(legal)}
+
+
+def decide_card(rs: Ruleset, rec: Recorder, st: PlayState, leader: int) -> int:
+    """Legal cards in one play state, with every clash and dead end recorded."""
+    legal = E.legal_cards(rs, st.hand, st.trick, st.number, st.broken, st.played, explain=True)
+    ev = rec.ev
+    if len(ev.play_states) < PLAY_CAP:
+        ev.play_states.append(st)
+    rec.trigger(*(step["rule"] for step in legal.steps))
+    for clash in legal.conflicts:
+        rec.trigger(*clash["rules"])
+        rec.event(Event("conflict", "play", tuple(clash["rules"]), clash["why"],
+                        _play_state_dict(rs, st, leader, legal.cards), st))
+    for dead in legal.dead_ends:
+        rec.trigger(dead["rule"])
+        rec.event(Event("dead_end", "play", (dead["rule"],), dead["why"],
+                        _play_state_dict(rs, st, leader, legal.cards), st))
+    return legal.cards
+
+
+def _bid_event(rs: Ruleset, rec: Recorder, st: BidState) -> None:
+    """No candidate bid is legal: a dead end, with every rule that refused one."""
+    refused: dict[str, list[str]] = {}
+    for bid in E.bid_candidates(rs):
+        for step in E.bid_refusals(rs, st.seat, bid, hand=st.hand, dealer=st.dealer, bids=list(st.bids),
+                                   scores=st.scores, bags=st.bags):
+            refused.setdefault(step["rule"], []).append(str(bid))
+    state = {"seat": C.SEATS[st.seat], "hand": C.card_names(st.hand), "dealer": C.SEATS[st.dealer],
+             "bids_so_far": {C.SEATS[s]: str(b) for s, b in enumerate(st.bids) if b is not None},
+             "scores": {"NS": st.scores[0], "EW": st.scores[1]}, "refused": refused}
+    rec.event(Event("dead_end", "bid", tuple(sorted(refused)), "no bid is allowed", state, st))
+
+
+def decide_bid(rs: Ruleset, rec: Recorder, chooser, st: BidState) -> Bid | None:
+    ev = rec.ev
+    if len(ev.bid_states) < BID_CAP:
+        ev.bid_states.append(st)
+    options = E.legal_bids(rs, st.seat, st.hand, st.dealer, list(st.bids), st.scores, st.bags)
+    if not options:
+        _bid_event(rs, rec, st)
+        return None
+    if len(options) < len(E.bid_candidates(rs)):
+        for bid in E.bid_candidates(rs):
+            if bid not in options:
+                steps = E.bid_refusals(rs, st.seat, bid, hand=st.hand, dealer=st.dealer, bids=list(st.bids),
+                                       scores=st.scores, bags=st.bags)
+                rec.trigger(*(s["rule"] for s in steps))
+    bid = options[chooser.pick(len(options))]
+    rec.trigger(_KIND_RULE[bid.kind])
+    return bid
+
+
+# --------------------------------------------------------------------------- one hand
+def _score(rs: Ruleset, rec: Recorder, bids: list[Bid], tricks: list[int], scores, bags, last) -> list:
+    """Score a hand and note which scoring rules decided something."""
+    results = E.score_hand(rs, bids, tricks, scores, bags, last_trick=last)
+    for team, res in enumerate(results):
+        for line in res.lines:
+            rec.trigger(line["rule"])
+            if "decided_by" in line:
+                rec.trigger(line["decided_by"]["rule"])
+            if line["rule"] == "bags.penalty":
+                rec.trigger("bags.limit")
+                if bags[team] + res.bags_added > rs.params["bags.limit"]:
+                    rec.trigger("bags.carry")
+        if res.bags_added:
+            rec.trigger("scoring.bags")
+        seats = (team, team + 2)
+        if any(bids[s].is_nil and tricks[s] for s in seats) and any(bids[s].kind == REGULAR for s in seats):
+            rec.trigger("nil.tricks_count")
+    mode = rs.params["renege.mode"]
+    if mode != "none":  # reneges are not played; score each hand once more as if North had reneged
+        alt = E.score_hand(rs, bids, tricks, scores, bags, reneges=(0,), last_trick=last)
+        if [r.as_dict() for r in alt] != [r.as_dict() for r in results]:
+            rec.trigger("renege.mode", *(("renege.transfer_tricks",) if mode == "transfer" else ()))
+        rec.trigger(*(line["rule"] for r in alt for line in r.lines if line["rule"].startswith("renege.")))
+    return results
+
+
+def play_one_hand(rs: Ruleset, rec: Recorder, chooser, hands: list[int], dealer: int,
+                  scores=(0, 0), bags=(0, 0), endgame: int = 0) -> Outcome | None:
+    """Bid, exchange, play and score one hand as the engine does, recording
+    every decision; ``None`` when bidding reaches a dead end.  With ``endgame``
+    > 0 the position before the last ``endgame`` tricks is kept as a root for
+    exhaustive search."""
+    hands = list(hands)
+    ev = rec.ev
+    rec.context = {"deal": {C.SEATS[s]: C.card_names(hands[s]) for s in range(4)}, "dealer": C.SEATS[dealer],
+                   "scores": {"NS": scores[0], "EW": scores[1]}}
+    bids: list[Bid | None] = [None] * 4
+    first = rs.fn["deal.first_bidder"](dealer)
+    size = rs.params["deal.hand_size"]
+    for k in range(4):
+        seat = (first + k) % 4
+        bid = decide_bid(rs, rec, chooser, BidState(seat, hands[seat], dealer, tuple(bids), scores, bags))
+        if bid is None:
+            return None
+        bids[seat] = bid
+        partner = C.partner_of(seat)
+        if (bid.is_nil and rs.params["nil.partner_may_raise"] and bids[partner] is not None
+                and bids[partner].kind == REGULAR):
+            raises = [Bid(REGULAR, n) for n in range(bids[partner].n, size + 1)
+                      if not E.team_refusals(rs, [Bid(REGULAR, n), bid], scores, bags, C.team_of(seat))]
+            if raises:
+                rec.trigger("nil.partner_may_raise")
+                bids[partner] = raises[chooser.pick(len(raises))]
+    count = rs.params["blind_nil.exchange"]
+    for seat in range(4):
+        if bids[seat].kind == BLIND_NIL and count:
+            rec.trigger("blind_nil.exchange")
+            partner = C.partner_of(seat)
+            give = chooser.sample(list(C.iter_cards(hands[seat])), count)
+            hands[seat] &= ~C.mask_of(give)
+            back = chooser.sample(list(C.iter_cards(hands[partner])), count)
+            hands[partner] = (hands[partner] & ~C.mask_of(back)) | C.mask_of(give)
+            hands[seat] |= C.mask_of(back)
+    leader = rs.fn["play.first_leader"](dealer)
+    broken, played = False, 0
+    won = [0, 0, 0, 0]
+    last = None
+    for number in range(1, size + 1):
+        if endgame and number == size - endgame + 1 and len(ev.endgame_roots) < ev.endgame_cap:
+            ev.endgame_roots.append((tuple(hands), leader, number, broken, played))
+        trick: list[int] = []
+        for pos in range(4):
+            seat = (leader + pos) % 4
+            legal = decide_card(rs, rec, PlayState(seat, hands[seat], tuple(trick), number, broken, played), leader)
+            cards = list(C.iter_cards(legal))
+            card = cards[chooser.pick(len(cards))]
+            if not broken and E.breaks_trump(rs, card, hands[seat], trick, number):
+                broken = True
+                rec.trigger("trump.breaks")
+            hands[seat] &= ~(1 << card)
+            played |= 1 << card
+            trick.append(card)
+        index, _ = E.trick_winner(rs, trick, number)
+        if len(ev.tricks) < PLAY_CAP:
+            ev.tricks.append((number, tuple(trick)))
+        winner = (leader + index) % 4
+        won[winner] += 1
+        if number == size:
+            last = (winner, E.by_seat(trick, leader))
+        leader = winner
+    results = _score(rs, rec, bids, won, scores, bags, last)
+    outcome = Outcome(tuple(bids), tuple(won), tuple(scores), tuple(bags), last, results)
+    ev.outcomes.append(outcome)
+    ev.hands += 1
+    return outcome
+
+
+# --------------------------------------------------------------------------- game end
+def check_game_state(rs: Ruleset, rec: Recorder, scores: tuple[int, int], bags: tuple[int, int],
+                     hands: int) -> dict:
+    """Game status after a hand; a clash between the target rule and the winner
+    rule (the only team at the target is not the winner named) is a conflict."""
+    ev = rec.ev
+    ev.game_states.append((scores, bags, hands))
+    status = E.game_status(rs, scores, bags, hands, explain=True)
+    steps = status["explanation"]
+    reached, mercy = steps[0]["value"], steps[1]["value"]
+    if reached:
+        rec.trigger("game.target_reached", "game.target")
+    if mercy:
+        rec.trigger("game.mercy")
+    if status["over"]:
+        rec.trigger("game.winner")
+    if reached:
+        at_target = [t for t in (0, 1)
+                     if E.game_status(rs, (scores[t], scores[t]), bags, hands, explain=True)["explanation"][0]["value"]]
+        if len(at_target) == 1 and status["over"] and status["winner"] != C.TEAMS[at_target[0]]:
+            rec.event(Event("conflict", "game_end", ("game.target_reached", "game.winner"),
+                            f"only {C.TEAMS[at_target[0]]} reached the target but game.winner names "
+                            f"{status['winner']}",
+                            {"scores": {"NS": scores[0], "EW": scores[1]}, "bags": {"NS": bags[0], "EW": bags[1]}}))
+    return status
+
+
+# --------------------------------------------------------------------------- explorers
+def random_games(rs: Ruleset, ev: Evidence, hands: int, seed: str, max_game_hands: int) -> None:
+    """Seeded random games played in sequence, ``hands`` hands in all."""
+    rec = Recorder(ev)
+    scores, bags, dealer, in_game = (0, 0), (0, 0), 0, 0
+    game: list[tuple[int, int, int, int, int]] = []
+    for index in range(hands):
+        rng = random.Random(f"verify:{seed}:{index}")
+        deal = E.deal_cards(rs, rng)
+        outcome = play_one_hand(rs, rec, RandomChooser(rng), deal, dealer, scores, bags, endgame=ev.endgame_k)
+        dealer = rs.fn["deal.next_dealer"](dealer)
+        if outcome is None:
+            continue
+        in_game += 1
+        scores = (outcome.results[0].score, outcome.results[1].score)
+        bags = (outcome.results[0].bags, outcome.results[1].bags)
+        game.append((*scores, *bags, len(ev.outcomes) - 1))
+        status = check_game_state(rs, rec, scores, bags, in_game)
+        if status["over"] or in_game >= max_game_hands:
+            if status["over"]:
+                ev.game_lengths.append(in_game)
+            else:
+                ev.unfinished += 1
+            ev.games.append(game)
+            scores, bags, in_game, game = (0, 0), (0, 0), 0, []
+    if game:
+        ev.games.append(game)
+
+
+# Starting totals for guided hands: level, and each side 200 behind (opens blind nil).
+_STARTS = ((0, 0), (-200, 0), (0, -200))
+
+
+def _strategy(rs: Ruleset):
+    from hypothesis import strategies as st
+    pack = list(C.iter_cards(rs.deck))
+    return st.tuples(st.permutations(pack), st.integers(0, 3), st.lists(st.integers(0, 63), max_size=80),
+                     st.sampled_from(_STARTS))
+
+
+def _run_case(rs: Ruleset, rec: Recorder, case) -> None:
+    perm, dealer, script, scores = case
+    size = rs.params["deal.hand_size"]
+    deal = [C.mask_of(perm[i * size:(i + 1) * size]) for i in range(4)]
+    outcome = play_one_hand(rs, rec, ScriptChooser(script), deal, dealer, scores)
+    if outcome is not None:
+        check_game_state(rs, rec, (outcome.results[0].score, outcome.results[1].score),
+                         (outcome.results[0].bags, outcome.results[1].bags), 1)
+
+
+def _settings(examples: int, shrink: bool):
+    from hypothesis import HealthCheck, Phase, settings
+    phases = [Phase.generate, Phase.shrink] if shrink else [Phase.generate]
+    return settings(max_examples=examples, database=None, derandomize=True, deadline=None,
+                    suppress_health_check=list(HealthCheck), phases=phases)
+
+
+def guided_search(rs: Ruleset, ev: Evidence, examples: int) -> bool:
+    """Hypothesis-generated deals, starting scores and play; False if Hypothesis is missing."""
+    try:
+        import hypothesis
+    except ImportError:
+        ev.notes.append("Hypothesis is not installed: guided search and shrinking were skipped")
+        return False
+    rec = Recorder(ev)
+
+    def explore(case) -> bool:
+        _run_case(rs, rec, case)
+        return False
+
+    try:
+        hypothesis.find(_strategy(rs), explore, settings=_settings(examples, shrink=False))
+    except hypothesis.errors.NoSuchExample:
+        pass
+    return True
+
+
+def minimize(rs: Ruleset, ev: Evidence, key: tuple, examples: int) -> None:
+    """Shrink a state where event ``key`` happens to a minimal one (Hypothesis)."""
+    import hypothesis
+    scratch = Evidence(rs)
+
+    def hits(case) -> bool:
+        try:
+            _run_case(rs, Recorder(scratch, key), case)
+        except _Found:
+            return True
+        return False
+
+    try:
+        case = hypothesis.find(_strategy(rs), hits, settings=_settings(examples, shrink=True))
+    except hypothesis.errors.NoSuchExample:
+        return
+    try:
+        _run_case(rs, Recorder(scratch, key), case)
+    except _Found as found:
+        ev.minimal[key] = found.event
+
+
+def endgames(rs: Ruleset, ev: Evidence) -> None:
+    """Every legal line of play from each recorded endgame root."""
+    rec = Recorder(ev)
+    size = rs.params["deal.hand_size"]
+
+    def walk(hands: list[int], leader: int, number: int, broken: bool, played: int, trick: list[int]) -> None:
+        ev.endgame_nodes += 1
+        if len(trick) == 4:
+            index, _ = E.trick_winner(rs, trick, number)
+            if number == size:
+                return
+            leader, number, trick = (leader + index) % 4, number + 1, []
+        seat = (leader + len(trick)) % 4
+        legal = decide_card(rs, rec, PlayState(seat, hands[seat], tuple(trick), number, broken, played), leader)
+        for card in C.iter_cards(legal):
+            now_broken = broken or E.breaks_trump(rs, card, hands[seat], trick, number)
+            if now_broken and not broken:
+                rec.trigger("trump.breaks")
+            after = list(hands)
+            after[seat] &= ~(1 << card)
+            walk(after, leader, number, now_broken, played | 1 << card, [*trick, card])
+
+    for hands, leader, number, broken, played in ev.endgame_roots:
+        walk(list(hands), leader, number, broken, played, [])
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How hard to search; the defaults keep one variant to a few seconds."""
+    hands: int = 300
+    seed: str = "0"
+    examples: int = 150
+    endgame_tricks: int = 3
+    endgame_roots: int = 10
+    max_game_hands: int = 200
+
+    def __post_init__(self):
+        if self.hands < 1 or self.examples < 0 or not 0 <= self.endgame_tricks <= 4 or self.max_game_hands < 1:
+            raise VerifyError("budget: hands >= 1, examples >= 0, endgame tricks 0..4, max game hands >= 1")
+
+
+def sweep_game_states(rs: Ruleset, ev: Evidence) -> None:
+    """Game status on a grid of totals around the target, ties and deep deficits included."""
+    target = rs.params["game.target"]
+    grid = sorted({0, 100, -100, 250, target - 1, target, target + 10, -target, -target - 10, 2 * target})
+    rec = Recorder(ev)
+    for ns in grid:
+        for ew in grid:
+            check_game_state(rs, rec, (ns, ew), (0, 0), 10)
+
+
+def near_bag_limit(rs: Ruleset, ev: Evidence, count: int = 100) -> None:
+    """Score recorded hands again as if both sides carried one bag short of the limit."""
+    limit = rs.params["bags.limit"]
+    if limit < 1:
+        return
+    rec = Recorder(ev)
+    for o in ev.outcomes[:count]:
+        _score(rs, rec, list(o.bids), list(o.tricks), o.scores, (limit - 1, limit - 1), o.last)
+
+
+def explore(rs: Ruleset, budget: Budget = Budget()) -> Evidence:
+    """Run every explorer and shrink each problem found to a minimal example."""
+    ev = Evidence(rs, endgame_k=budget.endgame_tricks,
+                  endgame_cap=budget.endgame_roots if budget.endgame_tricks else 0)
+    sweep_game_states(rs, ev)
+    random_games(rs, ev, budget.hands, budget.seed, budget.max_game_hands)
+    near_bag_limit(rs, ev)
+    guided = budget.examples > 0 and guided_search(rs, ev, budget.examples)
+    endgames(rs, ev)
+    if guided:
+        for key in list(ev.events):
+            minimize(rs, ev, key, budget.examples)
+    return ev
