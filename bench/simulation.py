@@ -22,7 +22,7 @@ def _timed(step, budget: float) -> float:
 def ours_scalar(variant: str = "standard", budget: float = 5.0) -> float:
     """The scalar engine with one generator for deals and play (as OpenSpiel's side), and without
     the JSON hand record or explanation lines (``record=False``), which OpenSpiel does not build."""
-    from rulespec.game.engine import deal_cards, play_hand
+    from rulespec.game import deal_cards, play_hand
     from rulespec.game.policies import RandomPolicy
     from rulespec.model.ruleset import load_ruleset
     rs = load_ruleset(variant)

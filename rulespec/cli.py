@@ -135,7 +135,7 @@ def list_rules() -> None:
 @click.option("--out", type=click.Path(dir_okay=False, writable=True), help="Write one JSON line per hand here.")
 def simulate(variant: str, hands: int, seed: str, policy: str, out: str | None) -> None:
     """Play HANDS complete hands of VARIANT with seeded random legal bids and cards."""
-    from .game.engine import simulate as run
+    from .game import simulate as run
     from .model.ruleset import load_ruleset
     try:
         rs = load_ruleset(variant)

@@ -4,8 +4,8 @@ bundled variants are worded."""
 from __future__ import annotations
 
 from rulespec.core import cards as C
-from rulespec.game import engine as E
-from rulespec.game.engine import deal_for
+from rulespec import game as E
+from rulespec.game import deal_for
 from rulespec.model.ruleset import load_ruleset
 
 SEATS = "NESW"
@@ -32,20 +32,17 @@ def played_hand(renege: bool = False) -> tuple[dict, int | None, str | None]:
     hands = deal_for("api-tests", 0, rs)
     request = {"variant": "standard", "dealer": "N", "bids": {s: 3 for s in SEATS},
                "deal": {SEATS[s]: C.card_names(hands[s]) for s in range(4)}, "play": []}
-    leader, broken, played, at, offender = rs.fn["play.first_leader"](0), False, 0, None, None
-    for number in range(1, 14):
-        trick: list[int] = []
-        for pos in range(4):
-            seat = (leader + pos) % 4
-            legal = E.legal_cards(rs, hands[seat], trick, number, broken, played).cards
-            off_suit = hands[seat] & ~legal
-            card = next(C.iter_cards(off_suit if renege and at is None and pos and off_suit else legal))
-            if not (legal >> card) & 1:
-                at, offender = len(request["play"]), SEATS[seat]
-            broken = broken or E.breaks_trump(rs, card, hands[seat], trick, number)
-            hands[seat] &= ~(1 << card)
-            played |= 1 << card
-            trick.append(card)
-            request["play"].append(C.card_name(card))
-        leader = (leader + E.trick_winner(rs, trick, number)[0]) % 4
+    state = E.HandState(rs, hands, 0)
+    at, offender = None, None
+    while not state.over:
+        seat = state.to_play
+        legal = state.legal()
+        off_suit = state.hands[seat] & ~legal
+        card = next(C.iter_cards(off_suit if renege and at is None and state.trick and off_suit else legal))
+        if not (legal >> card) & 1:
+            at, offender = len(request["play"]), SEATS[seat]
+        state.play(card)
+        request["play"].append(C.card_name(card))
+        if len(state.trick) == 4:
+            state.finish_trick()
     return request, at, offender

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from rulespec.core import cards as C
-from rulespec.game import engine as E
+from rulespec import game as E
 from rulespec.tools.coverage import STATUSES, check
 from rulespec.model.ruleset import load_ruleset
 from rulespec.app.scenarios import run_files

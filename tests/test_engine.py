@@ -5,7 +5,7 @@ import textwrap
 import pytest
 
 from rulespec.core import cards as C
-from rulespec.game import engine as E
+from rulespec import game as E
 from rulespec.errors import GameError
 from rulespec.game.policies import SensiblePolicy
 from rulespec.model.ruleset import load_ruleset, ruleset_from_text
@@ -75,10 +75,29 @@ def test_follow_suit_and_leading_spades(standard):
     assert E.legal_cards(standard, only_spades, [], 12, False).cards == only_spades
 
 
+def _broken_after(rs, hand: str, trick: str, card: str) -> bool:
+    """Whether ``card`` from ``hand`` breaks trumps, played by the seat after ``trick`` (cards led so far)."""
+    others = [c for c in C.iter_cards(rs.deck & ~mask(hand) & ~mask(trick))]
+    led = cards(trick)
+    hands = [0, 0, 0, 0]
+    for pos, c in enumerate(led):     # the leader is North (seat 0): each earlier card is its seat's
+        hands[pos] |= 1 << c
+    hands[len(led)] = mask(hand)
+    for seat in range(4):             # fill the hands up to 13 cards from the rest of the pack
+        while hands[seat].bit_count() < 13:
+            hands[seat] |= 1 << others.pop()
+    state = E.HandState(rs, hands, 3)           # dealer W: North leads
+    for c in led:
+        state.play(c)
+    assert not state.broken
+    state.play(C.parse_card(card))
+    return state.broken
+
+
 def test_trump_breaking(standard):
-    assert E.breaks_trump(standard, C.parse_card("2S"), mask("2S 3H"), cards("4D"), 3)
-    assert not E.breaks_trump(standard, C.parse_card("3H"), mask("2S 3H"), cards("4D"), 3)
-    assert E.breaks_trump(standard, C.parse_card("2S"), mask("2S AS"), [], 3)   # spade-tight lead
+    assert _broken_after(standard, "2S 3H", "4D", "2S")
+    assert not _broken_after(standard, "2S 3H", "4D", "3H")
+    assert _broken_after(standard, "2S AS", "", "2S")     # spade-tight lead
 
 
 def test_first_trick_rules_conflict_and_dead_end():

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from rulespec.cli import main
-from rulespec.game.engine import simulate
+from rulespec.game import simulate
 from rulespec.model.ruleset import load_ruleset
 from rulespec.app.scenarios import ScenarioFileError, load_cases, match, run_case, run_files
 

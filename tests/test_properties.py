@@ -3,7 +3,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulespec.core import cards as C
-from rulespec.game import engine as E
+from rulespec import game as E
 from rulespec.game.policies import RandomPolicy
 from rulespec.model.ruleset import load_ruleset
 import random

@@ -11,7 +11,7 @@ import pytest
 
 from rulespec.app import answers as A
 from rulespec.core import cards as C
-from rulespec.game import engine as E
+from rulespec import game as E
 from rulespec.errors import CardError, GameError
 from rulespec.model.ruleset import load_ruleset
 from rulespec.model.variants import bundled_ids

@@ -6,7 +6,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from rulespec.game import engine as E
+from rulespec import game as E
 from rulespec.cli import main
 from rulespec.model.ruleset import load_ruleset
 from rulespec.tools.verify import Budget, VerifyError, verify

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 import yaml
 
 from ..core import cards as C
-from ..game import engine as E
+from .. import game as E
 from ..model.ablation import differing_rules, with_rule_from
 from ..errors import CardError, GameError, RulesFileError, RulespecError, UnknownVariantError
 from ..model.ruleset import Ruleset, compile_spec, load_ruleset
@@ -299,53 +299,47 @@ def _replay(rs: Ruleset, req: Mapping) -> tuple[list[int], list[int], tuple | No
         if hands[s].bit_count() != size:
             raise InputError(f"{C.SEATS[s]} holds {hands[s].bit_count()} cards; each seat is dealt {size}",
                              f"deal.{C.SEATS[s]}")
-    play = req.get("play")
+    state = E.HandState(rs, hands, dealer)
+    reneges: list[int] = []
+    forfeit = rs.params["renege.mode"] == "forfeit"
+    for value, field in _flat_play(req.get("play")):
+        _replay_card(rs, state, _card(value, field, rs), field, reneges)
+        if len(state.trick) == 4:
+            state.finish_trick()
+            if reneges and forfeit:
+                break
+    if state.trick:
+        raise InputError("the play ends in the middle of a trick", "play")
+    if not state.over and not (reneges and forfeit):
+        raise InputError(f"the play covers {state.number - 1} tricks; a hand has {size}", "play")
+    return state.won, reneges, state.last, size - sum(state.won)
+
+
+def _flat_play(play) -> list[tuple[object, str]]:
+    """The cards played with their field paths: a flat list, or a list of tricks."""
     if not isinstance(play, list):
         raise InputError("expected the cards played, in order, as a list", "play")
-    flat = [(item, f"play[{i}]") for i, item in enumerate(play)]
     if play and all(isinstance(t, list) for t in play):  # a list of tricks
-        flat = [(card, f"play[{i}][{j}]") for i, t in enumerate(play) for j, card in enumerate(t)]
-    mode = rs.params["renege.mode"]
-    leader = rs.fn["play.first_leader"](dealer)
-    broken, played = False, 0
-    tricks = [0, 0, 0, 0]
-    reneges: list[int] = []
-    trick: list[int] = []
-    last = None
-    number = 1
-    for index, (value, field) in enumerate(flat):
-        seat = (leader + len(trick)) % 4
-        card = _card(value, field, rs)
-        if not (hands[seat] >> card) & 1:
-            raise InputError(f"{C.card_name(card)} is not in {C.SEATS[seat]}'s hand", field)
-        legal = E.legal_cards(rs, hands[seat], trick, number, broken, played, explain=True)
-        if not (legal.cards >> card) & 1:
-            why = [s for s in legal.steps if C.card_name(card) not in s["value"]]
-            rule = why[0] if why else {"rule": None, "cite": None}
-            if mode == "none":
-                raise InputError(f"{C.SEATS[seat]} may not play {C.card_name(card)} here", field,
-                                 rule["rule"], rule["cite"])
-            if seat not in reneges:
-                reneges.append(seat)
-        if not broken and E.breaks_trump(rs, card, hands[seat], trick, number):
-            broken = True
-        hands[seat] &= ~(1 << card)
-        played |= 1 << card
-        trick.append(card)
-        if len(trick) == 4:
-            win, _ = E.trick_winner(rs, trick, number)
-            winner = (leader + win) % 4
-            tricks[winner] += 1
-            if number == size:
-                last = (winner, E.by_seat(trick, leader))
-            leader, trick, number = winner, [], number + 1
-            if reneges and mode == "forfeit":
-                break
-    if trick:
-        raise InputError("the play ends in the middle of a trick", "play")
-    if number <= size and not (reneges and mode == "forfeit"):
-        raise InputError(f"the play covers {number - 1} tricks; a hand has {size}", "play")
-    return tricks, reneges, last, size - sum(tricks)
+        return [(card, f"play[{i}][{j}]") for i, t in enumerate(play) for j, card in enumerate(t)]
+    return [(item, f"play[{i}]") for i, item in enumerate(play)]
+
+
+def _replay_card(rs: Ruleset, state: E.HandState, card: int, field: str, reneges: list[int]) -> None:
+    """The seat to play plays ``card``; an illegal card is refused, or (where the variant has a renege
+    penalty) noted as its seat's renege."""
+    seat = state.to_play
+    if not (state.hands[seat] >> card) & 1:
+        raise InputError(f"{C.card_name(card)} is not in {C.SEATS[seat]}'s hand", field)
+    legal = state.legal_cards(explain=True)
+    if not (legal.cards >> card) & 1:
+        why = [s for s in legal.steps if C.card_name(card) not in s["value"]]
+        rule = why[0] if why else {"rule": None, "cite": None}
+        if rs.params["renege.mode"] == "none":
+            raise InputError(f"{C.SEATS[seat]} may not play {C.card_name(card)} here", field,
+                             rule["rule"], rule["cite"])
+        if seat not in reneges:
+            reneges.append(seat)
+    state.play(card)
 
 
 def answer_score(rs: Ruleset, req: Mapping) -> dict:

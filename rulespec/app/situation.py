@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 
 from ..core import cards as C
-from ..game.engine import parse_bid
+from ..game import parse_bid
 from ..errors import CardError, GameError, RulespecError, did_you_mean
 
 _SPLIT = re.compile(r"\s*[,;]\s*|\s+(?=[A-Za-z]+\s*[=:])")

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..core import cards as C
 from ..lang.compiler import NONE
-from ..game.engine import BLIND, BLIND_NIL, NIL, REGULAR, _APPLICABLE, bid_candidates
+from ..game import BLIND, BLIND_NIL, NIL, REGULAR, applicable_constraints, bid_candidates
 from ..errors import DeadEndError
 from ..model.ruleset import Ruleset
 from .vector import vector_rules
@@ -256,7 +256,7 @@ class BatchEngine:
         leading = position == 1
         args = (hand, trick_mask, led, number, position, leading, broken, played)
         return narrow(hand, [np.asarray(self.fn[name](*args)) & hand
-                             for name in _APPLICABLE[(leading, number == 1)]])[0]
+                             for name in applicable_constraints(leading, number == 1)])[0]
 
     def play(self, count: int, seed: int = 0, policy: str = "random", dealer: int = 0,
              deals: np.ndarray | None = None) -> BatchResult:

@@ -1,1 +1,21 @@
-"""game"""
+"""The game: bids, card play, scoring and the one hand procedure (``HandState``) every path drives.
+
+Import the public names from here; the modules are ``bids`` (bid values and bid
+rules), ``play`` (legal cards and trick winners with their explanations),
+``scoring`` (a hand's score and the game's end), ``procedure`` (the card play as
+templates), ``hand`` (``HandState``), ``fused`` (the whole-hand loop generated from
+the same templates), ``policies`` (seeded players) and ``engine`` (whole hands,
+deals and simulation).
+"""
+from .bids import (BLIND, BLIND_NIL, NIL, REGULAR, Bid, bid_candidates, bid_refusals, legal_bids, parse_bid,
+                   team_contract, team_refusals)
+from .engine import deal_cards, deal_for, play_hand, simulate
+from .hand import HandState
+from .play import Legal, by_seat, legal_cards, trick_winner
+from .procedure import applicable_constraints
+from .scoring import TeamResult, game_status, score_hand
+
+__all__ = ["BLIND", "BLIND_NIL", "NIL", "REGULAR", "Bid", "HandState", "Legal", "TeamResult",
+           "applicable_constraints", "bid_candidates", "bid_refusals", "by_seat", "deal_cards", "deal_for",
+           "game_status", "legal_bids", "legal_cards", "parse_bid", "play_hand", "score_hand", "simulate",
+           "team_contract", "team_refusals", "trick_winner"]

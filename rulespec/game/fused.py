@@ -1,13 +1,13 @@
-"""The card play of a hand as one generated function per ruleset (for simulation speed).
+"""The card play of a whole hand as one generated function per ruleset (for simulation speed).
 
-The play constraints, ``trump.breaks`` and ``trick.winner`` are inlined from
-their checked compiled sources (``Rule.source``) into a fixed template: each
-rule's return expression is parsed with ``ast``, its arguments renamed to the
-template's locals, and unparsed.  The result runs in the same restricted
-environment as the rules themselves (``make_env``: card tables and helpers,
-empty ``__builtins__``).  It plays exactly as ``engine.legal_mask`` /
-``engine.trick_winner`` would: a constraint narrows the legal set only when it
-leaves some card of it (``_narrow``'s conflicts and dead ends are skipped).
+The loop is made of the hand procedure's own templates (``procedure``: the
+legal set, a card played, a trick settled), with the play constraints,
+``trump.breaks`` and ``trick.winner`` inlined from their checked compiled
+sources (``Rule.source``): each rule's return expression is parsed with
+``ast``, its arguments renamed to the procedure's variables by context name,
+and unparsed.  The result runs in the same restricted environment as the rules
+themselves (``make_env``: card tables and helpers, empty ``__builtins__``), so
+it plays exactly as ``HandState``'s steps do.
 """
 from __future__ import annotations
 
@@ -16,16 +16,10 @@ import re
 import weakref
 from collections.abc import Callable
 
+from ..core.schema import CONTEXTS
 from ..lang.compiler import NONE, make_env
 from ..model.ruleset import Ruleset
-from ..core.schema import CONTEXTS
-
-# the template's local for each context name, in argument order
-_LOCALS = {
-    "play": ("hand", "trick_mask", "led", "number", "position", "leading", "broken", "played"),
-    "break": ("card", "hand", "leading", "led", "number"),
-    "trick": ("trick_mask", "led", "number", "lead"),
-}
+from .procedure import FINISH_TRICK, PLAY_CARD, START_TRICK, context_values, fill, indent, legal_source
 _TABLES = ("_RANK", "_NSUIT", "_SUIT", "_POW", "_SM")
 _ENV_NAMES = frozenset(make_env(dict.fromkeys(_TABLES))) - {"__builtins__"}
 _LOCAL_NAME = re.compile(r"^v\d+$")   # a comprehension's variable
@@ -45,7 +39,8 @@ class _Rename(ast.NodeTransformer):
 
 
 def inline(rs: Ruleset, name: str, context: str) -> str:
-    """Rule ``name``'s expression with its arguments renamed to the template's locals of ``context``."""
+    """Rule ``name``'s expression with its arguments renamed to the procedure's variables of ``context``
+    (a ``procedure.RuleSource``)."""
     rule = rs.rules[name]
     if rule.slot.context != context:
         raise ValueError(f"rule {name} is of the {rule.slot.context} context, not {context}")
@@ -62,75 +57,46 @@ def inline(rs: Ruleset, name: str, context: str) -> str:
         if isinstance(node, ast.Name) and not (node.id in params or node.id in _ENV_NAMES
                                                or _LOCAL_NAME.match(node.id)):
             raise ValueError(f"rule {name}: unexpected name {node.id!r} in its compiled source")
-    renamed = _Rename(dict(zip(params, _LOCALS[context]))).visit(func.body[0].value)
+    renamed = _Rename(dict(zip(params, context_values(context)))).visit(func.body[0].value)
     return ast.unparse(renamed)
 
 
-def _narrowing(rs: Ruleset, leading: bool, first: bool, indent: str) -> list[str]:
-    """The play constraints of one situation, in priority order, each applied only if it leaves a card."""
-    from .engine import _APPLICABLE   # (the engine imports this module)
-    lines = []
-    for name in _APPLICABLE[(leading, first)]:
-        lines += [f"{indent}narrowed = allowed & ({inline(rs, name, 'play')})",
-                  f"{indent}if narrowed:",
-                  f"{indent}    allowed = narrowed"]
-    return lines or [f"{indent}pass"]
-
-
-def _turn(rs: Ruleset, leading: bool, indent: str) -> list[str]:
-    """One seat's play: legal set, the policy's choice, trumps broken, the card leaves the hand."""
-    return [
-        f"{indent}hand = hands[seat]",
-        f"{indent}allowed = hand",
-        f"{indent}if number == 1:",
-        *_narrowing(rs, leading, True, indent + "    "),
-        f"{indent}else:",
-        *_narrowing(rs, leading, False, indent + "    "),
-        f"{indent}card = choose(rs, seat, allowed, trick, hand)",
-        f"{indent}if not broken and ({inline(rs, 'trump.breaks', 'break')}):",
-        f"{indent}    broken = True",
-        f"{indent}bit = 1 << card",
-        f"{indent}hands[seat] = hand & ~bit",
-        f"{indent}played |= bit",
-        f"{indent}trick_mask |= bit",
-        f"{indent}trick.append(card)",
-        f"{indent}plays.append((seat, card))",
-    ]
+def _turn(rs: Ruleset, leading: bool) -> str:
+    """One seat's turn (``position`` and ``leading`` set): its legal set, the policy's choice, the card
+    played (``procedure.PLAY_CARD``)."""
+    return "".join([
+        "seat = (leader + position - 1) % 4\n",
+        "hand = hands[seat]\n",
+        legal_source(rs, inline, leading),
+        "card = choose(rs, seat, allowed, trick, hand)\n",
+        fill(PLAY_CARD, rs, inline),
+    ])
 
 
 def source(rs: Ruleset) -> str:
-    """The generated card-play function of ``rs``."""
-    return "\n".join([
-        "def play_cards(hands, leader, size, choose, rs, bad_winner):",
-        "    broken = False",
-        "    played = 0",
-        "    won = [0, 0, 0, 0]",
-        "    plays = []",
-        "    winners = []",
-        "    number = 0",
-        "    while number < size:   # (no builtins here: no range)",
-        "        number += 1",
-        "        trick = []",
-        "        trick_mask = 0",
-        f"        led = {NONE}",
-        "        leading = True",
-        "        position = 1",
-        "        seat = leader",
-        *_turn(rs, True, "        "),
-        "        led = _SUIT[card]",
-        "        leading = False",
-        "        for position in (2, 3, 4):",
-        "            seat = (leader + position - 1) % 4",
-        *_turn(rs, False, "            "),
-        "        lead = trick[0]",
-        f"        win = {inline(rs, 'trick.winner', 'trick')}",
-        "        if win not in trick:",
-        "            bad_winner(rs, win)",
-        "        leader = (leader + trick.index(win)) % 4",
-        "        won[leader] += 1",
-        "        winners.append(leader)",
-        "    return won, plays, winners",
-        "",
+    """The generated card-play function of ``rs``: the procedure's templates in a loop over the tricks."""
+    trick = "".join([
+        "number += 1\n",
+        START_TRICK,
+        "position = 1\n",
+        "leading = True\n",
+        _turn(rs, True),
+        "leading = False\n",
+        "for position in (2, 3, 4):\n",
+        indent(_turn(rs, False)),
+        fill(FINISH_TRICK, rs, inline),
+    ])
+    return "".join([
+        "def play_cards(hands, leader, size, choose, rs, bad_winner):\n",
+        "    broken = False\n",
+        "    played = 0\n",
+        "    won = [0, 0, 0, 0]\n",
+        "    plays = []\n",
+        "    winners = []\n",
+        "    number = 0\n",
+        "    while number < size:   # (no builtins here: no range)\n",
+        indent(trick, "        "),
+        "    return won, plays, winners\n",
     ])
 
 
@@ -143,6 +109,7 @@ def play_cards(rs: Ruleset) -> PlayCards:
     if fn is None:
         rule_env = rs.fn["trick.winner"].__globals__   # the card tables every play rule was compiled with
         env = make_env({name: rule_env[name] for name in _TABLES})
+        env["NONE"] = NONE
         exec(compile(source(rs), f"<play {rs.id}>", "exec"), env)  # noqa: S102 - template + checked rule sources
         fn = _CACHE[rs] = env["play_cards"]
     return fn

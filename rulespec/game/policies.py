@@ -10,7 +10,7 @@ import random
 from collections.abc import Sequence
 
 from ..core import cards as C
-from .engine import Bid
+from .bids import Bid
 from ..model.ruleset import Ruleset
 
 

@@ -20,7 +20,7 @@ import numpy as np
 from ...core import cards as C
 from ...fast.batch import _KIND_CODE, _KIND_NAME, PENDING, BatchEngine, narrow
 from ...lang.compiler import NONE
-from ...game.engine import _APPLICABLE
+from ...game import applicable_constraints
 from ...errors import RulespecError
 from ...model.ruleset import Ruleset
 from ...core.schema import PLAY_CONSTRAINTS
@@ -33,6 +33,8 @@ _MIN, _MAX, _NIL, _BNIL, _BLIND, _TMIN, _TMAX, _TVALID = range(len(BID_RULES))
 # the rules that can forbid a card: a card outside the pack, then the play constraints
 CARD_RULES = ("deck.cards", *PLAY_CONSTRAINTS)
 _CARD_RULE = {name: i for i, name in enumerate(CARD_RULES)}
+# the play constraints of each situation (leading, first trick)
+_SITUATIONS = {(lead, first): applicable_constraints(lead, first) for lead in (True, False) for first in (True, False)}
 
 
 @dataclass
@@ -210,7 +212,7 @@ def play_all(rps: Sequence[BatchReplayer], b: _Batch) -> dict[tuple, _Play]:
            for _ in groups]
     suits = {rp.rs.suit_of: rp.engine.suit_of for rp in groups}      # the led suit depends on card.suit
     # per group and situation (leading, first trick): the constraints' keys, in priority order
-    keyed = [{case: tuple((rp.key(name), breaks[g]) for name in names) for case, names in _APPLICABLE.items()}
+    keyed = [{case: tuple((rp.key(name), breaks[g]) for name in names) for case, names in _SITUATIONS.items()}
              for g, rp in enumerate(groups)]
     for number in range(1, tricks + 1):
         start = (number - 1) * 4
@@ -221,7 +223,7 @@ def play_all(rps: Sequence[BatchReplayer], b: _Batch) -> dict[tuple, _Play]:
             seat, card, bit = b.seats[:, step], b.cards[:, step], bits[:, step]
             hand = hands[rows, seat]
             case = (pos == 0, number == 1)
-            names = _APPLICABLE[case]
+            names = _SITUATIONS[case]
             permitted: dict[tuple, np.ndarray] = {}
             narrowed: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
             for g, rp in enumerate(groups):

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...core import cards as C
-from ...game.engine import Bid, deal_for, parse_bid
+from ...game import Bid, deal_for, parse_bid
 from ...errors import RulespecError
 from ...model.ruleset import Ruleset
 

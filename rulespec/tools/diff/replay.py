@@ -11,9 +11,7 @@ import weakref
 from dataclasses import dataclass, field
 
 from ...core import cards as C
-from ...lang.compiler import NONE
-from ...game.engine import (Bid, bid_refusals, breaks_trump, by_seat, game_status, legal_cards, legal_mask,
-                      play_hand, score_hand, trick_winner)
+from ...game import Bid, HandState, bid_refusals, game_status, play_hand, score_hand
 from ...errors import RulespecError
 from ...game.policies import POLICIES
 from ...model.ruleset import Ruleset
@@ -118,13 +116,12 @@ def _before_json(t: Transcript) -> dict:
     return {team: {"score": scores[i], "bags": bags[i]} for i, team in enumerate(C.TEAMS)}
 
 
-def _forbidding_rule(rs: Ruleset, hand: int, trick: list[int], number: int, broken: bool, played: int,
-                     card: int) -> dict:
+def _forbidding_rule(state: HandState, seat: int, card: int) -> dict:
+    rs = state.rs
     if not (rs.deck >> card) & 1:
         return rs.cite("deck.cards")
-    legal = legal_cards(rs, hand, trick, number, broken, played, explain=True)
     name = C.card_name(card)
-    for step in legal.steps:
+    for step in state.legal_cards(seat, explain=True).steps:
         if name not in step["value"]:
             return {k: v for k, v in step.items() if k != "value"}
     return {"rule": None, "cite": None}
@@ -134,10 +131,19 @@ def _bid_note(seat: int, bid: Bid, refusal: dict) -> dict:
     return {"seat": C.SEATS[seat], "bid": str(bid), **refusal}
 
 
-def _legal_note(rs: Ruleset, hand: int, trick: list[int], number: int, broken: bool, played: int, seat: int,
-                card: int) -> dict:
-    return {"trick": number, "seat": C.SEATS[seat], "card": C.card_name(card),
-            **_forbidding_rule(rs, hand, trick, number, broken, played, card)}
+def _legal_note(state: HandState, seat: int, card: int) -> dict:
+    return {"trick": state.number, "seat": C.SEATS[seat], "card": C.card_name(card),
+            **_forbidding_rule(state, seat, card)}
+
+
+def _play_state(rs: Ruleset, t: Transcript) -> HandState:
+    """The transcript's hand as the card play begins: the cards each seat played, the bids made."""
+    hands = [0, 0, 0, 0]
+    for seat, card in t.plays:
+        hands[seat] |= 1 << card
+    state = HandState(rs, hands, t.dealer, *t.before)
+    state.bids = list(t.bids)
+    return state
 
 
 def note(rs: Ruleset, t: Transcript, stage: str, sig) -> dict:
@@ -152,20 +158,14 @@ def note(rs: Ruleset, t: Transcript, stage: str, sig) -> dict:
         refusals = bid_refusals(rs, seat, t.bids[seat], hand=t.dealt[seat], dealer=t.dealer, bids=so_far,
                                 scores=scores, bags=bags)
         return _bid_note(seat, t.bids[seat], refusals[0])
-    number, seat, card = sig
-    hands = [0, 0, 0, 0]
+    state = _play_state(rs, t)
     for s, c in t.plays:
-        hands[s] |= 1 << c
-    broken, played = False, 0
-    for step, (s, c) in enumerate(t.plays[:t.plays.index((seat, card)) + 1]):
-        trick = [before for _, before in t.plays[step - step % 4:step]]
-        if (s, c) == (seat, card):
-            return _legal_note(rs, hands[s], trick, number, broken, played, seat, card)
-        if not broken and breaks_trump(rs, c, hands[s], trick, step // 4 + 1):
-            broken = True
-        hands[s] &= ~(1 << c)
-        played |= 1 << c
-    raise ValueError(f"{C.card_name(card)} is not in the transcript")
+        if (s, c) == (sig[1], sig[2]):
+            return _legal_note(state, s, c)
+        state.play(c, s)
+        if len(state.trick) == 4:
+            state.finish_trick()
+    raise ValueError(f"{C.card_name(sig[2])} is not in the transcript")
 
 
 # Everything the card play of a replay depends on: with equal signatures two variants
@@ -253,43 +253,25 @@ def _recorded_play(t: Transcript) -> _Play:
 
 def _replay_play(rs: Ruleset, t: Transcript) -> _Play:
     """Play the transcript's cards under ``rs``: the first forbidden card, trick winners, tricks per seat."""
-    hands = [0, 0, 0, 0]
-    for seat, card in t.plays:
-        hands[seat] |= 1 << card
-    broken, played = False, 0
     result = _Play(won=[0, 0, 0, 0], last=None)
     winners: list[str] = []
-    suit_of = rs.suit_of
     try:
+        state = _play_state(rs, t)
         for start in range(0, len(t.plays), 4):
-            number = start // 4 + 1
             group = t.plays[start:start + 4]
-            trick: list[int] = []
-            trick_mask, led = 0, NONE
-            for pos, (seat, card) in enumerate(group):
-                hand = hands[seat]
-                if result.legal_sig is None and not (  # (a card outside the variant's pack is never legal)
-                        (rs.deck & legal_mask(rs, hand, trick_mask, led, number, pos + 1, broken, played)) >> card) & 1:
-                    result.legal_sig = (number, seat, card)
-                    result.legal_note = _legal_note(rs, hand, trick, number, broken, played, seat, card)
-                    result.legal_situation = {"hand": C.card_names(hand), "trick": [C.card_name(c) for c in trick],
-                                              "number": number, "broken": broken}
-                if not broken and breaks_trump(rs, card, hand, trick, number):
-                    broken = True
-                hands[seat] &= ~(1 << card)
-                played |= 1 << card
-                trick.append(card)
-                trick_mask |= 1 << card
-                if pos == 0:
-                    led = suit_of[card]
-            index, _ = trick_winner(rs, trick, number)
-            leader = group[0][0]
-            winner = group[index][0]
-            result.won[winner] += 1
-            winners.append(C.SEATS[winner])
-            result.tricks.append({"leader": C.SEATS[leader], "cards": [C.card_name(c) for c in trick],
-                                  "number": number})
-            result.last = (winner, by_seat(trick, leader))
+            for seat, card in group:
+                if result.legal_sig is None and not ((rs.deck & state.legal(seat)) >> card) & 1:
+                    # (a card outside the variant's pack is never legal)
+                    result.legal_sig = (state.number, seat, card)
+                    result.legal_note = _legal_note(state, seat, card)
+                    result.legal_situation = {"hand": C.card_names(state.hands[seat]),
+                                              "trick": [C.card_name(c) for c in state.trick],
+                                              "number": state.number, "broken": state.broken}
+                state.play(card, seat)
+            result.tricks.append({"leader": C.SEATS[group[0][0]], "cards": [C.card_name(c) for c in state.trick],
+                                  "number": state.number})
+            winners.append(C.SEATS[state.finish_trick()])
+            result.won, result.last = state.won, state.last
     except RulespecError as exc:
         result.error = exc
     result.winners = tuple(winners)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...core import cards as C
-from ...game import engine as E
+from ... import game as E
 from ...model.ruleset import Ruleset
 from ...core.schema import SLOTS
 from .search import Event, Evidence, PlayState

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from collections.abc import Callable
 
 from ...core import cards as C
-from ...game import engine as E
-from ...game.engine import BLIND_NIL, REGULAR, Bid, parse_bid
+from ... import game as E
+from ...game import BLIND_NIL, REGULAR, Bid, parse_bid
 from ...errors import GameError
 from ...model.ruleset import Ruleset
 from .search import Evidence

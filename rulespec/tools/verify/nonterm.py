@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...game import engine as E
-from ...game.engine import BLIND, REGULAR, Bid
+from ... import game as E
+from ...game import BLIND, REGULAR, Bid
 from ...model.ruleset import Ruleset
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import yaml
 
 from ...core import cards as C
-from ...game import engine as E
+from ... import game as E
 from ...errors import GameError, RulesFileError
 from ...model.ruleset import Ruleset, compile_chain
 from ...core.schema import BOOL, CARDS, INT, SLOTS

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from collections.abc import Sequence
 
 from ...core import cards as C
-from ...game import engine as E
-from ...game.engine import BLIND, BLIND_NIL, REGULAR, Bid
+from ... import game as E
+from ...game import BLIND, BLIND_NIL, REGULAR, Bid
 from ...model.ruleset import Ruleset
 from .errors import VerifyError
 
@@ -90,7 +90,7 @@ class Evidence:
     hands: int = 0
     endgame_k: int = 0
     endgame_cap: int = 0
-    endgame_roots: list[tuple] = field(default_factory=list)
+    endgame_roots: list = field(default_factory=list)   # HandState copies
     endgame_nodes: int = 0
     notes: list[str] = field(default_factory=list)
 
@@ -236,73 +236,69 @@ def _score(rs: Ruleset, rec: Recorder, bids: list[Bid], tricks: list[int], score
 
 def play_one_hand(rs: Ruleset, rec: Recorder, chooser, hands: list[int], dealer: int,
                   scores=(0, 0), bags=(0, 0), endgame: int = 0) -> Outcome | None:
-    """Bid, exchange, play and score one hand as the engine does, recording
-    every decision; ``None`` when bidding reaches a dead end.  With ``endgame``
-    > 0 the position before the last ``endgame`` tricks is kept as a root for
-    exhaustive search."""
-    hands = list(hands)
+    """Bid, exchange, play and score one hand through ``HandState``, recording every decision;
+    ``None`` when bidding reaches a dead end.  With ``endgame`` > 0 the position before the last
+    ``endgame`` tricks is kept as a root for exhaustive search."""
     ev = rec.ev
     rec.context = {"deal": {C.SEATS[s]: C.card_names(hands[s]) for s in range(4)}, "dealer": C.SEATS[dealer],
                    "scores": {"NS": scores[0], "EW": scores[1]}}
-    bids: list[Bid | None] = [None] * 4
-    first = rs.fn["deal.first_bidder"](dealer)
-    size = rs.params["deal.hand_size"]
-    for k in range(4):
-        seat = (first + k) % 4
-        bid = decide_bid(rs, rec, chooser, BidState(seat, hands[seat], dealer, tuple(bids), scores, bags))
-        if bid is None:
-            return None
-        bids[seat] = bid
-        partner = C.partner_of(seat)
-        if (bid.is_nil and rs.params["nil.partner_may_raise"] and bids[partner] is not None
-                and bids[partner].kind == REGULAR):
-            raises = [Bid(REGULAR, n) for n in range(bids[partner].n, size + 1)
-                      if not E.team_refusals(rs, [Bid(REGULAR, n), bid], scores, bags, C.team_of(seat))]
-            if raises:
-                rec.trigger("nil.partner_may_raise")
-                bids[partner] = raises[chooser.pick(len(raises))]
-    count = rs.params["blind_nil.exchange"]
-    for seat in range(4):
-        if bids[seat].kind == BLIND_NIL and count:
-            rec.trigger("blind_nil.exchange")
-            partner = C.partner_of(seat)
-            give = chooser.sample(list(C.iter_cards(hands[seat])), count)
-            hands[seat] &= ~C.mask_of(give)
-            back = chooser.sample(list(C.iter_cards(hands[partner])), count)
-            hands[partner] = (hands[partner] & ~C.mask_of(back)) | C.mask_of(give)
-            hands[seat] |= C.mask_of(back)
-    leader = rs.fn["play.first_leader"](dealer)
-    broken, played = False, 0
-    won = [0, 0, 0, 0]
-    last = None
-    for number in range(1, size + 1):
-        if endgame and number == size - endgame + 1 and len(ev.endgame_roots) < ev.endgame_cap:
-            ev.endgame_roots.append((tuple(hands), leader, number, broken, played))
-        trick: list[int] = []
-        for pos in range(4):
-            seat = (leader + pos) % 4
-            legal = decide_card(rs, rec, PlayState(seat, hands[seat], tuple(trick), number, broken, played), leader)
-            cards = list(C.iter_cards(legal))
-            card = cards[chooser.pick(len(cards))]
-            if not broken and E.breaks_trump(rs, card, hands[seat], trick, number):
-                broken = True
-                rec.trigger("trump.breaks")
-            hands[seat] &= ~(1 << card)
-            played |= 1 << card
-            trick.append(card)
-        index, _ = E.trick_winner(rs, trick, number)
+    state = E.HandState(rs, hands, dealer, scores, bags)
+    if not _bid_round(rs, rec, chooser, state):
+        return None
+    _exchange(rs, rec, chooser, state)
+    while not state.over:
+        if endgame and state.number == state.size - endgame + 1 and len(ev.endgame_roots) < ev.endgame_cap:
+            ev.endgame_roots.append(state.copy())
+        while len(state.trick) < 4:
+            cards = list(C.iter_cards(decide_card(rs, rec, _play_state(state), state.leader)))
+            _play(rec, state, cards[chooser.pick(len(cards))])
+        trick, number = tuple(state.trick), state.number
+        state.finish_trick()
         if len(ev.tricks) < PLAY_CAP:
-            ev.tricks.append((number, tuple(trick)))
-        winner = (leader + index) % 4
-        won[winner] += 1
-        if number == size:
-            last = (winner, E.by_seat(trick, leader))
-        leader = winner
-    results = _score(rs, rec, bids, won, scores, bags, last)
-    outcome = Outcome(tuple(bids), tuple(won), tuple(scores), tuple(bags), last, results)
+            ev.tricks.append((number, trick))
+    results = _score(rs, rec, state.bids, state.won, scores, bags, state.last)
+    outcome = Outcome(tuple(state.bids), tuple(state.won), tuple(scores), tuple(bags), state.last, results)
     ev.outcomes.append(outcome)
     ev.hands += 1
     return outcome
+
+
+def _bid_round(rs: Ruleset, rec: Recorder, chooser, state: E.HandState) -> bool:
+    """Every seat bids as ``chooser`` picks (the nil bidder's partner may raise); False at a dead end."""
+    while state.bidder is not None:
+        seat = state.bidder
+        bid = decide_bid(rs, rec, chooser, BidState(seat, state.hands[seat], state.dealer, tuple(state.bids),
+                                                    state.scores, state.bags))
+        if bid is None:
+            return False
+        raises = state.bid(bid)
+        if raises:
+            rec.trigger("nil.partner_may_raise")
+            state.raise_bid(C.partner_of(seat), raises[chooser.pick(len(raises))])
+    return True
+
+
+def _exchange(rs: Ruleset, rec: Recorder, chooser, state: E.HandState) -> None:
+    """Blind-nil bidders and their partners pass the cards ``chooser`` picks."""
+    count = rs.params["blind_nil.exchange"]
+    for seat in state.exchange_seats():
+        rec.trigger("blind_nil.exchange")
+        give = chooser.sample(list(C.iter_cards(state.hands[seat])), count)
+        back = chooser.sample(list(C.iter_cards(state.hands[C.partner_of(seat)])), count)
+        state.exchange(seat, give, back)
+
+
+def _play_state(state: E.HandState) -> PlayState:
+    seat = state.to_play
+    return PlayState(seat, state.hands[seat], tuple(state.trick), state.number, state.broken, state.played)
+
+
+def _play(rec: Recorder, state: E.HandState, card: int) -> None:
+    """The seat to play plays ``card``; breaking trumps is noted."""
+    was_broken = state.broken
+    state.play(card)
+    if state.broken and not was_broken:
+        rec.trigger("trump.breaks")
 
 
 # --------------------------------------------------------------------------- game end
@@ -434,27 +430,21 @@ def minimize(rs: Ruleset, ev: Evidence, key: tuple, examples: int) -> None:
 def endgames(rs: Ruleset, ev: Evidence) -> None:
     """Every legal line of play from each recorded endgame root."""
     rec = Recorder(ev)
-    size = rs.params["deal.hand_size"]
 
-    def walk(hands: list[int], leader: int, number: int, broken: bool, played: int, trick: list[int]) -> None:
+    def walk(state: E.HandState) -> None:
         ev.endgame_nodes += 1
-        if len(trick) == 4:
-            index, _ = E.trick_winner(rs, trick, number)
-            if number == size:
+        if len(state.trick) == 4:
+            last = state.number == state.size
+            state.finish_trick()
+            if last:
                 return
-            leader, number, trick = (leader + index) % 4, number + 1, []
-        seat = (leader + len(trick)) % 4
-        legal = decide_card(rs, rec, PlayState(seat, hands[seat], tuple(trick), number, broken, played), leader)
-        for card in C.iter_cards(legal):
-            now_broken = broken or E.breaks_trump(rs, card, hands[seat], trick, number)
-            if now_broken and not broken:
-                rec.trigger("trump.breaks")
-            after = list(hands)
-            after[seat] &= ~(1 << card)
-            walk(after, leader, number, now_broken, played | 1 << card, [*trick, card])
+        for card in C.iter_cards(decide_card(rs, rec, _play_state(state), state.leader)):
+            child = state.copy()
+            _play(rec, child, card)
+            walk(child)
 
-    for hands, leader, number, broken, played in ev.endgame_roots:
-        walk(list(hands), leader, number, broken, played, [])
+    for root in ev.endgame_roots:
+        walk(root.copy())
 
 
 @dataclass(frozen=True)
