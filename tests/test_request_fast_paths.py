@@ -77,7 +77,7 @@ def plain_before(req: Mapping) -> tuple[tuple[int, int], tuple[int, int]]:
 
 
 def plain_validate_bids(rs, bids: list[E.Bid], scores, bags, dealer: int | None) -> None:
-    first = rs.fn["deal.first_bidder"](dealer) if dealer is not None else 0
+    first = E.seat_rule(rs, "deal.first_bidder", dealer) if dealer is not None else 0
     for k in range(4):
         seat = (first + k) % 4
         alone = [None] * 4

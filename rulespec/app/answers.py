@@ -269,7 +269,7 @@ def answer_bid(rs: Ruleset, req: Mapping) -> dict:
 
 def _validate_bids(rs: Ruleset, bids: list[E.Bid], scores, bags, dealer: int | None) -> None:
     """Refuse a set of final bids that the variant does not allow."""
-    first = rs.fn["deal.first_bidder"](dealer) if dealer is not None else 0
+    first = E.seat_rule(rs, "deal.first_bidder", dealer) if dealer is not None else 0
     alone = [None] * 4      # each bid is checked on its own (bid_refusals only reads it)
     for k in range(4):
         seat = (first + k) % 4

@@ -8,7 +8,7 @@ the same templates), ``policies`` (seeded players) and ``engine`` (whole hands,
 deals and simulation).
 """
 from .bids import (BLIND, BLIND_NIL, NIL, REGULAR, Bid, bid_candidates, bid_refusals, legal_bids, parse_bid,
-                   team_contract, team_refusals)
+                   seat_rule, team_contract, team_refusals)
 from .engine import deal_cards, deal_for, play_hand, simulate
 from .hand import HandState
 from .play import Legal, by_seat, legal_cards, trick_winner
@@ -17,5 +17,5 @@ from .scoring import TeamResult, game_status, score_hand
 
 __all__ = ["BLIND", "BLIND_NIL", "NIL", "REGULAR", "Bid", "HandState", "Legal", "TeamResult",
            "applicable_constraints", "bid_candidates", "bid_refusals", "by_seat", "deal_cards", "deal_for",
-           "game_status", "legal_bids", "legal_cards", "parse_bid", "play_hand", "score_hand", "simulate",
+           "game_status", "legal_bids", "legal_cards", "parse_bid", "play_hand", "score_hand", "seat_rule", "simulate",
            "team_contract", "team_refusals", "trick_winner"]

@@ -81,7 +81,7 @@ def bid_args(rs: Ruleset, seat: int, dealer: int, hand: int, partner: Bid | None
              scores: Sequence[int], bags: Sequence[int]) -> tuple:
     """The ``bid`` context of ``seat`` bidding ``n`` (0 for nil) after its partner's bid (None: not yet)."""
     team = seat % 2
-    first = rs.fn["deal.first_bidder"](dealer)
+    first = seat_rule(rs, "deal.first_bidder", dealer)
     return ARGS["bid"](hand=hand, seat=seat, dealer=dealer, position=(seat - first) % 4 + 1,
                        partner_kind=partner.kind if partner else "pending", partner_n=partner.n if partner else 0,
                        bid_n=n, team_score=scores[team], team_bags=bags[team], opponents_score=scores[1 - team],
@@ -256,3 +256,8 @@ def _legal_bids(rs: Ruleset, seat: int, hand: int, dealer: int, pbid: Bid | None
 
 
 
+
+
+def seat_rule(rs: Ruleset, rule: str, dealer: int) -> int:
+    """A seating rule (``deal.first_bidder``, ``play.first_leader``, ``deal.next_dealer``) for ``dealer``."""
+    return rs.fn[rule](*ARGS["seating"](dealer=dealer))

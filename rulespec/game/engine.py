@@ -10,6 +10,7 @@ import random
 from ..core import cards as C
 from ..errors import DeadEndError, GameError
 from ..model.ruleset import Ruleset
+from .bids import seat_rule
 from .fused import play_cards
 from .hand import HandState
 from .play import bad_winner, by_seat
@@ -130,6 +131,6 @@ def simulate(rs: Ruleset, hands: int, seed: int | str = 0, policy: str = "random
         status.pop("rule", None)
         record = {"variant": rs.id, "seed": seed, "hand": index, "game": game, **record, "game_status": status}
         yield record
-        dealer = rs.fn["deal.next_dealer"](dealer)
+        dealer = seat_rule(rs, "deal.next_dealer", dealer)
         if status["over"]:
             scores, bags, game, in_game = (0, 0), (0, 0), game + 1, 0

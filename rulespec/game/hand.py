@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from ..core import cards as C
 from ..lang.compiler import NONE
 from ..model.ruleset import Ruleset
-from .bids import REGULAR_BIDS, BLIND_NIL, REGULAR, Bid, bid_refusals, legal_bids, team_refusals
+from .bids import BLIND_NIL, REGULAR, REGULAR_BIDS, Bid, bid_refusals, legal_bids, seat_rule, team_refusals
 from .play import Legal, bad_winner, by_seat, legal_cards
 from .procedure import FINISH_TRICK, PLAY_CARD, context_values, fill, indent, legal_source
 from .scoring import TeamResult, score_hand
@@ -113,11 +113,11 @@ class HandState:
         self.hands = list(hands)
         self.scores, self.bags = (scores[0], scores[1]), (bags[0], bags[1])
         self.bids: list[Bid | None] = [None] * 4
-        first = rs.fn["deal.first_bidder"](dealer)
+        first = seat_rule(rs, "deal.first_bidder", dealer)
         self.order = [(first + k) % 4 for k in range(4)]    # bidding order; emptied as seats bid
         self.exchanges: list[dict] = []
         self.size: int = rs.params["deal.hand_size"]
-        self.leader: int = rs.fn["play.first_leader"](dealer)
+        self.leader: int = seat_rule(rs, "play.first_leader", dealer)
         self.number = 1
         self.trick: list[int] = []
         self.trick_mask, self.led, self.broken, self.played = 0, NONE, False, 0

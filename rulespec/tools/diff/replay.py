@@ -11,7 +11,7 @@ import weakref
 from dataclasses import dataclass, field
 
 from ...core import cards as C
-from ...game import Bid, HandState, bid_refusals, game_status, play_hand, score_hand
+from ...game import Bid, HandState, bid_refusals, game_status, play_hand, score_hand, seat_rule
 from ...errors import RulespecError
 from ...game.policies import POLICIES
 from ...model.ruleset import Ruleset
@@ -151,7 +151,7 @@ def note(rs: Ruleset, t: Transcript, stage: str, sig) -> dict:
     computed directly: the bids before it stand, the cards before it are played."""
     if stage == "bid":
         seat = sig[0]
-        first = rs.fn["deal.first_bidder"](t.dealer)
+        first = seat_rule(rs, "deal.first_bidder", t.dealer)
         earlier = [(first + k) % 4 for k in range((seat - first) % 4)]
         so_far = [t.bids[s] if s in earlier else None for s in range(4)]
         scores, bags = t.before
@@ -225,7 +225,7 @@ def replay(rs: Ruleset, t: Transcript) -> Outcome:
 
 def _replay_bids(rs: Ruleset, t: Transcript, out: Outcome) -> None:
     scores, bags = t.before
-    first = rs.fn["deal.first_bidder"](t.dealer)
+    first = seat_rule(rs, "deal.first_bidder", t.dealer)
     so_far: list[Bid | None] = [None] * 4
     out.sig["bid"] = None
     for k in range(4):

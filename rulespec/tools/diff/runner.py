@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ...errors import RulespecError
+from ...game import seat_rule
 from ...model.ruleset import Ruleset, load_ruleset
 from ...model.ablation import differing_rules, with_rule_from
 from .attribution import shares
@@ -366,7 +367,7 @@ def play_game(ctx: Context, rs: Ruleset, game: int) -> list[tuple[Transcript, Ou
         if out.sig["game"][0] or "after" not in out.situations:
             break
         scores, bags = out.situations["after"]["scores"], out.situations["after"]["bags"]
-        dealer = rs.fn["deal.next_dealer"](dealer)
+        dealer = seat_rule(rs, "deal.next_dealer", dealer)
     return hands
 
 

@@ -338,7 +338,7 @@ def random_games(rs: Ruleset, ev: Evidence, hands: int, seed: str, max_game_hand
         rng = random.Random(f"verify:{seed}:{index}")
         deal = E.deal_cards(rs, rng)
         outcome = play_one_hand(rs, rec, RandomChooser(rng), deal, dealer, scores, bags, endgame=ev.endgame_k)
-        dealer = rs.fn["deal.next_dealer"](dealer)
+        dealer = E.seat_rule(rs, "deal.next_dealer", dealer)
         if outcome is None:
             continue
         in_game += 1
