@@ -348,27 +348,8 @@ def answer_score(rs: Ruleset, req: Mapping) -> dict:
     scores, bags = _before(req)
     dealer = _seat(req["dealer"], "dealer") if req.get("dealer") is not None else None
     _validate_bids(rs, bids, scores, bags, dealer)
-    size = rs.params["deal.hand_size"]
-    reneges: list[int] = []
-    last = None
-    if req.get("deal") is not None or req.get("play") is not None:
-        if req.get("tricks") is not None:
-            raise InputError("give either tricks per seat or the deal and play, not both", "tricks")
-        if req.get("deal") is None or req.get("play") is None:
-            raise InputError("the deal and the play go together", "deal" if req.get("deal") is None else "play")
-        tricks, reneges, last, unplayed = _replay(rs, req)
-        if unplayed:
-            tricks = _fill_dead_hand(tricks, unplayed, reneges)
-    else:
-        tricks = _per_seat(_get(req, "tricks", ""), "tricks", lambda v, f: _int(v, f, 0, size))
-        if sum(tricks) != size:
-            raise InputError(f"tricks add up to {sum(tricks)}; a hand has {size}", "tricks")
-        last = _last_trick(rs, req)
-    for i, event in enumerate(req.get("events") or []):
-        event = _obj(event, f"events[{i}]")
-        if event.get("type") != "renege":
-            raise InputError("the only event is {\"type\": \"renege\", \"seat\": …}", f"events[{i}].type")
-        reneges.append(_seat(_get(event, "seat", f"events[{i}]"), f"events[{i}].seat"))
+    tricks, reneges, last = _hand_tricks(rs, req)
+    reneges += _renege_events(req)
     try:
         results = E.score_hand(rs, bids, tricks, scores, bags, reneges, last)
     except GameError as exc:
@@ -378,24 +359,55 @@ def answer_score(rs: Ruleset, req: Mapping) -> dict:
     hands = _int(req.get("hands_played", 0), "hands_played", 0, 10_000) + 1
     game = E.game_status(rs, new_scores, new_bags, hands, explain=True)
     names = [str(b) for b in bids]
-    explanation = []
-    for t, r in enumerate(results):
-        team = C.TEAMS[t]
-        regular = [s for s in (t, t + 2) if bids[s].kind == E.REGULAR]
-        if regular:
-            step = rs.step("bid.team_contract", r.contract, " + ".join(f"{C.SEATS[s]} {names[s]}" for s in regular))
-            step["team"] = team     # rs.step gives a fresh record
-            explanation.append(step)
-        if bids[t].is_nil or bids[t + 2].is_nil:
-            step = rs.step("nil.tricks_count", rs.params["nil.tricks_count"],
-                           "whether the nil bidder's tricks count toward the contract")
-            step["team"] = team
-            explanation.append(step)
-        explanation += [{**line, "team": team} for line in r.lines]    # r.lines also go out under "teams"
+    explanation = [step for t, r in enumerate(results) for step in _team_steps(rs, bids, names, t, r)]
     explanation += game.pop("explanation")
     return {"variant": rs.id, "bids": dict(zip(C.SEATS, names)), "tricks": dict(zip(C.SEATS, tricks)),
             "teams": {C.TEAMS[t]: r.as_dict() for t, r in enumerate(results)},
             "game": game, "explanation": explanation}
+
+
+def _hand_tricks(rs: Ruleset, req: Mapping) -> tuple[list[int], list[int], tuple | None]:
+    """Tricks per seat, the reneges found and the last trick: replayed from the deal and play, or as given."""
+    size = rs.params["deal.hand_size"]
+    if req.get("deal") is not None or req.get("play") is not None:
+        if req.get("tricks") is not None:
+            raise InputError("give either tricks per seat or the deal and play, not both", "tricks")
+        if req.get("deal") is None or req.get("play") is None:
+            raise InputError("the deal and the play go together", "deal" if req.get("deal") is None else "play")
+        tricks, reneges, last, unplayed = _replay(rs, req)
+        return (_fill_dead_hand(tricks, unplayed, reneges) if unplayed else tricks), reneges, last
+    tricks = _per_seat(_get(req, "tricks", ""), "tricks", lambda v, f: _int(v, f, 0, size))
+    if sum(tricks) != size:
+        raise InputError(f"tricks add up to {sum(tricks)}; a hand has {size}", "tricks")
+    return tricks, [], _last_trick(rs, req)
+
+
+def _renege_events(req: Mapping) -> list[int]:
+    """The seats of the renege events a request reports."""
+    seats = []
+    for i, event in enumerate(req.get("events") or []):
+        event = _obj(event, f"events[{i}]")
+        if event.get("type") != "renege":
+            raise InputError("the only event is {\"type\": \"renege\", \"seat\": …}", f"events[{i}].type")
+        seats.append(_seat(_get(event, "seat", f"events[{i}]"), f"events[{i}].seat"))
+    return seats
+
+
+def _team_steps(rs: Ruleset, bids: list[E.Bid], names: list[str], t: int, result: E.TeamResult) -> list[dict]:
+    """A partnership's part of the explanation: its contract, how its nil bidders' tricks count, its lines."""
+    team = C.TEAMS[t]
+    steps = []
+    regular = [s for s in (t, t + 2) if bids[s].kind == E.REGULAR]
+    if regular:
+        step = rs.step("bid.team_contract", result.contract, " + ".join(f"{C.SEATS[s]} {names[s]}" for s in regular))
+        step["team"] = team     # rs.step gives a fresh record
+        steps.append(step)
+    if bids[t].is_nil or bids[t + 2].is_nil:
+        step = rs.step("nil.tricks_count", rs.params["nil.tricks_count"],
+                       "whether the nil bidder's tricks count toward the contract")
+        step["team"] = team
+        steps.append(step)
+    return steps + [{**line, "team": team} for line in result.lines]    # the lines also go out under "teams"
 
 
 def _fill_dead_hand(tricks: list[int], fill: int, reneges: list[int]) -> list[int]:
@@ -505,7 +517,17 @@ def compare(req, allow_paths: bool = False) -> dict:
         raise InputError(f"unknown kind '{kind}' (one of: {', '.join(KINDS)})", "kind")
     body = _obj(_get(req, "input", ""), "input")
     rulesets = [resolve_variant(v, f"variants[{i}]", allow_paths) for i, v in enumerate(variants)]
-    rulings = {}
+    rulings = _rulings(kind, body, rulesets)
+    keys = list(rulings)
+    base = _leaves(rulings[keys[0]])
+    differences = [d for key, rs in zip(keys[1:], rulesets[1:])
+                   if (d := _difference(kind, body, (keys[0], rulesets[0]), (key, rs), base, rulings[key]))]
+    return {"kind": kind, "rulings": rulings, "differences": differences, "agree": not differences}
+
+
+def _rulings(kind: str, body: Mapping, rulesets: list[Ruleset]) -> dict[str, dict]:
+    """Each variant's ruling (or the error it gives), keyed by variant id (``id#i`` for a repeat)."""
+    rulings: dict[str, dict] = {}
     for i, rs in enumerate(rulesets):
         key = rs.id if rs.id not in rulings else f"{rs.id}#{i}"
         try:
@@ -513,23 +535,25 @@ def compare(req, allow_paths: bool = False) -> dict:
         except InputError as exc:
             rulings[key] = {"variant": rs.id, "error": {"field": f"input.{exc.field}" if exc.field else "input",
                                                         "detail": exc.message, "rule": exc.rule, "cite": exc.cite}}
-    keys = list(rulings)
-    base_key, base_rs = keys[0], rulesets[0]
-    base = _leaves(rulings[base_key])
-    differences = []
-    for key, rs in zip(keys[1:], rulesets[1:]):
-        other = _leaves(rulings[key])
-        fields = [{"field": path, base_key: base.get(path), key: other.get(path)}
-                  for path in sorted(set(base) | set(other)) if base.get(path) != other.get(path)]
-        if not fields:
-            continue
-        causes = _causes(kind, body, base_rs, rs, base, {f["field"] for f in fields})
-        differences.append({"variants": [base_key, key], "fields": fields,
-                            "rules": [{"rule": r, "changes": moved,
-                                       base_key: {"value": base_rs.rules[r].text, "cite": base_rs.rules[r].cite},
-                                       key: {"value": rs.rules[r].text, "cite": rs.rules[r].cite}}
-                                      for r, moved in causes]})
-    return {"kind": kind, "rulings": rulings, "differences": differences, "agree": not differences}
+    return rulings
+
+
+def _difference(kind: str, body: Mapping, first: tuple[str, Ruleset], other: tuple[str, Ruleset], base: dict,
+                ruling: dict) -> dict | None:
+    """The fields in which ``ruling`` (of ``other``) differs from the first variant's, and the rules that
+    make them differ; None when they agree."""
+    (base_key, base_rs), (key, rs) = first, other
+    leaves = _leaves(ruling)
+    fields = [{"field": path, base_key: base.get(path), key: leaves.get(path)}
+              for path in sorted(set(base) | set(leaves)) if base.get(path) != leaves.get(path)]
+    if not fields:
+        return None
+    causes = _causes(kind, body, base_rs, rs, base, {f["field"] for f in fields})
+    return {"variants": [base_key, key], "fields": fields,
+            "rules": [{"rule": r, "changes": moved,
+                       base_key: {"value": base_rs.rules[r].text, "cite": base_rs.rules[r].cite},
+                       key: {"value": rs.rules[r].text, "cite": rs.rules[r].cite}}
+                      for r, moved in causes]}
 
 
 def _causes(kind: str, body: Mapping, base_rs: Ruleset, rs: Ruleset, base: dict, fields: set[str]

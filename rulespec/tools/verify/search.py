@@ -212,19 +212,7 @@ def _score(rs: Ruleset, rec: Recorder, bids: list[Bid], tricks: list[int], score
     """Score a hand and note which scoring rules decided something."""
     results = E.score_hand(rs, bids, tricks, scores, bags, last_trick=last)
     for team, res in enumerate(results):
-        for line in res.lines:
-            rec.trigger(line["rule"])
-            if "decided_by" in line:
-                rec.trigger(line["decided_by"]["rule"])
-            if line["rule"] == "bags.penalty":
-                rec.trigger("bags.limit")
-                if bags[team] + res.bags_added > rs.params["bags.limit"]:
-                    rec.trigger("bags.carry")
-        if res.bags_added:
-            rec.trigger("scoring.bags")
-        seats = (team, team + 2)
-        if any(bids[s].is_nil and tricks[s] for s in seats) and any(bids[s].kind == REGULAR for s in seats):
-            rec.trigger("nil.tricks_count")
+        _note_team(rs, rec, team, res, bids, tricks, bags)
     mode = rs.params["renege.mode"]
     if mode != "none":  # reneges are not played; score each hand once more as if North had reneged
         alt = E.score_hand(rs, bids, tricks, scores, bags, reneges=(0,), last_trick=last)
@@ -232,6 +220,24 @@ def _score(rs: Ruleset, rec: Recorder, bids: list[Bid], tricks: list[int], score
             rec.trigger("renege.mode", *(("renege.transfer_tricks",) if mode == "transfer" else ()))
         rec.trigger(*(line["rule"] for r in alt for line in r.lines if line["rule"].startswith("renege.")))
     return results
+
+
+def _note_team(rs: Ruleset, rec: Recorder, team: int, res: E.TeamResult, bids: list[Bid], tricks: list[int],
+               bags) -> None:
+    """The scoring rules that decided something in one partnership's result."""
+    for line in res.lines:
+        rec.trigger(line["rule"])
+        if "decided_by" in line:
+            rec.trigger(line["decided_by"]["rule"])
+        if line["rule"] == "bags.penalty":
+            rec.trigger("bags.limit")
+            if bags[team] + res.bags_added > rs.params["bags.limit"]:
+                rec.trigger("bags.carry")
+    if res.bags_added:
+        rec.trigger("scoring.bags")
+    seats = (team, team + 2)
+    if any(bids[s].is_nil and tricks[s] for s in seats) and any(bids[s].kind == REGULAR for s in seats):
+        rec.trigger("nil.tricks_count")
 
 
 def play_one_hand(rs: Ruleset, rec: Recorder, chooser, hands: list[int], dealer: int,
