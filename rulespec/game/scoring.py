@@ -121,9 +121,9 @@ class _TeamScore:
         facts = self.facts(adjust, offender, victim)
         base = pick("team_hand", facts)
         if adjust:
-            self.line("renege.transfer_tricks", 0, f"{abs(adjust)} trick(s) "
-                      f"{'given to the opponents for a renege by this side' if adjust < 0 else 'received for a renege by the opponents'}",
-                      "renege.mode")
+            way = ("given to the opponents for a renege by this side" if adjust < 0
+                   else "received for a renege by the opponents")
+            self.line("renege.transfer_tricks", 0, f"{abs(adjust)} trick(s) {way}", "renege.mode")
         if facts["has_contract"]:
             self.contract(facts, base, offender, victim)
         for seat in self.nil_seats:
