@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: serve test bench venv clean
+.PHONY: serve test bench mutation venv clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,10 @@ bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	command -v wrk >/dev/null || (apt-get update && apt-get install -y wrk) || true
 	$(BIN)/python -m bench
+
+# Mutation run (not part of the test suite; about an hour on two cores): docs/testing.md
+mutation: $(STAMP)
+	$(BIN)/python -m devtools.mutate --per-group 60 --seed 2026 --jobs 2 --out mutation.json
 
 clean:
 	rm -rf $(VENV) build *.egg-info

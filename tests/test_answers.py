@@ -1,5 +1,7 @@
 """The shared answers layer: compare names the rules that make rulings differ."""
-from rulespec.app.answers import compare
+import pytest
+
+from rulespec.app.answers import InputError, answer, compare
 
 
 def test_compare_names_only_the_rules_whose_swap_changes_the_ruling():
@@ -24,3 +26,12 @@ def test_identical_rulings_agree():
     hand = {"bids": {"N": 3, "E": 3, "S": 3, "W": 3}, "tricks": {"N": 3, "E": 4, "S": 3, "W": 3}}
     result = compare({"variants": ["standard", "classic"], "kind": "score", "input": hand})
     assert result["agree"] and result["differences"] == []
+
+
+@pytest.mark.parametrize("team_value", [5, "high", [1, 2]])
+def test_scores_before_a_hand_that_are_not_an_object_are_refused_with_their_field(team_value):
+    hand = {"variant": "standard", "bids": {"N": 3, "E": 3, "S": 3, "W": 3},
+            "tricks": {"N": 3, "E": 4, "S": 3, "W": 3}, "before": {"NS": team_value}}
+    with pytest.raises(InputError) as refused:
+        answer("score", hand)
+    assert refused.value.field == "before.NS" and "object" in refused.value.message

@@ -217,3 +217,8 @@ def test_a_deal_from_another_pack_is_refused_with_the_pack_rule():
     with pytest.raises(GameError, match="not in the pack of variant 'jokers-deuces'") as refused:
         E.play_hand(jokers, standard_deal, 0, SensiblePolicy(random.Random(0)))
     assert refused.value.rule == "deck.cards" and refused.value.field == "deal"
+
+
+def test_the_bid_candidates_run_to_the_hand_size(standard):
+    names = [str(b) for b in E.bid_candidates(standard)]
+    assert names == [str(n) for n in range(1, 14)] + ["nil", "blind nil"] + [f"blind {n}" for n in range(1, 14)]

@@ -1,0 +1,257 @@
+"""A repeatable mutation run: how many small faults planted in the code do the tests catch?
+
+``python -m devtools.mutate [--per-group N] [--seed S] [--jobs J]`` (``make mutation``).
+Mutants are single changes made on the syntax tree (a flipped comparison or
+operator, ``and``/``or`` swapped, a ``not`` dropped, a constant changed, a
+condition negated, a return value or a statement dropped), enumerated in a fixed
+order and sampled evenly with a seeded generator from each group of modules: the
+hand procedure, scoring, the compiler and the answers layer.  Each mutant runs the
+group's test files (stopping at the first failure) in a private copy of the
+project; a mutant is *killed* when they fail.  Mutants listed in
+``devtools/equivalent_mutants.txt`` (with the reason they cannot be told apart
+from the original) are left out.  The result is printed per module and written
+as JSON.
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import multiprocessing
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GROUPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {   # modules, test files that judge them
+    "procedure": (("rulespec/game/procedure.py", "rulespec/game/hand.py", "rulespec/game/play.py",
+                   "rulespec/game/bids.py", "rulespec/game/engine.py"),
+                  ("tests/test_engine.py", "tests/test_fused.py", "tests/test_context_names.py",
+                   "tests/test_answers.py", "tests/test_corpus.py", "tests/test_fast_paths.py")),
+    "scoring": (("rulespec/game/scoring.py",),
+                ("tests/test_engine.py", "tests/test_context_names.py", "tests/test_answers.py",
+                 "tests/test_corpus.py")),
+    "compiler": (("rulespec/lang/compiler.py",),
+                 ("tests/test_compiler.py", "tests/test_language.py", "tests/test_check.py")),
+    "answers": (("rulespec/app/answers.py",),
+                ("tests/test_answers.py", "tests/test_api.py", "tests/test_corpus.py")),
+}
+EQUIVALENT = Path(__file__).with_name("equivalent_mutants.txt")
+TIMEOUT = 300      # seconds for one mutant's tests (an endless loop counts as killed)
+
+_SWAP_CMP = {ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE,
+             ast.GtE: ast.Gt, ast.In: ast.NotIn, ast.NotIn: ast.In, ast.Is: ast.IsNot, ast.IsNot: ast.Is}
+_SWAP_BIN = {ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.FloorDiv, ast.FloorDiv: ast.Mult,
+             ast.BitAnd: ast.BitOr, ast.BitOr: ast.BitAnd, ast.Mod: ast.FloorDiv, ast.LShift: ast.RShift,
+             ast.RShift: ast.LShift}
+
+
+# textual faults in the hand procedure's code templates (string constants holding code)
+_TEMPLATE_FAULTS = ((r"\+= ", "-= "), (r" & ", " | "), (r" \| ", " & "), (r"\bnot ", ""), (r" == ", " != "),
+                    (r" != ", " == "), (r" - 4\]", " - 3]"), (r"\bTrue\b", "False"), (r" < ", " <= "),
+                    (r"\[0\]", "[1]"), (r" \+ 1\b", ""))
+
+
+@dataclass(frozen=True)
+class Mutant:
+    module: str
+    index: int          # position in the module's enumeration
+    line: int
+    kind: str
+
+    @property
+    def id(self) -> str:
+        return f"{self.module}:{self.line}:{self.kind.replace(' ', '-')}:{self.index}"
+
+
+def _points(tree: ast.AST) -> list[tuple[ast.AST, str]]:
+    """Every place a mutation applies, in a fixed (walk) order, with its kind."""
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare) and type(node.ops[0]) in _SWAP_CMP:
+            out.append((node, "compare"))
+        elif isinstance(node, ast.BinOp) and type(node.op) in _SWAP_BIN:
+            out.append((node, "operator"))
+        elif isinstance(node, ast.BoolOp):
+            out.append((node, "boolean"))
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            out.append((node, "not"))
+        elif isinstance(node, ast.Constant) and type(node.value) is int:
+            out.append((node, "constant"))
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and "\n" in node.value \
+                and not _is_doc_value(node, tree):
+            for f, (pattern, _) in enumerate(_TEMPLATE_FAULTS):
+                out += [(node, f"template {f} {m.start()}") for m in re.finditer(pattern, node.value)]
+        elif isinstance(node, (ast.If, ast.While)):
+            out.append((node, "condition"))
+        elif isinstance(node, ast.Return) and node.value is not None:
+            out.append((node, "return"))
+        elif isinstance(node, (ast.Assign, ast.AugAssign, ast.Expr)) and not _is_docstring(node):
+            out.append((node, "statement"))
+    return out
+
+
+def _is_doc_value(node: ast.Constant, tree: ast.AST) -> bool:
+    """Whether a string constant is a docstring (of the module, a class or a function)."""
+    return any(_is_docstring(parent.body[0]) and parent.body[0].value is node
+               for parent in ast.walk(tree) if isinstance(parent, (ast.Module, ast.ClassDef, ast.FunctionDef))
+               and parent.body)
+
+
+def _is_docstring(node: ast.AST) -> bool:
+    return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+
+
+def _mutated(node: ast.AST, kind: str) -> ast.AST:
+    """The node that replaces ``node`` in the mutant."""
+    if kind == "compare":
+        node.ops[0] = _SWAP_CMP[type(node.ops[0])]()
+    elif kind == "operator":
+        node.op = _SWAP_BIN[type(node.op)]()
+    elif kind == "boolean":
+        node.op = ast.Or() if isinstance(node.op, ast.And) else ast.And()
+    elif kind == "not":
+        return node.operand
+    elif kind == "constant":
+        node.value = node.value + 1 if node.value != 1 else 0
+    elif kind == "condition":
+        node.test = ast.UnaryOp(ast.Not(), node.test)
+    elif kind == "return":
+        node.value = ast.Constant(None)
+    elif kind == "statement":
+        return ast.Pass()
+    elif kind.startswith("template"):
+        _, fault, at = kind.split()
+        pattern, replacement = _TEMPLATE_FAULTS[int(fault)]
+        node.value = node.value[:int(at)] + re.sub(pattern, replacement, node.value[int(at):], count=1)
+    return node
+
+
+class _Replace(ast.NodeTransformer):
+    """Replaces one node (found by identity) with its mutation."""
+
+    def __init__(self, target: ast.AST, kind: str):
+        self.target, self.kind = target, kind
+
+    def visit(self, node: ast.AST) -> ast.AST:
+        if node is self.target:
+            return _mutated(node, self.kind)
+        return self.generic_visit(node)
+
+
+def enumerate_mutants(module: str) -> list[Mutant]:
+    tree = ast.parse((ROOT / module).read_text(encoding="utf-8"))
+    return [Mutant(module, i, getattr(node, "lineno", 0), kind) for i, (node, kind) in enumerate(_points(tree))]
+
+
+def mutated_source(mutant: Mutant) -> str:
+    tree = ast.parse((ROOT / mutant.module).read_text(encoding="utf-8"))
+    node, kind = _points(tree)[mutant.index]
+    return ast.unparse(ast.fix_missing_locations(_Replace(node, kind).visit(tree)))
+
+
+def equivalent() -> dict[str, str]:
+    """Mutant ids known to be equivalent to the original, with the reason."""
+    if not EQUIVALENT.exists():
+        return {}
+    out = {}
+    for line in EQUIVALENT.read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            mutant_id, _, reason = line.partition(" ")
+            out[mutant_id] = reason.strip()
+    return out
+
+
+def sample(per_group: int, seed: int) -> list[tuple[str, Mutant]]:
+    """``per_group`` mutants of each group, spread evenly over its modules, drawn with ``seed``."""
+    rng = random.Random(seed)
+    skip = equivalent()
+    chosen = []
+    for group, (modules, _) in GROUPS.items():
+        pool = [m for module in modules for m in enumerate_mutants(module) if m.id not in skip]
+        per_module = {module: [m for m in pool if m.module == module] for module in modules}
+        share = {module: max(1, round(per_group * len(ms) / len(pool))) for module, ms in per_module.items()}
+        for module, ms in per_module.items():
+            chosen += [(group, m) for m in rng.sample(ms, min(share[module], len(ms)))]
+    return chosen
+
+
+def _named(ids: list[str]) -> list[tuple[str, Mutant]]:
+    """The mutants with these ids, each with its group."""
+    found = {m.id: (group, m) for group, (modules, _) in GROUPS.items() for module in modules
+             for m in enumerate_mutants(module)}
+    unknown = [i for i in ids if i not in found]
+    if unknown:
+        raise SystemExit(f"unknown mutant id(s): {', '.join(unknown)}")
+    return [found[i] for i in ids]
+
+
+_WORKDIR: Path | None = None
+
+
+def _init_worker() -> None:
+    """Each worker mutates its own copy of the project."""
+    global _WORKDIR
+    _WORKDIR = Path(tempfile.mkdtemp(prefix="mutate-"))
+    for part in ("rulespec", "service", "tests", "variants", "corpus", "pyproject.toml", "docs"):
+        src = ROOT / part
+        (shutil.copytree if src.is_dir() else shutil.copy2)(src, _WORKDIR / part)
+
+
+def _run(item: tuple[str, Mutant]) -> dict:
+    group, mutant = item
+    target = _WORKDIR / mutant.module
+    original = target.read_text(encoding="utf-8")
+    target.write_text(mutated_source(mutant), encoding="utf-8")
+    start = time.monotonic()
+    try:
+        proc = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
+                               "-p", "no:randomly", *GROUPS[group][1]], cwd=_WORKDIR, capture_output=True,
+                              timeout=TIMEOUT, env={"PYTHONPATH": str(_WORKDIR), "PATH": "/usr/bin:/bin",
+                                                    "HYPOTHESIS_PROFILE": "default", "CI": "true"})
+        killed = proc.returncode != 0
+    except subprocess.TimeoutExpired:
+        killed = True
+    finally:
+        target.write_text(original, encoding="utf-8")
+    return {"group": group, **asdict(mutant), "id": mutant.id, "killed": killed,
+            "seconds": round(time.monotonic() - start, 1)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--per-group", type=int, default=60, help="mutants drawn from each group")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--out", default="mutation.json")
+    parser.add_argument("--only", nargs="*", default=[], metavar="ID", help="run just these mutants (ids as printed)")
+    args = parser.parse_args()
+    items = _named(args.only) if args.only else sample(args.per_group, args.seed)
+    with multiprocessing.Pool(args.jobs, initializer=_init_worker) as pool:
+        results = list(pool.imap_unordered(_run, items))
+    results.sort(key=lambda r: r["id"])
+    by_module: dict[str, Counter] = {}
+    for r in results:
+        by_module.setdefault(r["module"], Counter())["killed" if r["killed"] else "survived"] += 1
+    print(f"{'module':42} killed / mutants")
+    for module, counts in sorted(by_module.items()):
+        total = counts["killed"] + counts["survived"]
+        print(f"{module:42} {counts['killed']:4} / {total:<4} {counts['killed'] / total:.0%}")
+    killed = sum(r["killed"] for r in results)
+    print(f"{'all':42} {killed:4} / {len(results):<4} {killed / len(results):.0%}")
+    for r in results:
+        if not r["killed"]:
+            print("survived:", r["id"])
+    Path(args.out).write_text(json.dumps({"seed": args.seed, "per_group": args.per_group, "results": results},
+                                         indent=1), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
