@@ -9,7 +9,7 @@ import time
 
 import click
 
-from .errors import Problem, RulesFileError, RulespecError
+from .errors import InputError, Problem, RulesFileError, RulespecError, ScenarioFileError
 
 
 def fail(message: str, code: int = 2) -> None:
@@ -168,7 +168,7 @@ def run_tests(files: tuple[str, ...]) -> None:
     Prints a pass/fail table and, for each failure, expected vs actual and the
     rules applied.  Exit status: 0 all passed, 1 a case failed, 2 a file could
     not be read or holds no cases."""
-    from .app.scenarios import ScenarioFileError, load_cases, run_case
+    from .app.scenarios import load_cases, run_case
     from .app.testreport import report
     cases, unreadable = [], False
     for path in files:
@@ -203,7 +203,7 @@ def run_tests(files: tuple[str, ...]) -> None:
 def explain(variant: str, bids: str | None, tricks: str | None, before: str | None, dealer: str | None,
             renege: tuple[str, ...], json_file, compare: tuple[str, ...]) -> None:
     """Score one hand under VARIANT (a file or a bundled id), line by line with citations."""
-    from .app.answers import InputError, answer
+    from .app.answers import answer
     from .app.explain import render_compare, render_score
     from .app.situation import parse_before, parse_bids, parse_tricks
     request: dict = {}

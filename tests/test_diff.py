@@ -10,7 +10,8 @@ from click.testing import CliRunner
 
 from rulespec.cli import main
 from rulespec.tools.diff import DiffConfig, diff
-from rulespec.tools.diff.deals import DealFileError, parse_pbn, read_deals
+from rulespec.errors import DealFileError
+from rulespec.tools.diff.deals import parse_pbn, read_deals
 from rulespec.tools.diff.minimal import evaluate
 from rulespec.model.ruleset import load_ruleset
 from rulespec.model.variants import bundled_dir

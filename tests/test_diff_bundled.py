@@ -97,7 +97,8 @@ def test_a_run_on_a_local_dask_cluster_equals_the_local_run():
 
 def test_an_unreachable_scheduler_is_a_clear_error():
     pytest.importorskip("distributed")
-    from rulespec.tools.diff import DiffConfig, DiffError, diff
+    from rulespec.errors import DiffError
+    from rulespec.tools.diff import DiffConfig, diff
     with pytest.raises(DiffError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9"):
         diff(DiffConfig(("standard", "classic"), deals=2), scheduler="tcp://127.0.0.1:9", connect_timeout=2)
 

@@ -10,7 +10,8 @@ from click.testing import CliRunner
 from rulespec.cli import main
 from rulespec.game.engine import simulate
 from rulespec.model.ruleset import load_ruleset
-from rulespec.app.scenarios import ScenarioFileError, load_cases, match, run_case, run_files
+from rulespec.errors import ScenarioFileError
+from rulespec.app.scenarios import load_cases, match, run_case, run_files
 
 HOUSE = """\
     id: our-table

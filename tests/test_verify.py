@@ -9,7 +9,8 @@ from click.testing import CliRunner
 from rulespec.game import engine as E
 from rulespec.cli import main
 from rulespec.model.ruleset import load_ruleset
-from rulespec.tools.verify import Budget, VerifyError, verify
+from rulespec.errors import VerifyError
+from rulespec.tools.verify import Budget, verify
 from rulespec.tools.verify.checks import problems
 from rulespec.tools.verify.claims import CLAIMS, run_claim
 from rulespec.tools.verify.nonterm import witnesses

@@ -36,14 +36,10 @@ from collections.abc import Mapping
 import yaml
 
 from ..core import cards as C
-from .answers import KINDS, InputError, answer, values_of
-from ..errors import CardError, Problem, RulespecError, did_you_mean
+from .answers import KINDS, answer, values_of
+from ..errors import CardError, InputError, Problem, RulespecError, ScenarioFileError, did_you_mean
 
 _CASE_KEYS = ("name", "kind", "input", "output", "expect", "cite", "variant", "note")
-
-
-class ScenarioFileError(RulespecError):
-    """A scenario file or case that is malformed."""
 
 
 @dataclass

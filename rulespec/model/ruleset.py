@@ -12,8 +12,8 @@ from pathlib import Path
 from collections.abc import Callable
 
 from ..core import cards as C
-from ..lang.compiler import NONE, CompileError, compile_tree, parse, referenced_names
-from ..errors import Problem, RulesFileError, RulespecError, did_you_mean
+from ..lang.compiler import NONE, compile_tree, parse, referenced_names
+from ..errors import CompileError, Problem, RulesFileError, RulespecError, did_you_mean
 from ..core.schema import ANY, SLOTS, Slot
 from .variants import RuleDef, VariantSpec, find_variant, read_variant_file, read_variant_text, resolve_chain
 

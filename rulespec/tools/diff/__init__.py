@@ -5,7 +5,8 @@ import json
 from pathlib import Path
 
 from . import html, report
-from .runner import DiffConfig, DiffError, run
+from ...errors import DiffError
+from .runner import DiffConfig, run
 
 
 def diff(cfg: DiffConfig, jobs: int | None = None, progress=None, scheduler: str | None = None,

@@ -12,16 +12,12 @@ from pathlib import Path
 
 from ...core import cards as C
 from ...game.engine import Bid, deal_for, parse_bid
-from ...errors import RulespecError
+from ...errors import DealFileError, RulespecError
 from ...model.ruleset import Ruleset
 
 _PBN_SUITS = (C.SPADES, C.HEARTS, C.DIAMONDS, C.CLUBS)
 _PBN_RANKS = {"A": 14, "K": 13, "Q": 12, "J": 11, "T": 10, "10": 10,
               **{str(n): n for n in range(2, 10)}}
-
-
-class DealFileError(RulespecError):
-    """A deal (or deals file) that cannot be read."""
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ...errors import RulespecError
+from ...errors import DiffError, RulespecError
 from ...model.ruleset import Ruleset, load_ruleset
 from ...model.ablation import differing_rules, with_rule_from
 from .attribution import shares
@@ -30,10 +30,6 @@ from .replay import STAGES, Outcome, Transcript, policy_for, record, replay
 
 MAX_CANDIDATES = 8    # seeds kept per (pair, rule, stage) for the minimal examples
 _RULES_OF = {"bid": BID_RULES, "legal": CARD_RULES}
-
-
-class DiffError(RulespecError):
-    """A differential run that cannot be set up."""
 
 
 @dataclass(frozen=True)
