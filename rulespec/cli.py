@@ -77,8 +77,8 @@ def check(files: tuple[str, ...]) -> None:
             click.echo(f"{ref}: {exc}", err=True)
         else:
             own = sum(1 for r in rs.rules.values() if r.origin == rs.id)
-            click.echo(f"{ref}: ok — variant '{rs.id}', {len(rs.rules)} rules "
-                       f"({own} its own{', extends ' + ' < '.join(reversed(rs.chain[:-1])) if len(rs.chain) > 1 else ''})")
+            extends = ", extends " + " < ".join(reversed(rs.chain[:-1])) if len(rs.chain) > 1 else ""
+            click.echo(f"{ref}: ok — variant '{rs.id}', {len(rs.rules)} rules ({own} its own{extends})")
     sys.exit(1 if bad else 0)
 
 

@@ -167,7 +167,8 @@ def test_match_is_lenient_about_card_names_and_order():
 
 @pytest.mark.parametrize("body, message", [
     ("cases:\n  - name: x\n    inptu: {}\n", "unknown key 'inptu'; did you mean 'input'?"),
-    ("cases:\n  - name: x\n    kind: scroe\n    input: {}\n    output: {}\n", "unknown kind 'scroe'; did you mean 'score'?"),
+    ("cases:\n  - name: x\n    kind: scroe\n    input: {}\n    output: {}\n",
+     "unknown kind 'scroe'; did you mean 'score'?"),
     ("cases:\n  - name: x\n    input: {}\n", "no variant"),
     ("variant: standard\ncases:\n  - name: x\n    input: {}\n", "needs 'output'"),
     ("variant: standard\ncases: [\n", "not valid YAML"),

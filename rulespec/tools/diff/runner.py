@@ -224,7 +224,8 @@ def compare(ctx: Context, acc: dict, section: str, pair: tuple[int, int], dirs: 
             situation = _situation(stage, d)
             if situation is not None:
                 for rule in movers:
-                    _candidate(acc, key, rule, stage, {"kind": KIND_OF_STAGE[stage], "input": situation, "where": where})
+                    _candidate(acc, key, rule, stage,
+                               {"kind": KIND_OF_STAGE[stage], "input": situation, "where": where})
 
 
 def _candidate(acc: dict, key: str, rule: str, stage: str, cand: dict) -> None:
@@ -312,8 +313,8 @@ def _collector_paused() -> Iterator[None]:
     """CPython's cyclic garbage collector paused while a chunk's transcripts pile up, then restored.
 
     A chunk (of deals or of games) keeps thousands of transcripts (tuples of plays) alive until it is
-    tallied; they form no reference cycles and reference counting frees them with the chunk.  Meanwhile every one of them
-    counts towards the next collection, which only rescans them: 3-4% of a chunk's time, where a
+    tallied; they form no reference cycles and reference counting frees them with the chunk.  Meanwhile every one
+    of them counts towards the next collection, which only rescans them: 3-4% of a chunk's time, where a
     single-variant run, which drops each hand as it goes, triggers none."""
     was_enabled = gc.isenabled()
     gc.disable()
