@@ -6,7 +6,8 @@ from pathlib import Path
 
 from . import html, report
 from ...errors import DiffError
-from .runner import DiffConfig, run
+from .driver import run
+from .runner import DiffConfig
 
 
 def diff(cfg: DiffConfig, jobs: int | None = None, progress=None, scheduler: str | None = None,
