@@ -140,30 +140,14 @@ def _read_case(item, i: int, line: int, path: Path, base: Path, default_variant:
         raise ScenarioFileError(f"{where}: a case is a mapping with name, input and output")
     name = str(item.get("name") or f"case {i + 1}")
     where += f" ({name})"
-    for key in item:
-        if key not in _CASE_KEYS:
-            hint = did_you_mean(str(key), _CASE_KEYS)
-            raise ScenarioFileError(f"{where}: unknown key '{key}'"
-                                    + (f"; did you mean '{hint}'?" if hint else f" (allowed: {', '.join(_CASE_KEYS)})"))
-    kind = str(item.get("kind") or "score")
-    if kind not in KINDS:
-        hint = did_you_mean(kind, KINDS)
-        raise ScenarioFileError(f"{where}: unknown kind '{kind}'"
-                                + (f"; did you mean '{hint}'?" if hint else f" (one of: {', '.join(KINDS)})"))
+    _check_keys(item, where)
+    kind = _case_kind(item, where)
     inp = item.get("input")
     if not isinstance(inp, Mapping):
         raise ScenarioFileError(f"{where}: 'input' must be a mapping (e.g. bids and tricks per seat)")
     if "expect" in item:
-        expect = item["expect"]
-        if not isinstance(expect, Mapping) or not expect:
-            raise ScenarioFileError(f"{where}: 'expect' maps variant ids to {{output, cite}}")
-        out = []
-        for ref, exp in expect.items():
-            if not isinstance(exp, Mapping) or "output" not in exp:
-                raise ScenarioFileError(f"{where}: expect.{ref} needs an 'output'")
-            out.append(Case(name, kind, dict(inp), _variant_ref(str(ref), base), exp["output"],
-                            exp.get("cite"), str(path), i + 1, line))
-        return out
+        return [Case(name, kind, dict(inp), variant, output, cite, str(path), i + 1, line)
+                for variant, output, cite in _expectations(item["expect"], base, where)]
     ref = item.get("variant")
     variant = _variant_ref(str(ref), base) if ref else default_variant
     if variant is None:
@@ -171,6 +155,35 @@ def _read_case(item, i: int, line: int, path: Path, base: Path, default_variant:
     if "output" not in item:
         raise ScenarioFileError(f"{where}: needs 'output' (or 'expect' per variant)")
     return [Case(name, kind, dict(inp), variant, item["output"], item.get("cite"), str(path), i + 1, line)]
+
+
+def _check_keys(item: Mapping, where: str) -> None:
+    for key in item:
+        if key not in _CASE_KEYS:
+            hint = did_you_mean(str(key), _CASE_KEYS)
+            raise ScenarioFileError(f"{where}: unknown key '{key}'"
+                                    + (f"; did you mean '{hint}'?" if hint else f" (allowed: {', '.join(_CASE_KEYS)})"))
+
+
+def _case_kind(item: Mapping, where: str) -> str:
+    kind = str(item.get("kind") or "score")
+    if kind not in KINDS:
+        hint = did_you_mean(kind, KINDS)
+        raise ScenarioFileError(f"{where}: unknown kind '{kind}'"
+                                + (f"; did you mean '{hint}'?" if hint else f" (one of: {', '.join(KINDS)})"))
+    return kind
+
+
+def _expectations(expect, base: Path, where: str) -> list[tuple[str, object, str | None]]:
+    """(variant, output, cite) of each entry of a case's ``expect``, checked first."""
+    if not isinstance(expect, Mapping) or not expect:
+        raise ScenarioFileError(f"{where}: 'expect' maps variant ids to {{output, cite}}")
+    out = []
+    for ref, exp in expect.items():
+        if not isinstance(exp, Mapping) or "output" not in exp:
+            raise ScenarioFileError(f"{where}: expect.{ref} needs an 'output'")
+        out.append((_variant_ref(str(ref), base), exp["output"], exp.get("cite")))
+    return out
 
 
 def _card(value) -> int | None:
@@ -193,28 +206,9 @@ def _same_cards(expected: list, actual: list) -> bool | None:
 def match(expected, actual, path: str = "") -> list[tuple[str, object, object]]:
     """Where ``actual`` differs from the partial ``expected``."""
     if isinstance(expected, Mapping):
-        if not isinstance(actual, Mapping):
-            return [(path or "answer", expected, actual)]
-        out = []
-        for key, value in expected.items():
-            sub = f"{path}.{key}" if path else str(key)
-            if key not in actual:
-                hint = did_you_mean(str(key), [str(k) for k in actual])
-                out.append((sub, value, f"(missing; did you mean '{hint}'?)" if hint else "(missing)"))
-            else:
-                out.extend(match(value, actual[key], sub))
-        return out
+        return _match_mapping(expected, actual, path)
     if isinstance(expected, list):
-        if isinstance(actual, list) and expected and actual:
-            same = _same_cards(expected, actual)
-            if same is not None:
-                return [] if same else [(path, expected, actual)]
-        if not isinstance(actual, list) or len(actual) != len(expected):
-            return [(path, expected, actual)]
-        out = []
-        for i, (e, a) in enumerate(zip(expected, actual)):
-            out.extend(match(e, a, f"{path}[{i}]"))
-        return out
+        return _match_list(expected, actual, path)
     if isinstance(expected, bool) or isinstance(actual, bool):
         return [] if expected is actual else [(path, expected, actual)]
     if isinstance(expected, str) and isinstance(actual, str) and expected != actual:
@@ -222,6 +216,35 @@ def match(expected, actual, path: str = "") -> list[tuple[str, object, object]]:
         if card is not None and card == _card(actual):
             return []
     return [] if expected == actual else [(path, expected, actual)]
+
+
+def _match_mapping(expected: Mapping, actual, path: str) -> list[tuple[str, object, object]]:
+    """Every key of ``expected`` must be in ``actual`` and match; other keys of ``actual`` are free."""
+    if not isinstance(actual, Mapping):
+        return [(path or "answer", expected, actual)]
+    out = []
+    for key, value in expected.items():
+        sub = f"{path}.{key}" if path else str(key)
+        if key not in actual:
+            hint = did_you_mean(str(key), [str(k) for k in actual])
+            out.append((sub, value, f"(missing; did you mean '{hint}'?)" if hint else "(missing)"))
+        else:
+            out.extend(match(value, actual[key], sub))
+    return out
+
+
+def _match_list(expected: list, actual, path: str) -> list[tuple[str, object, object]]:
+    """Two card lists match as sets; other lists item by item."""
+    if isinstance(actual, list) and expected and actual:
+        same = _same_cards(expected, actual)
+        if same is not None:
+            return [] if same else [(path, expected, actual)]
+    if not isinstance(actual, list) or len(actual) != len(expected):
+        return [(path, expected, actual)]
+    out = []
+    for i, (e, a) in enumerate(zip(expected, actual)):
+        out.extend(match(e, a, f"{path}[{i}]"))
+    return out
 
 
 def cites_in(answer_: object) -> set[str]:

@@ -95,27 +95,35 @@ def parse_deal(obj: dict, index: int) -> Deal:
         raise DealFileError("each line is a JSON object with at least 'deal'")
     hands = _parse_hands(obj["deal"])
     dealer = C.parse_seat(obj.get("dealer", "N"))
-    bids = None
-    if obj.get("bids") is not None:
-        raw = obj["bids"]
-        if not isinstance(raw, dict) or set(raw) != set(C.SEATS):
-            raise DealFileError("'bids' is an object with a bid for each of N, E, S, W")
-        bids = tuple(parse_bid(raw[s], f"bids.{s}") for s in C.SEATS)
-    play = None
+    bids = _parse_bids(obj["bids"]) if obj.get("bids") is not None else None
+    play = _parse_play(obj, hands, bids)
+    return Deal(index, hands, dealer, bids, play, _parse_before(obj.get("before")), str(obj.get("id", "")))
+
+
+def _parse_bids(raw) -> tuple[Bid, ...]:
+    if not isinstance(raw, dict) or set(raw) != set(C.SEATS):
+        raise DealFileError("'bids' is an object with a bid for each of N, E, S, W")
+    return tuple(parse_bid(raw[s], f"bids.{s}") for s in C.SEATS)
+
+
+def _parse_play(obj: dict, hands: tuple[int, int, int, int], bids: tuple[Bid, ...] | None) -> tuple[int, ...] | None:
+    """The cards in play order, from 'play' (cards, or tricks of cards) or from the 'tricks' of a
+    `rulespec simulate` hand record; None when the deal has neither."""
     raw = obj.get("play")
     if raw is None and isinstance(obj.get("tricks"), list):   # a hand record of `rulespec simulate`
         if not all(isinstance(t, dict) and isinstance(t.get("cards"), list) for t in obj["tricks"]):
             raise DealFileError("'tricks' is a list of {\"leader\", \"cards\", \"winner\"} objects")
         raw = [t["cards"] for t in obj["tricks"]]
-    if raw is not None:
-        if bids is None:
-            raise DealFileError("'play' needs 'bids' too")
-        flat = [c for trick in raw for c in (trick if isinstance(trick, list) else [trick])]
-        play = tuple(C.parse_cards(flat))
-        dealt = hands[0] | hands[1] | hands[2] | hands[3]
-        if C.mask_of(play) != dealt or len(play) != dealt.bit_count():
-            raise DealFileError("'play' must list every dealt card exactly once, in the order played")
-    return Deal(index, hands, dealer, bids, play, _parse_before(obj.get("before")), str(obj.get("id", "")))
+    if raw is None:
+        return None
+    if bids is None:
+        raise DealFileError("'play' needs 'bids' too")
+    flat = [c for trick in raw for c in (trick if isinstance(trick, list) else [trick])]
+    play = tuple(C.parse_cards(flat))
+    dealt = hands[0] | hands[1] | hands[2] | hands[3]
+    if C.mask_of(play) != dealt or len(play) != dealt.bit_count():
+        raise DealFileError("'play' must list every dealt card exactly once, in the order played")
+    return play
 
 
 def read_deals(path: str | Path) -> list[Deal]:
