@@ -7,7 +7,7 @@ import pytest
 
 from rulespec.core import cards as C
 from rulespec.game import engine as E
-from rulespec.tools.coverage import STATUSES, check
+from rulespec.tools.coverage import STATUSES, check, clauses_dir
 from rulespec.model.ruleset import load_ruleset
 from rulespec.app.scenarios import Case, load_cases, run_case
 from rulespec.model.variants import bundled_ids
@@ -24,6 +24,12 @@ def test_coverage_passes_with_every_clause_accounted_for():
     for doc in report.docs:
         assert doc.total > 30
         assert set(doc.counts) == set(STATUSES)
+
+
+def test_coverage_reads_the_corpus_clause_indexes_by_default(monkeypatch):
+    monkeypatch.delenv("RULESPEC_CLAUSES", raising=False)
+    assert clauses_dir() == CLAUSES
+    assert check().ok
 
 
 def test_known_conflicts_are_marked():

@@ -44,7 +44,7 @@ _CITE_RE = re.compile(r"^(?P<doc>\d{3}|[a-z][a-z0-9_-]*) (?P<mark>[§¶])(?P<res
 def clauses_dir() -> Path:
     """Folder of the clause indexes (``$RULESPEC_CLAUSES`` overrides)."""
     env = os.environ.get("RULESPEC_CLAUSES")
-    return Path(env) if env else Path(__file__).resolve().parents[3] / "corpus" / "clauses"
+    return Path(env) if env else Path(__file__).resolve().parents[2] / "corpus" / "clauses"
 
 
 @dataclass
