@@ -16,8 +16,9 @@ where one can be made::
     │   ├── DeadEndError      no legal move left
     │   └── InputError        a request to answer
     ├── SituationError        a command-line situation option (option)
-    ├── ScenarioFileError     a scenario (test case) file
-    ├── DealFileError         a deal or deals file
+    ├── FileError             an input file (file, line)
+    │   ├── ScenarioFileError a scenario (test case) file
+    │   └── DealFileError     a deal or deals file
     ├── DiffError             a differential run's set-up
     └── VerifyError           a verification request
 """
@@ -127,11 +128,20 @@ class SituationError(RulespecError):
         super().__init__(f"{option}: {message} (e.g. {option} {example})")
 
 
-class ScenarioFileError(RulespecError):
+class FileError(RulespecError):
+    """A problem in an input file; ``file`` and ``line`` (1-based) locate it where known.
+    The message already names them."""
+
+    def __init__(self, message: str, file: str | None = None, line: int | None = None):
+        self.file, self.line = file, line
+        super().__init__(message)
+
+
+class ScenarioFileError(FileError):
     """A scenario file or case that is malformed."""
 
 
-class DealFileError(RulespecError):
+class DealFileError(FileError):
     """A deal (or deals file) that cannot be read."""
 
 

@@ -183,8 +183,9 @@ def test_pbn_and_deals_file(tmp_path):
         parse_pbn("N:A... A... ... ...")
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"deal": "N:AKQ"}\n', encoding="utf-8")
-    with pytest.raises(DealFileError, match="bad.jsonl:1"):
+    with pytest.raises(DealFileError, match="bad.jsonl:1") as exc:
         read_deals(bad)
+    assert (exc.value.file, exc.value.line) == (str(bad), 1)
 
 
 def test_recorded_play_replayed_under_each_variant(tmp_path):

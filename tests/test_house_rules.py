@@ -179,14 +179,16 @@ def test_bad_case_files_say_where(tmp_path, body, message):
     with pytest.raises(ScenarioFileError) as exc:
         load_cases(path)
     assert message in str(exc.value) and str(path) in str(exc.value)
+    assert exc.value.file == str(path)
 
 
 def test_case_error_line_number(tmp_path):
     path = tmp_path / "cases.yaml"
     path.write_text("variant: standard\ncases:\n  - name: a\n    input: {}\n    output: {}\n"
                     "  - name: b\n    inptu: {}\n", encoding="utf-8")
-    with pytest.raises(ScenarioFileError, match=rf"{path}:6: case 2 \(b\)"):
+    with pytest.raises(ScenarioFileError, match=rf"{path}:6: case 2 \(b\)") as exc:
         load_cases(path)
+    assert (exc.value.file, exc.value.line) == (str(path), 6)
 
 
 def test_variant_that_does_not_compile_is_an_error_not_a_mismatch(tmp_path):

@@ -88,15 +88,16 @@ def _compose(path: Path) -> tuple[object, yaml.Node | None]:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise ScenarioFileError(f"{path}: no such file") from None
+        raise ScenarioFileError(f"{path}: no such file", str(path)) from None
     except (IsADirectoryError, UnicodeDecodeError):
-        raise ScenarioFileError(f"{path}: not a UTF-8 text file") from None
+        raise ScenarioFileError(f"{path}: not a UTF-8 text file", str(path)) from None
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
-        raise ScenarioFileError(f"{where}: not valid YAML: {getattr(exc, 'problem', None) or exc}") from None
+        raise ScenarioFileError(f"{where}: not valid YAML: {getattr(exc, 'problem', None) or exc}", str(path),
+                                mark.line + 1 if mark else None) from None
     data = yaml.safe_load(text) if node is not None else None
     return data, node
 
@@ -116,7 +117,7 @@ def load_cases(path: str | Path) -> list[Case]:
     data, node = _compose(path)
     if not isinstance(data, Mapping):
         raise ScenarioFileError(f"{path}: expected a mapping with 'variant' and 'cases' "
-                                "(or a variant file with 'tests')")
+                                "(or a variant file with 'tests')", str(path))
     base = path.parent
     if "rules" in data or "extends" in data:     # a variant file with its own tests
         default_variant, key = str(path), "tests"
@@ -125,7 +126,7 @@ def load_cases(path: str | Path) -> list[Case]:
         key = "cases"
     raw = data.get(key) or []
     if not isinstance(raw, list):
-        raise ScenarioFileError(f"{path}: '{key}' must be a list of cases")
+        raise ScenarioFileError(f"{path}: '{key}' must be a list of cases", str(path))
     lines = _item_lines(node, key)
     cases = []
     for i, item in enumerate(raw):
@@ -136,52 +137,54 @@ def load_cases(path: str | Path) -> list[Case]:
 
 def _read_case(item, i: int, line: int, path: Path, base: Path, default_variant: str | None) -> list[Case]:
     where = f"{path}:{line}: case {i + 1}" if line else f"{path}: case {i + 1}"
+    at = (str(path), line or None)
     if not isinstance(item, Mapping):
-        raise ScenarioFileError(f"{where}: a case is a mapping with name, input and output")
+        raise ScenarioFileError(f"{where}: a case is a mapping with name, input and output", *at)
     name = str(item.get("name") or f"case {i + 1}")
     where += f" ({name})"
-    _check_keys(item, where)
-    kind = _case_kind(item, where)
+    _check_keys(item, where, at)
+    kind = _case_kind(item, where, at)
     inp = item.get("input")
     if not isinstance(inp, Mapping):
-        raise ScenarioFileError(f"{where}: 'input' must be a mapping (e.g. bids and tricks per seat)")
+        raise ScenarioFileError(f"{where}: 'input' must be a mapping (e.g. bids and tricks per seat)", *at)
     if "expect" in item:
         return [Case(name, kind, dict(inp), variant, output, cite, str(path), i + 1, line)
-                for variant, output, cite in _expectations(item["expect"], base, where)]
+                for variant, output, cite in _expectations(item["expect"], base, where, at)]
     ref = item.get("variant")
     variant = _variant_ref(str(ref), base) if ref else default_variant
     if variant is None:
-        raise ScenarioFileError(f"{where}: no variant: give 'variant' in the file or the case")
+        raise ScenarioFileError(f"{where}: no variant: give 'variant' in the file or the case", *at)
     if "output" not in item:
-        raise ScenarioFileError(f"{where}: needs 'output' (or 'expect' per variant)")
+        raise ScenarioFileError(f"{where}: needs 'output' (or 'expect' per variant)", *at)
     return [Case(name, kind, dict(inp), variant, item["output"], item.get("cite"), str(path), i + 1, line)]
 
 
-def _check_keys(item: Mapping, where: str) -> None:
+def _check_keys(item: Mapping, where: str, at: tuple[str, int | None]) -> None:
     for key in item:
         if key not in _CASE_KEYS:
             hint = did_you_mean(str(key), _CASE_KEYS)
             raise ScenarioFileError(f"{where}: unknown key '{key}'"
-                                    + (f"; did you mean '{hint}'?" if hint else f" (allowed: {', '.join(_CASE_KEYS)})"))
+                                    + (f"; did you mean '{hint}'?" if hint else f" (allowed: {', '.join(_CASE_KEYS)})"),
+                                    *at)
 
 
-def _case_kind(item: Mapping, where: str) -> str:
+def _case_kind(item: Mapping, where: str, at: tuple[str, int | None]) -> str:
     kind = str(item.get("kind") or "score")
     if kind not in KINDS:
         hint = did_you_mean(kind, KINDS)
         raise ScenarioFileError(f"{where}: unknown kind '{kind}'"
-                                + (f"; did you mean '{hint}'?" if hint else f" (one of: {', '.join(KINDS)})"))
+                                + (f"; did you mean '{hint}'?" if hint else f" (one of: {', '.join(KINDS)})"), *at)
     return kind
 
 
-def _expectations(expect, base: Path, where: str) -> list[tuple[str, object, str | None]]:
+def _expectations(expect, base: Path, where: str, at: tuple[str, int | None]) -> list[tuple[str, object, str | None]]:
     """(variant, output, cite) of each entry of a case's ``expect``, checked first."""
     if not isinstance(expect, Mapping) or not expect:
-        raise ScenarioFileError(f"{where}: 'expect' maps variant ids to {{output, cite}}")
+        raise ScenarioFileError(f"{where}: 'expect' maps variant ids to {{output, cite}}", *at)
     out = []
     for ref, exp in expect.items():
         if not isinstance(exp, Mapping) or "output" not in exp:
-            raise ScenarioFileError(f"{where}: expect.{ref} needs an 'output'")
+            raise ScenarioFileError(f"{where}: expect.{ref} needs an 'output'", *at)
         out.append((_variant_ref(str(ref), base), exp["output"], exp.get("cite")))
     return out
 

@@ -132,16 +132,16 @@ def read_deals(path: str | Path) -> list[Deal]:
     try:
         lines = Path(path).read_text(encoding="utf-8").splitlines()
     except OSError as exc:
-        raise DealFileError(f"cannot read deals file {path}: {exc.strerror}") from None
+        raise DealFileError(f"cannot read deals file {path}: {exc.strerror}", str(path)) from None
     for number, line in enumerate(lines, 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         try:
             deals.append(parse_deal(json.loads(line), len(deals)))
         except json.JSONDecodeError as exc:
-            raise DealFileError(f"{path}:{number}: not JSON: {exc.msg}") from None
+            raise DealFileError(f"{path}:{number}: not JSON: {exc.msg}", str(path), number) from None
         except RulespecError as exc:
-            raise DealFileError(f"{path}:{number}: {exc}") from None
+            raise DealFileError(f"{path}:{number}: {exc}", str(path), number) from None
     if not deals:
-        raise DealFileError(f"{path}: no deals")
+        raise DealFileError(f"{path}: no deals", str(path))
     return deals
