@@ -22,7 +22,9 @@ venv: $(STAMP)
 serve: $(STAMP)
 	$(BIN)/gunicorn --bind $(HOST):$(PORT) --workers 2 'service.app:create_app()'
 
+# Lint first (ruff, configured in pyproject.toml): a finding fails the target before any test runs.
 test: $(STAMP)
+	$(BIN)/ruff check rulespec service bench tests
 	$(BIN)/python -m pytest; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 0; fi; exit $$rc
 
 # Performance targets (not part of the test suite): installs the peer (OpenSpiel) and wrk first.

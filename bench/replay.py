@@ -35,7 +35,8 @@ def _single(ref: str, deals: int, seed: str, policies: tuple[str, ...]) -> float
 def _diff(deals: int, seed: str, policies: tuple[str, ...], jobs: int, attribute: int = 0,
           clock=time.process_time) -> float:
     """Seconds of the 5-variant comparison by ``clock`` (CPU time of this process by default)."""
-    from rulespec.tools.diff.runner import DiffConfig, run
+    from rulespec.tools.diff.driver import run
+    from rulespec.tools.diff.runner import DiffConfig
     cfg = DiffConfig(refs=VARIANTS, deals=deals, seed=seed, policies=policies, attribute=attribute)
     start = clock()
     run(cfg, jobs=jobs)

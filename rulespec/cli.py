@@ -9,7 +9,7 @@ import time
 
 import click
 
-from .errors import Problem, RulesFileError, RulespecError
+from .errors import InputError, Problem, RulesFileError, RulespecError, ScenarioFileError
 
 
 def fail(message: str, code: int = 2) -> None:
@@ -77,8 +77,8 @@ def check(files: tuple[str, ...]) -> None:
             click.echo(f"{ref}: {exc}", err=True)
         else:
             own = sum(1 for r in rs.rules.values() if r.origin == rs.id)
-            click.echo(f"{ref}: ok — variant '{rs.id}', {len(rs.rules)} rules "
-                       f"({own} its own{', extends ' + ' < '.join(reversed(rs.chain[:-1])) if len(rs.chain) > 1 else ''})")
+            extends = ", extends " + " < ".join(reversed(rs.chain[:-1])) if len(rs.chain) > 1 else ""
+            click.echo(f"{ref}: ok — variant '{rs.id}', {len(rs.rules)} rules ({own} its own{extends})")
     sys.exit(1 if bad else 0)
 
 
@@ -168,7 +168,7 @@ def run_tests(files: tuple[str, ...]) -> None:
     Prints a pass/fail table and, for each failure, expected vs actual and the
     rules applied.  Exit status: 0 all passed, 1 a case failed, 2 a file could
     not be read or holds no cases."""
-    from .app.scenarios import ScenarioFileError, load_cases, run_case
+    from .app.scenarios import load_cases, run_case
     from .app.testreport import report
     cases, unreadable = [], False
     for path in files:
@@ -203,45 +203,65 @@ def run_tests(files: tuple[str, ...]) -> None:
 def explain(variant: str, bids: str | None, tricks: str | None, before: str | None, dealer: str | None,
             renege: tuple[str, ...], json_file, compare: tuple[str, ...]) -> None:
     """Score one hand under VARIANT (a file or a bundled id), line by line with citations."""
-    from .app.answers import InputError, answer
-    from .app.explain import render_compare, render_score
-    from .app.situation import parse_before, parse_bids, parse_tricks
-    request: dict = {}
     try:
-        if json_file is not None:
-            try:
-                request = json.load(json_file)
-            except json.JSONDecodeError as exc:
-                fail(f"error: --json: not valid JSON: {exc}")
-            if not isinstance(request, dict):
-                fail("error: --json: expected a JSON object such as {\"bids\": {...}, \"tricks\": {...}}")
-        for key, value, parse in (("bids", bids, parse_bids), ("tricks", tricks, parse_tricks),
-                                  ("before", before, parse_before)):
-            if value is not None:
-                request[key] = parse(value)
-        if dealer is not None:
-            request["dealer"] = dealer
-        if renege:
-            request["events"] = [*request.get("events", []), *({"type": "renege", "seat": s} for s in renege)]
-        if "bids" not in request:
-            fail("error: give the bids, e.g. --bids N=3,E=nil,S=4,W=2 (or a situation with --json FILE)")
-        others = [ref for item in compare for ref in item.replace(",", " ").split()]
-        request.pop("variants", None)
-        if others:
-            result = answer("score", {**request, "variants": [variant, *others]}, allow_paths=True)
-            lines = render_compare(result, request)
-        else:
-            lines = render_score(answer("score", {**request, "variant": variant}, allow_paths=True), request)
+        request = _explain_request(json_file, bids, tricks, before, dealer, renege)
+        lines = _explain_lines(variant, compare, request)
     except InputError as exc:
-        problems = exc.details.get("problems")
-        if problems:
-            fail("\n".join(Problem(**p).format() for p in problems))
-        why = f" ({exc.rule} @ {exc.cite})" if exc.rule and exc.cite else ""
-        fail(f"error: {exc.field or 'input'}: {exc.message}{why}")
+        _fail_on_input(exc)
     except RulespecError as exc:
         fail(f"error: {exc}")
     for line in lines:
         click.echo(line)
+
+
+def _json_request(json_file) -> dict:
+    """The score request in ``--json``'s file."""
+    try:
+        request = json.load(json_file)
+    except json.JSONDecodeError as exc:
+        fail(f"error: --json: not valid JSON: {exc}")
+    if not isinstance(request, dict):
+        fail("error: --json: expected a JSON object such as {\"bids\": {...}, \"tricks\": {...}}")
+    return request
+
+
+def _explain_request(json_file, bids: str | None, tricks: str | None, before: str | None, dealer: str | None,
+                     renege: tuple[str, ...]) -> dict:
+    """``explain``'s score request: ``--json``'s, with the options given overriding it."""
+    from .app.situation import parse_before, parse_bids, parse_tricks
+    request = _json_request(json_file) if json_file is not None else {}
+    for key, value, parse in (("bids", bids, parse_bids), ("tricks", tricks, parse_tricks),
+                              ("before", before, parse_before)):
+        if value is not None:
+            request[key] = parse(value)
+    if dealer is not None:
+        request["dealer"] = dealer
+    if renege:
+        request["events"] = [*request.get("events", []), *({"type": "renege", "seat": s} for s in renege)]
+    if "bids" not in request:
+        fail("error: give the bids, e.g. --bids N=3,E=nil,S=4,W=2 (or a situation with --json FILE)")
+    return request
+
+
+def _explain_lines(variant: str, compare: tuple[str, ...], request: dict) -> list[str]:
+    """The hand scored under ``variant``, or side by side with the ``--compare`` variants."""
+    from .app.answers import answer
+    from .app.explain import render_compare, render_score
+    others = [ref for item in compare for ref in item.replace(",", " ").split()]
+    request.pop("variants", None)
+    if others:
+        result = answer("score", {**request, "variants": [variant, *others]}, allow_paths=True)
+        return render_compare(result, request)
+    return render_score(answer("score", {**request, "variant": variant}, allow_paths=True), request)
+
+
+def _fail_on_input(exc: InputError) -> None:
+    """Exit with the input's problems (a variant that does not compile) or its field and rule."""
+    problems = exc.details.get("problems")
+    if problems:
+        fail("\n".join(Problem(**p).format() for p in problems))
+    why = f" ({exc.rule} @ {exc.cite})" if exc.rule and exc.cite else ""
+    fail(f"error: {exc.field or 'input'}: {exc.message}{why}")
 
 
 def _dispute(kind: str, file: str) -> None:

@@ -1,6 +1,27 @@
-"""Exception classes.  All are ``ValueError`` subclasses whose message carries
-the context a user needs to fix the input: file, line, column, the offending
-line with a caret, the rule name and a suggestion where one can be made."""
+"""Every exception class of the package, in one hierarchy.
+
+The root is ``RulespecError`` (a ``ValueError``); there is one subclass per
+kind of problem, and each carries the position or field it has (a rule
+text's line and column, a rules file's problems, a request's field, a command
+option).  The message holds the context a user needs to fix the input: file,
+line, column, the offending line with a caret, the rule name and a suggestion
+where one can be made::
+
+    RulespecError
+    ├── CardError             a card, seat or deal
+    ├── CompileError          a rule text (line, column, suggestion)
+    ├── RulesFileError        a rules (variant) file (problems)
+    ├── UnknownVariantError   a variant id or path
+    ├── GameError             a game situation (field, rule, cite, details)
+    │   ├── DeadEndError      no legal move left
+    │   └── InputError        a request to answer
+    ├── SituationError        a command-line situation option (option)
+    ├── FileError             an input file (file, line)
+    │   ├── ScenarioFileError a scenario (test case) file
+    │   └── DealFileError     a deal or deals file
+    ├── DiffError             a differential run's set-up
+    └── VerifyError           a verification request
+"""
 from __future__ import annotations
 
 import difflib
@@ -54,6 +75,15 @@ class CardError(RulespecError):
     """A card, seat or deal that cannot be parsed or is impossible."""
 
 
+class CompileError(RulespecError):
+    """A rule text that does not parse or type-check; positions are 1-based
+    within the rule text."""
+
+    def __init__(self, message: str, line: int = 1, column: int = 1, suggestion: str | None = None):
+        self.message, self.line, self.column, self.suggestion = message, line, column, suggestion
+        super().__init__(f"{line}:{column}: {message}" + (f" (did you mean '{suggestion}'?)" if suggestion else ""))
+
+
 class RulesFileError(RulespecError):
     """A rules (variant) file with one or more problems; ``problems`` lists them all."""
 
@@ -83,3 +113,41 @@ class GameError(RulespecError):
 
 class DeadEndError(GameError):
     """The rules leave a player no legal move."""
+
+
+class InputError(GameError):
+    """A request that cannot be answered as given; ``field`` locates the problem."""
+
+
+class SituationError(RulespecError):
+    """A --bids, --tricks or --before value that cannot be read; says which
+    option and item, and shows an ``example`` of a good value."""
+
+    def __init__(self, option: str, message: str, example: str):
+        self.option = option
+        super().__init__(f"{option}: {message} (e.g. {option} {example})")
+
+
+class FileError(RulespecError):
+    """A problem in an input file; ``file`` and ``line`` (1-based) locate it where known.
+    The message already names them."""
+
+    def __init__(self, message: str, file: str | None = None, line: int | None = None):
+        self.file, self.line = file, line
+        super().__init__(message)
+
+
+class ScenarioFileError(FileError):
+    """A scenario file or case that is malformed."""
+
+
+class DealFileError(FileError):
+    """A deal (or deals file) that cannot be read."""
+
+
+class DiffError(RulespecError):
+    """A differential run that cannot be set up."""
+
+
+class VerifyError(RulespecError):
+    """A verification request that cannot be run as given (budget, variant, output)."""

@@ -45,7 +45,8 @@ def test_healthz_openapi_and_page(client):
     spec = client.get("/openapi.json").get_json()
     assert spec["openapi"].startswith("3.1")
     assert {"/v1/trick", "/v1/legal", "/v1/bid", "/v1/score", "/v1/game", "/v1/compare", "/v1/diff",
-            "/v1/variants", "/v1/variants/{id}", "/v1/variants/check", "/healthz", "/openapi.json"} <= set(spec["paths"])
+            "/v1/variants", "/v1/variants/{id}", "/v1/variants/check", "/healthz",
+            "/openapi.json"} <= set(spec["paths"])
     page = client.get("/api")
     assert page.status_code == 200 and page.mimetype == "text/html"
     html = page.get_data(as_text=True)

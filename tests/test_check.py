@@ -53,7 +53,8 @@ def test_every_problem_in_one_run(tmp_path):
     assert "hint: did you mean 'nil.made'?" in err
     caret_under(err, f"{path}:5:13", "75")
     # wrong type, with what the rule takes
-    assert f"{path}:6:15: error: rule 'bags.limit': rule 'bags.limit' must give a number, but this gives a boolean" in err
+    assert (f"{path}:6:15: error: rule 'bags.limit': rule 'bags.limit' must give a number, "
+            "but this gives a boolean") in err
     assert "hint: 'bags.limit' takes a number (bags that trigger a penalty" in err
     caret_under(err, f"{path}:6:15", "true")
     # unknown context names

@@ -1,8 +1,8 @@
 """The rules language: grammar, checking, and safety of compiled rules."""
 import pytest
 
-from rulespec.lang.compiler import CompileError, compile_tree, parse
-from rulespec.errors import RulesFileError
+from rulespec.errors import CompileError, RulesFileError
+from rulespec.lang.compiler import compile_tree, parse
 from rulespec.core.schema import SLOTS
 
 from rulespec.model.ruleset import ruleset_from_text as compile_text

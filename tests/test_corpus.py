@@ -7,13 +7,14 @@ import pytest
 
 from rulespec.core import cards as C
 from rulespec import game as E
-from rulespec.tools.coverage import STATUSES, check
+from rulespec.tools.coverage import STATUSES, check, clauses_dir
 from rulespec.model.ruleset import load_ruleset
-from rulespec.app.scenarios import run_files
+from rulespec.app.scenarios import Case, load_cases, run_case
 from rulespec.model.variants import bundled_ids
 
 ROOT = Path(__file__).resolve().parent.parent
 CLAUSES = ROOT / "corpus" / "clauses"
+CASES = [case for path in sorted((ROOT / "corpus" / "cases").glob("*.yaml")) for case in load_cases(path)]
 
 
 def test_coverage_passes_with_every_clause_accounted_for():
@@ -23,6 +24,12 @@ def test_coverage_passes_with_every_clause_accounted_for():
     for doc in report.docs:
         assert doc.total > 30
         assert set(doc.counts) == set(STATUSES)
+
+
+def test_coverage_reads_the_corpus_clause_indexes_by_default(monkeypatch):
+    monkeypatch.delenv("RULESPEC_CLAUSES", raising=False)
+    assert clauses_dir() == CLAUSES
+    assert check().ok
 
 
 def test_known_conflicts_are_marked():
@@ -59,9 +66,11 @@ def _index(tmp_path: Path, name: str, text: str) -> Path:
 
 def test_malformed_index_is_rejected(tmp_path):
     original = (CLAUSES / "002.yaml").read_text(encoding="utf-8")
-    broken = original.replace("    status: procedural\n    reason: a feature of the online client, not a rule of play\n",
-                              "    status: maybe\n", 1)
-    broken = broken.replace("rules: [pirates:nil.made, pirates:nil.failed]", "rules: [pirates:nil.mad, nosuch:nil.made]", 1)
+    broken = original.replace(
+        "    status: procedural\n    reason: a feature of the online client, not a rule of play\n",
+        "    status: maybe\n", 1)
+    broken = broken.replace("rules: [pirates:nil.made, pirates:nil.failed]",
+                            "rules: [pirates:nil.mad, nosuch:nil.made]", 1)
     assert broken != original
     report = check(_index(tmp_path, "002.yaml", broken))
     messages = [i.format() for i in report.issues]
@@ -143,8 +152,17 @@ def test_first_trick_dead_end_reported_for_tournament():
     assert [d["rule"] for d in legal.dead_ends] == ["play.first_trick_trump"]
 
 
-def test_corpus_cases_pass():
-    results = run_files(sorted((ROOT / "corpus" / "cases").glob("*.yaml")))
-    failed = [(r.case.name, r.case.variant, r.mismatches) for r in results if not r.passed]
-    assert len(results) >= 150
-    assert failed == []
+def test_the_corpus_has_its_cases():
+    assert len(CASES) >= 150
+
+
+def _case_id(case: Case) -> str:
+    return f"{case.variant}: {case.name}"
+
+
+@pytest.mark.parametrize("case", CASES, ids=_case_id)
+def test_corpus_case(case: Case):
+    """Each case of ``corpus/cases/*.yaml`` is its own item, named by variant and case."""
+    result = run_case(case)
+    assert (result.error, result.mismatches) == (None, [])
+    assert result.passed

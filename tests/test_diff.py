@@ -10,7 +10,8 @@ from click.testing import CliRunner
 
 from rulespec.cli import main
 from rulespec.tools.diff import DiffConfig, diff
-from rulespec.tools.diff.deals import DealFileError, parse_pbn, read_deals
+from rulespec.errors import DealFileError
+from rulespec.tools.diff.deals import parse_pbn, read_deals
 from rulespec.tools.diff.minimal import evaluate
 from rulespec.model.ruleset import load_ruleset
 from rulespec.model.variants import bundled_dir
@@ -116,7 +117,8 @@ def test_nil_value_50_vs_100_found(house):
         e = example(p, rule)
         out = e["scenario"]["expect"]
         team = next(iter(out["standard"]["output"]["teams"]))
-        assert abs(out["standard"]["output"]["teams"][team]["points"] - out["n50"]["output"]["teams"][team]["points"]) == 50
+        points = {ref: out[ref]["output"]["teams"][team]["points"] for ref in ("standard", "n50")}
+        assert abs(points["standard"] - points["n50"]) == 50
 
 
 def test_copy_with_rules_reordered_has_no_discrepancy(tmp_path):
@@ -181,8 +183,9 @@ def test_pbn_and_deals_file(tmp_path):
         parse_pbn("N:A... A... ... ...")
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"deal": "N:AKQ"}\n', encoding="utf-8")
-    with pytest.raises(DealFileError, match="bad.jsonl:1"):
+    with pytest.raises(DealFileError, match="bad.jsonl:1") as exc:
         read_deals(bad)
+    assert (exc.value.file, exc.value.line) == (str(bad), 1)
 
 
 def test_recorded_play_replayed_under_each_variant(tmp_path):
@@ -262,4 +265,5 @@ def test_a_first_bid_or_card_difference_without_a_forbidding_rule_shows_both_val
     forbidden = Outcome(sig={"legal": (1, 2, 40)}, rules={"legal": "play.follow"},
                         notes={"legal": {"rule": "play.follow", "cite": "001 §Play"}})
     note = _note("legal", Direction(None, allowed, forbidden, False), ("a", "b"), {"deal": 3})
-    assert note == {"deal": 3, "recorded_under": "b", "forbidden_by": {"b": {"rule": "play.follow", "cite": "001 §Play"}}}
+    assert note == {"deal": 3, "recorded_under": "b",
+                    "forbidden_by": {"b": {"rule": "play.follow", "cite": "001 §Play"}}}

@@ -10,7 +10,8 @@ from click.testing import CliRunner
 from rulespec.cli import main
 from rulespec.game import simulate
 from rulespec.model.ruleset import load_ruleset
-from rulespec.app.scenarios import ScenarioFileError, load_cases, match, run_case, run_files
+from rulespec.errors import ScenarioFileError
+from rulespec.app.scenarios import load_cases, match, run_case, run_files
 
 HOUSE = """\
     id: our-table
@@ -166,7 +167,8 @@ def test_match_is_lenient_about_card_names_and_order():
 
 @pytest.mark.parametrize("body, message", [
     ("cases:\n  - name: x\n    inptu: {}\n", "unknown key 'inptu'; did you mean 'input'?"),
-    ("cases:\n  - name: x\n    kind: scroe\n    input: {}\n    output: {}\n", "unknown kind 'scroe'; did you mean 'score'?"),
+    ("cases:\n  - name: x\n    kind: scroe\n    input: {}\n    output: {}\n",
+     "unknown kind 'scroe'; did you mean 'score'?"),
     ("cases:\n  - name: x\n    input: {}\n", "no variant"),
     ("variant: standard\ncases:\n  - name: x\n    input: {}\n", "needs 'output'"),
     ("variant: standard\ncases: [\n", "not valid YAML"),
@@ -177,14 +179,16 @@ def test_bad_case_files_say_where(tmp_path, body, message):
     with pytest.raises(ScenarioFileError) as exc:
         load_cases(path)
     assert message in str(exc.value) and str(path) in str(exc.value)
+    assert exc.value.file == str(path)
 
 
 def test_case_error_line_number(tmp_path):
     path = tmp_path / "cases.yaml"
     path.write_text("variant: standard\ncases:\n  - name: a\n    input: {}\n    output: {}\n"
                     "  - name: b\n    inptu: {}\n", encoding="utf-8")
-    with pytest.raises(ScenarioFileError, match=rf"{path}:6: case 2 \(b\)"):
+    with pytest.raises(ScenarioFileError, match=rf"{path}:6: case 2 \(b\)") as exc:
         load_cases(path)
+    assert (exc.value.file, exc.value.line) == (str(path), 6)
 
 
 def test_variant_that_does_not_compile_is_an_error_not_a_mismatch(tmp_path):

@@ -9,7 +9,8 @@ from click.testing import CliRunner
 
 from rulespec.app.answers import answer
 from rulespec.cli import main
-from rulespec.app.situation import SituationError, parse_before, parse_bids, parse_tricks
+from rulespec.errors import SituationError
+from rulespec.app.situation import parse_before, parse_bids, parse_tricks
 
 EXAMPLE = "examples/house-rules.yaml"
 HAND = ["--bids", "N=3,E=nil,S=4,W=2", "--tricks", "N=4,E=0,S=5,W=4", "--before", "NS=120/8,EW=0/0"]

@@ -333,7 +333,8 @@ def test_score_answers_match_the_reference():
         got, want = outcome(A.answer_score, rs, req), outcome(plain_answer_score, rs, req)
         assert got == want, req
         outcomes.add(got[0] if got[0] == "ok" else got[2])
-    assert {"ok", "bids", "bids.N", "tricks.N", "before.NS.score", "dealer", "events[0].type"} <= outcomes   # the corpus is varied
+    # the corpus is varied
+    assert {"ok", "bids", "bids.N", "tricks.N", "before.NS.score", "dealer", "events[0].type"} <= outcomes
 
 
 def test_score_over_http_matches_the_reference():

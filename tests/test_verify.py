@@ -9,7 +9,8 @@ from click.testing import CliRunner
 from rulespec import game as E
 from rulespec.cli import main
 from rulespec.model.ruleset import load_ruleset
-from rulespec.tools.verify import Budget, VerifyError, verify
+from rulespec.errors import VerifyError
+from rulespec.tools.verify import Budget, verify
 from rulespec.tools.verify.checks import problems
 from rulespec.tools.verify.claims import CLAIMS, run_claim
 from rulespec.tools.verify.nonterm import witnesses
@@ -94,7 +95,8 @@ def test_standstill_hand_really_changes_nothing():
 
 def test_game_end_conflict_and_bid_dead_end(tmp_path):
     text = ("id: odd\ntitle: t\nsource: {doc: \"001\", title: t}\nextends: standard\nrules:\n"
-            "  game.winner: if ns.score > ew.score then EW else if ew.score > ns.score then NS else none @ 001 §Winning\n"
+            "  game.winner: if ns.score > ew.score then EW else if ew.score > ns.score then NS else none"
+            " @ 001 §Winning\n"
             "  bid.team_valid: false @ 001 §Setup\n")
     ev = explore(load_ruleset(write(tmp_path, text)), Budget(hands=5, examples=0, endgame_tricks=0))
     kinds = {key for key in ev.events}

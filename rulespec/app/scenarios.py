@@ -36,14 +36,10 @@ from collections.abc import Mapping
 import yaml
 
 from ..core import cards as C
-from .answers import KINDS, InputError, answer, values_of
-from ..errors import CardError, Problem, RulespecError, did_you_mean
+from .answers import KINDS, answer, values_of
+from ..errors import CardError, InputError, Problem, RulespecError, ScenarioFileError, did_you_mean
 
 _CASE_KEYS = ("name", "kind", "input", "output", "expect", "cite", "variant", "note")
-
-
-class ScenarioFileError(RulespecError):
-    """A scenario file or case that is malformed."""
 
 
 @dataclass
@@ -92,15 +88,16 @@ def _compose(path: Path) -> tuple[object, yaml.Node | None]:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise ScenarioFileError(f"{path}: no such file") from None
+        raise ScenarioFileError(f"{path}: no such file", str(path)) from None
     except (IsADirectoryError, UnicodeDecodeError):
-        raise ScenarioFileError(f"{path}: not a UTF-8 text file") from None
+        raise ScenarioFileError(f"{path}: not a UTF-8 text file", str(path)) from None
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else str(path)
-        raise ScenarioFileError(f"{where}: not valid YAML: {getattr(exc, 'problem', None) or exc}") from None
+        raise ScenarioFileError(f"{where}: not valid YAML: {getattr(exc, 'problem', None) or exc}", str(path),
+                                mark.line + 1 if mark else None) from None
     data = yaml.safe_load(text) if node is not None else None
     return data, node
 
@@ -120,7 +117,7 @@ def load_cases(path: str | Path) -> list[Case]:
     data, node = _compose(path)
     if not isinstance(data, Mapping):
         raise ScenarioFileError(f"{path}: expected a mapping with 'variant' and 'cases' "
-                                "(or a variant file with 'tests')")
+                                "(or a variant file with 'tests')", str(path))
     base = path.parent
     if "rules" in data or "extends" in data:     # a variant file with its own tests
         default_variant, key = str(path), "tests"
@@ -129,7 +126,7 @@ def load_cases(path: str | Path) -> list[Case]:
         key = "cases"
     raw = data.get(key) or []
     if not isinstance(raw, list):
-        raise ScenarioFileError(f"{path}: '{key}' must be a list of cases")
+        raise ScenarioFileError(f"{path}: '{key}' must be a list of cases", str(path))
     lines = _item_lines(node, key)
     cases = []
     for i, item in enumerate(raw):
@@ -140,41 +137,56 @@ def load_cases(path: str | Path) -> list[Case]:
 
 def _read_case(item, i: int, line: int, path: Path, base: Path, default_variant: str | None) -> list[Case]:
     where = f"{path}:{line}: case {i + 1}" if line else f"{path}: case {i + 1}"
+    at = (str(path), line or None)
     if not isinstance(item, Mapping):
-        raise ScenarioFileError(f"{where}: a case is a mapping with name, input and output")
+        raise ScenarioFileError(f"{where}: a case is a mapping with name, input and output", *at)
     name = str(item.get("name") or f"case {i + 1}")
     where += f" ({name})"
+    _check_keys(item, where, at)
+    kind = _case_kind(item, where, at)
+    inp = item.get("input")
+    if not isinstance(inp, Mapping):
+        raise ScenarioFileError(f"{where}: 'input' must be a mapping (e.g. bids and tricks per seat)", *at)
+    if "expect" in item:
+        return [Case(name, kind, dict(inp), variant, output, cite, str(path), i + 1, line)
+                for variant, output, cite in _expectations(item["expect"], base, where, at)]
+    ref = item.get("variant")
+    variant = _variant_ref(str(ref), base) if ref else default_variant
+    if variant is None:
+        raise ScenarioFileError(f"{where}: no variant: give 'variant' in the file or the case", *at)
+    if "output" not in item:
+        raise ScenarioFileError(f"{where}: needs 'output' (or 'expect' per variant)", *at)
+    return [Case(name, kind, dict(inp), variant, item["output"], item.get("cite"), str(path), i + 1, line)]
+
+
+def _check_keys(item: Mapping, where: str, at: tuple[str, int | None]) -> None:
     for key in item:
         if key not in _CASE_KEYS:
             hint = did_you_mean(str(key), _CASE_KEYS)
             raise ScenarioFileError(f"{where}: unknown key '{key}'"
-                                    + (f"; did you mean '{hint}'?" if hint else f" (allowed: {', '.join(_CASE_KEYS)})"))
+                                    + (f"; did you mean '{hint}'?" if hint else f" (allowed: {', '.join(_CASE_KEYS)})"),
+                                    *at)
+
+
+def _case_kind(item: Mapping, where: str, at: tuple[str, int | None]) -> str:
     kind = str(item.get("kind") or "score")
     if kind not in KINDS:
         hint = did_you_mean(kind, KINDS)
         raise ScenarioFileError(f"{where}: unknown kind '{kind}'"
-                                + (f"; did you mean '{hint}'?" if hint else f" (one of: {', '.join(KINDS)})"))
-    inp = item.get("input")
-    if not isinstance(inp, Mapping):
-        raise ScenarioFileError(f"{where}: 'input' must be a mapping (e.g. bids and tricks per seat)")
-    if "expect" in item:
-        expect = item["expect"]
-        if not isinstance(expect, Mapping) or not expect:
-            raise ScenarioFileError(f"{where}: 'expect' maps variant ids to {{output, cite}}")
-        out = []
-        for ref, exp in expect.items():
-            if not isinstance(exp, Mapping) or "output" not in exp:
-                raise ScenarioFileError(f"{where}: expect.{ref} needs an 'output'")
-            out.append(Case(name, kind, dict(inp), _variant_ref(str(ref), base), exp["output"],
-                            exp.get("cite"), str(path), i + 1, line))
-        return out
-    ref = item.get("variant")
-    variant = _variant_ref(str(ref), base) if ref else default_variant
-    if variant is None:
-        raise ScenarioFileError(f"{where}: no variant: give 'variant' in the file or the case")
-    if "output" not in item:
-        raise ScenarioFileError(f"{where}: needs 'output' (or 'expect' per variant)")
-    return [Case(name, kind, dict(inp), variant, item["output"], item.get("cite"), str(path), i + 1, line)]
+                                + (f"; did you mean '{hint}'?" if hint else f" (one of: {', '.join(KINDS)})"), *at)
+    return kind
+
+
+def _expectations(expect, base: Path, where: str, at: tuple[str, int | None]) -> list[tuple[str, object, str | None]]:
+    """(variant, output, cite) of each entry of a case's ``expect``, checked first."""
+    if not isinstance(expect, Mapping) or not expect:
+        raise ScenarioFileError(f"{where}: 'expect' maps variant ids to {{output, cite}}", *at)
+    out = []
+    for ref, exp in expect.items():
+        if not isinstance(exp, Mapping) or "output" not in exp:
+            raise ScenarioFileError(f"{where}: expect.{ref} needs an 'output'", *at)
+        out.append((_variant_ref(str(ref), base), exp["output"], exp.get("cite")))
+    return out
 
 
 def _card(value) -> int | None:
@@ -197,28 +209,9 @@ def _same_cards(expected: list, actual: list) -> bool | None:
 def match(expected, actual, path: str = "") -> list[tuple[str, object, object]]:
     """Where ``actual`` differs from the partial ``expected``."""
     if isinstance(expected, Mapping):
-        if not isinstance(actual, Mapping):
-            return [(path or "answer", expected, actual)]
-        out = []
-        for key, value in expected.items():
-            sub = f"{path}.{key}" if path else str(key)
-            if key not in actual:
-                hint = did_you_mean(str(key), [str(k) for k in actual])
-                out.append((sub, value, f"(missing; did you mean '{hint}'?)" if hint else "(missing)"))
-            else:
-                out.extend(match(value, actual[key], sub))
-        return out
+        return _match_mapping(expected, actual, path)
     if isinstance(expected, list):
-        if isinstance(actual, list) and expected and actual:
-            same = _same_cards(expected, actual)
-            if same is not None:
-                return [] if same else [(path, expected, actual)]
-        if not isinstance(actual, list) or len(actual) != len(expected):
-            return [(path, expected, actual)]
-        out = []
-        for i, (e, a) in enumerate(zip(expected, actual)):
-            out.extend(match(e, a, f"{path}[{i}]"))
-        return out
+        return _match_list(expected, actual, path)
     if isinstance(expected, bool) or isinstance(actual, bool):
         return [] if expected is actual else [(path, expected, actual)]
     if isinstance(expected, str) and isinstance(actual, str) and expected != actual:
@@ -226,6 +219,35 @@ def match(expected, actual, path: str = "") -> list[tuple[str, object, object]]:
         if card is not None and card == _card(actual):
             return []
     return [] if expected == actual else [(path, expected, actual)]
+
+
+def _match_mapping(expected: Mapping, actual, path: str) -> list[tuple[str, object, object]]:
+    """Every key of ``expected`` must be in ``actual`` and match; other keys of ``actual`` are free."""
+    if not isinstance(actual, Mapping):
+        return [(path or "answer", expected, actual)]
+    out = []
+    for key, value in expected.items():
+        sub = f"{path}.{key}" if path else str(key)
+        if key not in actual:
+            hint = did_you_mean(str(key), [str(k) for k in actual])
+            out.append((sub, value, f"(missing; did you mean '{hint}'?)" if hint else "(missing)"))
+        else:
+            out.extend(match(value, actual[key], sub))
+    return out
+
+
+def _match_list(expected: list, actual, path: str) -> list[tuple[str, object, object]]:
+    """Two card lists match as sets; other lists item by item."""
+    if isinstance(actual, list) and expected and actual:
+        same = _same_cards(expected, actual)
+        if same is not None:
+            return [] if same else [(path, expected, actual)]
+    if not isinstance(actual, list) or len(actual) != len(expected):
+        return [(path, expected, actual)]
+    out = []
+    for i, (e, a) in enumerate(zip(expected, actual)):
+        out.extend(match(e, a, f"{path}[{i}]"))
+    return out
 
 
 def cites_in(answer_: object) -> set[str]:

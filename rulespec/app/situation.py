@@ -9,18 +9,15 @@ from collections.abc import Callable
 
 from ..core import cards as C
 from ..game import parse_bid
-from ..errors import CardError, GameError, RulespecError, did_you_mean
+from ..errors import CardError, GameError, SituationError, did_you_mean
 
 _SPLIT = re.compile(r"\s*[,;]\s*|\s+(?=[A-Za-z]+\s*[=:])")
 _EXAMPLES = {"--bids": "N=3,E=nil,S=4,W=2", "--tricks": "N=4,E=0,S=5,W=4", "--before": "NS=120/8,EW=0/0"}
 
 
-class SituationError(RulespecError):
-    """A --bids, --tricks or --before value that cannot be read; says which option and item."""
-
-    def __init__(self, option: str, message: str):
-        self.option = option
-        super().__init__(f"{option}: {message} (e.g. {option} {_EXAMPLES[option]})")
+def _error(option: str, message: str) -> SituationError:
+    """The error for ``option``'s value, with an example of a good one."""
+    return SituationError(option, message, _EXAMPLES[option])
 
 
 def _items(option: str, text: str) -> list[str]:
@@ -28,7 +25,7 @@ def _items(option: str, text: str) -> list[str]:
     if len(items) == 1 and not re.search(r"[=:]", items[0]):
         items = items[0].split()
     if not items:
-        raise SituationError(option, "is empty")
+        raise _error(option, "is empty")
     return items
 
 
@@ -37,10 +34,10 @@ def _pairs(option: str, text: str, keys: tuple[str, ...], key_of: Callable[[str]
     items = _items(option, text)
     bare = [item for item in items if not re.search(r"[=:]", item)]
     if bare and len(bare) < len(items):
-        raise SituationError(option, f"mix of 'seat=value' and bare values ({', '.join(bare)})")
+        raise _error(option, f"mix of 'seat=value' and bare values ({', '.join(bare)})")
     if bare:
         if len(bare) != len(keys):
-            raise SituationError(option, f"{len(bare)} value(s) given; without names give {len(keys)}, "
+            raise _error(option, f"{len(bare)} value(s) given; without names give {len(keys)}, "
                                          f"in the order {' '.join(keys)}")
         return dict(zip(keys, bare))
     out: dict[str, str] = {}
@@ -48,13 +45,13 @@ def _pairs(option: str, text: str, keys: tuple[str, ...], key_of: Callable[[str]
         name, value = (part.strip() for part in re.split(r"\s*[=:]\s*", item, maxsplit=1))
         key = key_of(name)
         if key in out:
-            raise SituationError(option, f"{key} is given twice")
+            raise _error(option, f"{key} is given twice")
         if not value:
-            raise SituationError(option, f"'{item}' has no value")
+            raise _error(option, f"'{item}' has no value")
         out[key] = value
     missing = [k for k in keys if k not in out]
     if missing:
-        raise SituationError(option, f"missing {', '.join(missing)} (give all of {', '.join(keys)})")
+        raise _error(option, f"missing {', '.join(missing)} (give all of {', '.join(keys)})")
     return {k: out[k] for k in keys}
 
 
@@ -63,7 +60,7 @@ def _seat_key(option: str) -> Callable[[str], str]:
         try:
             return C.SEATS[C.parse_seat(name)]
         except CardError:
-            raise SituationError(option, f"'{name}' is not a seat (seats are N, E, S, W)") from None
+            raise _error(option, f"'{name}' is not a seat (seats are N, E, S, W)") from None
     return key_of
 
 
@@ -72,7 +69,7 @@ def _team_key(name: str) -> str:
     if key in ("SN", "WE"):
         key = key[::-1]
     if key not in C.TEAMS:
-        raise SituationError("--before", f"'{name}' is not a team (teams are NS and EW)")
+        raise _error("--before", f"'{name}' is not a team (teams are NS and EW)")
     return key
 
 
@@ -84,7 +81,7 @@ def parse_bids(text: str) -> dict[str, str | int]:
             parse_bid(value)
         except GameError:
             hint = did_you_mean(value.lower(), ("nil", "blind nil"))
-            raise SituationError("--bids", f"{seat}={value}: not a bid"
+            raise _error("--bids", f"{seat}={value}: not a bid"
                                  + (f"; did you mean '{hint}'?" if hint else
                                     " (a number, nil, 'blind nil' or 'blind N')")) from None
         out[seat] = int(value) if value.isdigit() else value
@@ -96,7 +93,7 @@ def parse_tricks(text: str) -> dict[str, int]:
     out = {}
     for seat, value in _pairs("--tricks", text, tuple(C.SEATS), _seat_key("--tricks")).items():
         if not value.isdigit():
-            raise SituationError("--tricks", f"{seat}={value}: a trick count is a whole number")
+            raise _error("--tricks", f"{seat}={value}: a trick count is a whole number")
         out[seat] = int(value)
     return out
 
@@ -107,13 +104,13 @@ def parse_before(text: str) -> dict[str, dict[str, int]]:
     out: dict[str, dict[str, int]] = {}
     for item in items:
         if not re.search(r"[=:]", item):
-            raise SituationError("--before", f"'{item}' needs a team: NS=score/bags or EW=score/bags")
+            raise _error("--before", f"'{item}' needs a team: NS=score/bags or EW=score/bags")
         name, value = (part.strip() for part in re.split(r"\s*[=:]\s*", item, maxsplit=1))
         team = _team_key(name)
         if team in out:
-            raise SituationError("--before", f"{team} is given twice")
+            raise _error("--before", f"{team} is given twice")
         match = re.fullmatch(r"(-?\d+)(?:\s*/\s*(\d+))?", value)
         if not match:
-            raise SituationError("--before", f"{team}={value}: write score/bags as whole numbers")
+            raise _error("--before", f"{team}={value}: write score/bags as whole numbers")
         out[team] = {"score": int(match.group(1)), "bags": int(match.group(2) or 0)}
     return out

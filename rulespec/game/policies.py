@@ -75,19 +75,39 @@ class SensiblePolicy:
         trumps = len(by_suit.get(trump, []))
         for suit, powers in by_suit.items():
             powers.sort(reverse=True)
-            ranks = sorted((rs.power[c] for c in C.iter_cards(rs.deck) if rs.suit_of[c] == suit), reverse=True)
-            rank_of = {p: i for i, p in enumerate(ranks)}   # 0 = the top card of the suit
-            tops = [rank_of[p] for p in powers]
+            tops = self._places(rs, suit, powers)
             if suit == trump:
                 tricks += sum(1 for i, r in enumerate(tops) if r <= i + 1) + max(0, len(powers) - 3)
                 safe = safe and trumps <= 3 and all(r >= 6 for r in tops)
             else:
-                tricks += sum(1 for i, r in enumerate(tops[:2]) if r <= i and len(powers) > i)
-                tricks += 0.5 * sum(1 for r in tops[:3] if r == 2 and len(powers) >= 3)
-                safe = safe and (all(r >= 3 for r in tops) or len(powers) >= 4 and tops[0] >= 2)
+                tricks += self._side_tricks(tops, len(powers))
+                tricks += 0.5 * self._side_half_tricks(tops, len(powers))
+                safe = safe and self._side_safe(tops, len(powers))
         shorts = sum(1 for s in range(4) if s != trump and len(by_suit.get(s, [])) <= 1)
         tricks += min(shorts, max(0, trumps - 2))
         return tricks, safe and tricks < 1.5
+
+    @staticmethod
+    def _places(rs: Ruleset, suit: int, powers: list[int]) -> list[int]:
+        """Each card's place in its suit of the pack (0 = the top card), for ``powers`` highest first."""
+        ranks = sorted((rs.power[c] for c in C.iter_cards(rs.deck) if rs.suit_of[c] == suit), reverse=True)
+        rank_of = {p: i for i, p in enumerate(ranks)}
+        return [rank_of[p] for p in powers]
+
+    @staticmethod
+    def _side_tricks(tops: list[int], length: int) -> int:
+        """Sure tricks of a side suit: the ace, and the king when guarded."""
+        return sum(1 for i, r in enumerate(tops[:2]) if r <= i and length > i)
+
+    @staticmethod
+    def _side_half_tricks(tops: list[int], length: int) -> int:
+        """Half tricks of a side suit: a guarded queen."""
+        return sum(1 for r in tops[:3] if r == 2 and length >= 3)
+
+    @staticmethod
+    def _side_safe(tops: list[int], length: int) -> bool:
+        """Whether a side suit takes no trick for a nil bidder."""
+        return all(r >= 3 for r in tops) or length >= 4 and tops[0] >= 2
 
     def bid(self, rs: Ruleset, seat: int, legal: list[Bid], hand: int) -> Bid:
         kinds = {b.kind: b for b in legal}

@@ -17,7 +17,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from ..core import cards as C
-from ..errors import RulespecError, did_you_mean
+from ..errors import CompileError, RulespecError, did_you_mean
 from ..core.schema import (ANY, BIDKIND, BID_KINDS, BOOL, CARD, CARDS, CONTEXTS, ENUM, INT, LIST, SEAT,
                      SUIT, TEAM, Slot)
 
@@ -25,15 +25,6 @@ MAX_RULE_CHARS = 2000
 MAX_DEPTH = 40
 NONE = -1          # 'none' for cards, suits, seats and teams
 NONE_T = "none"   # the type of the literal 'none' before it meets another type
-
-
-class CompileError(RulespecError):
-    """A rule text that does not parse or type-check; positions are 1-based
-    within the rule text."""
-
-    def __init__(self, message: str, line: int = 1, column: int = 1, suggestion: str | None = None):
-        self.message, self.line, self.column, self.suggestion = message, line, column, suggestion
-        super().__init__(f"{line}:{column}: {message}" + (f" (did you mean '{suggestion}'?)" if suggestion else ""))
 
 
 @functools.lru_cache(maxsize=1)

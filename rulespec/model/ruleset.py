@@ -12,8 +12,8 @@ from pathlib import Path
 from collections.abc import Callable
 
 from ..core import cards as C
-from ..lang.compiler import NONE, CompileError, compile_tree, parse, referenced_names
-from ..errors import Problem, RulesFileError, RulespecError, did_you_mean
+from ..lang.compiler import NONE, compile_tree, parse, referenced_names
+from ..errors import CompileError, Problem, RulesFileError, RulespecError, did_you_mean
 from ..core.schema import ANY, SLOTS, Slot
 from .variants import RuleDef, VariantSpec, find_variant, read_variant_file, read_variant_text, resolve_chain
 
@@ -109,117 +109,14 @@ def _problem_rule(rule: RuleDef, spec_texts: dict[str, VariantSpec], message: st
                    spec.source_line(rule.line) if spec else None, suggestion)
 
 
-def compile_chain(chain: list[VariantSpec]) -> Ruleset:
-    """Merge a root-first chain of variant specs and compile it."""
-    leaf = chain[-1]
-    by_id = {s.id: s for s in chain}
-    problems: list[Problem] = [p for spec in chain for p in spec.problems]
-    merged: dict[str, RuleDef] = {}
-    param_names: set[str] = set()
-    for spec in chain:
-        for name, rule in spec.params.items():
-            if name in SLOTS:
-                problems.append(_problem_rule(rule, by_id, f"'{name}' is a rule of the game; "
-                                              "set it under 'rules:', not 'params:'"))
-                continue
-            param_names.add(name)
-            merged[name] = rule
-        for name, rule in spec.rules.items():
-            if name not in SLOTS and name not in param_names:
-                hint = did_you_mean(name, [*SLOTS, *param_names])
-                problems.append(_problem_rule(
-                    rule, by_id, f"unknown rule '{name}': it overrides nothing",
-                    f"did you mean '{hint}'?" if hint else "see `rulespec rules` for the rule names"))
-                continue
-            merged[name] = rule
-    missing = [name for name in SLOTS if name not in merged]
-    if missing:
-        problems.append(Problem(f"variant '{leaf.id}' leaves rules undefined: {', '.join(missing)} "
-                                f"(a base variant must define every rule; or add 'extends:')", leaf.file, 1, 1))
-    trees = {}
-    for name, rule in merged.items():
-        try:
-            trees[name] = parse(rule.text)
-        except CompileError as exc:
-            problems.append(_problem_at(rule, by_id, exc))
+def _natural_tables() -> dict:
+    """The natural rank and suit of every card: they stand in while a static card rule is broken."""
+    return {"_RANK": tuple(C.natural_rank(c) for c in range(C.NUM_CARDS)),
+            "_NSUIT": tuple(NONE if c >= C.LITTLE_JOKER else c // 13 for c in range(C.NUM_CARDS))}
 
-    rules: dict[str, Rule] = {}
 
-    def make_rule(name: str, compiled, value=None, is_const: bool = False) -> Rule:
-        rd = merged[name]
-        slot = SLOTS.get(name) or Slot(name, compiled.type, "param", "variant parameter")
-        return Rule(name=name, slot=slot, text=rd.text, cite=rd.cite, origin=rd.origin,
-                    origin_doc=by_id[rd.origin].doc, note=rd.note, unspecified=rd.unspecified,
-                    choices=rd.choices, fn=None if is_const else compiled.fn,
-                    value=value, source=compiled.source, is_param=rd.is_param,
-                    names=frozenset(referenced_names(trees[name].children[0])))
-
-    # A rule that failed (or names a parameter that failed) is reported once and
-    # skipped; the others are still checked so that one run reports every problem.
-    failed: set[str] = set(merged) - set(trees)
-    param_slots = [n for n in merged if n in param_names or SLOTS[n].context == "param"]
-
-    def blocked(name: str) -> bool:
-        return bool(referenced_names(trees[name].children[0]) & failed)
-
-    # 1. parameters, in dependency order
-    values: dict[str, tuple[str, object]] = {}
-    visiting: list[str] = []
-
-    def evaluate(name: str) -> None:
-        if name in values or name in failed:
-            return
-        if name in visiting:
-            cycle = " -> ".join(visiting[visiting.index(name):] + [name])
-            problems.append(_problem_rule(merged[name], by_id, f"parameters refer to each other in a cycle: {cycle}"))
-            failed.add(name)
-            return
-        visiting.append(name)
-        for ref in referenced_names(trees[name].children[0]) & set(param_slots):
-            if ref != name:
-                evaluate(ref)
-        visiting.pop()
-        if name in failed or blocked(name):
-            failed.add(name)
-            return
-        slot = SLOTS.get(name) or Slot(name, ANY, "param", "variant parameter")
-        try:
-            compiled = compile_tree(trees[name].children[0], slot, values, {})
-            value = compiled.fn()
-        except CompileError as exc:
-            problems.append(_problem_at(merged[name], by_id, exc))
-            failed.add(name)
-            return
-        except RulespecError as exc:  # a runtime error in a constant rule (e.g. division by zero)
-            problems.append(_problem_rule(merged[name], by_id, f"cannot evaluate: {exc}"))
-            failed.add(name)
-            return
-        values[name] = (compiled.type, value)
-        rules[name] = make_rule(name, compiled, value, is_const=True)
-
-    for name in param_slots:
-        evaluate(name)
-
-    def compile_rule(name: str, tables: dict, static_card: bool = False):
-        if name in failed or blocked(name):
-            failed.add(name)
-            return None
-        try:
-            compiled = compile_tree(trees[name].children[0], SLOTS[name], values, tables, static_card)
-        except CompileError as exc:
-            problems.append(_problem_at(merged[name], by_id, exc))
-            failed.add(name)
-            return None
-        rules[name] = make_rule(name, compiled)
-        return compiled
-
-    # 2. deck and card tables (natural ones stand in while a static rule is broken)
-    natural = {"_RANK": tuple(C.natural_rank(c) for c in range(C.NUM_CARDS)),
-               "_NSUIT": tuple(NONE if c >= C.LITTLE_JOKER else c // 13 for c in range(C.NUM_CARDS))}
-    deck_rule = compile_rule("deck.cards", natural) if "deck.cards" in merged else None
-    suit_rule = compile_rule("card.suit", natural, static_card=True) if "card.suit" in merged else None
-    power_rule = compile_rule("card.power", natural, static_card=True) if "card.power" in merged else None
-    deck = deck_rule.fn(C.ALL_CARDS, C.JOKERS) if deck_rule else C.ALL_CARDS & ~C.JOKERS
+def _card_tables(deck: int, suit_rule, power_rule, natural: dict) -> dict:
+    """The suit (for following), power and suit masks of the cards in ``deck``."""
     suit_of = [NONE] * C.NUM_CARDS
     power = [0] * C.NUM_CARDS
     for card in C.iter_cards(deck):
@@ -229,21 +126,172 @@ def compile_chain(chain: list[VariantSpec]) -> Ruleset:
     for card in C.iter_cards(deck):
         if 0 <= suit_of[card] <= 3:
             masks[suit_of[card]] |= 1 << card
-    if "deal.hand_size" in values:
-        hand_size = values["deal.hand_size"][1]
-        if hand_size < 1 or 4 * hand_size > deck.bit_count():
-            problems.append(_problem_rule(merged["deal.hand_size"], by_id,
-                                          f"cannot deal {hand_size} cards to each of 4 players from "
-                                          f"a pack of {deck.bit_count()}"))
-    tables = {**natural, "_SUIT": tuple(suit_of), "_POW": tuple(power), "_SM": tuple(masks)}
+    return {**natural, "_SUIT": tuple(suit_of), "_POW": tuple(power), "_SM": tuple(masks)}
 
-    # 3. every other rule
-    for name in merged:
-        if name not in rules and name not in _STATIC and name in trees:
-            compile_rule(name, tables)
-    if problems:
-        raise RulesFileError(problems)
-    return Ruleset(leaf, chain, rules, {**tables, "deck": deck})
+
+class _ChainCompiler:
+    """One compilation of a root-first chain of variant specs, in named steps: merge the chain's
+    rules, parse them, evaluate the parameters, build the deck and card tables, compile the rest.
+
+    A rule that fails (or names a parameter that failed) is reported once and skipped; the
+    others are still checked, so that one run reports every problem."""
+
+    def __init__(self, chain: list[VariantSpec]):
+        self.chain = chain
+        self.by_id = {s.id: s for s in chain}
+        self.problems: list[Problem] = [p for spec in chain for p in spec.problems]
+        self.merged: dict[str, RuleDef] = {}
+        self.param_names: set[str] = set()
+        self.trees: dict = {}
+        self.rules: dict[str, Rule] = {}
+        self.failed: set[str] = set()
+        self.param_slots: list[str] = []
+        self.values: dict[str, tuple[str, object]] = {}   # parameter: (type, value)
+        self.visiting: list[str] = []                      # parameters being evaluated, outermost first
+
+    def compile(self) -> Ruleset:
+        for spec in self.chain:
+            self.merge_params(spec)
+            self.merge_rules(spec)
+        self.check_complete()
+        self.parse()
+        self.failed = set(self.merged) - set(self.trees)
+        self.param_slots = [n for n in self.merged if n in self.param_names or SLOTS[n].context == "param"]
+        for name in self.param_slots:       # 1. parameters, in dependency order
+            self.evaluate(name)
+        tables, deck = self.card_tables()   # 2. deck and card tables
+        self.check_hand_size(deck)
+        for name in self.merged:            # 3. every other rule
+            if name not in self.rules and name not in _STATIC and name in self.trees:
+                self.compile_rule(name, tables)
+        if self.problems:
+            raise RulesFileError(self.problems)
+        return Ruleset(self.chain[-1], self.chain, self.rules, {**tables, "deck": deck})
+
+    # ----------------------------------------------------------------- merging and parsing
+    def merge_params(self, spec: VariantSpec) -> None:
+        for name, rule in spec.params.items():
+            if name in SLOTS:
+                self.problems.append(_problem_rule(rule, self.by_id, f"'{name}' is a rule of the game; "
+                                                   "set it under 'rules:', not 'params:'"))
+                continue
+            self.param_names.add(name)
+            self.merged[name] = rule
+
+    def merge_rules(self, spec: VariantSpec) -> None:
+        for name, rule in spec.rules.items():
+            if name not in SLOTS and name not in self.param_names:
+                hint = did_you_mean(name, [*SLOTS, *self.param_names])
+                self.problems.append(_problem_rule(
+                    rule, self.by_id, f"unknown rule '{name}': it overrides nothing",
+                    f"did you mean '{hint}'?" if hint else "see `rulespec rules` for the rule names"))
+                continue
+            self.merged[name] = rule
+
+    def check_complete(self) -> None:
+        leaf = self.chain[-1]
+        missing = [name for name in SLOTS if name not in self.merged]
+        if missing:
+            self.problems.append(Problem(f"variant '{leaf.id}' leaves rules undefined: {', '.join(missing)} "
+                                         f"(a base variant must define every rule; or add 'extends:')",
+                                         leaf.file, 1, 1))
+
+    def parse(self) -> None:
+        for name, rule in self.merged.items():
+            try:
+                self.trees[name] = parse(rule.text)
+            except CompileError as exc:
+                self.problems.append(_problem_at(rule, self.by_id, exc))
+
+    # ----------------------------------------------------------------- compiling
+    def names_in(self, name: str) -> set[str]:
+        return referenced_names(self.trees[name].children[0])
+
+    def blocked(self, name: str) -> bool:
+        return bool(self.names_in(name) & self.failed)
+
+    def fail(self, name: str, problem: Problem) -> None:
+        self.problems.append(problem)
+        self.failed.add(name)
+
+    def make_rule(self, name: str, compiled, value=None, is_const: bool = False) -> Rule:
+        rd = self.merged[name]
+        slot = SLOTS.get(name) or Slot(name, compiled.type, "param", "variant parameter")
+        return Rule(name=name, slot=slot, text=rd.text, cite=rd.cite, origin=rd.origin,
+                    origin_doc=self.by_id[rd.origin].doc, note=rd.note, unspecified=rd.unspecified,
+                    choices=rd.choices, fn=None if is_const else compiled.fn,
+                    value=value, source=compiled.source, is_param=rd.is_param,
+                    names=frozenset(self.names_in(name)))
+
+    def evaluate(self, name: str) -> None:
+        """Evaluate parameter ``name`` after the parameters it names."""
+        if name in self.values or name in self.failed:
+            return
+        if name in self.visiting:
+            cycle = " -> ".join(self.visiting[self.visiting.index(name):] + [name])
+            self.fail(name, _problem_rule(self.merged[name], self.by_id,
+                                          f"parameters refer to each other in a cycle: {cycle}"))
+            return
+        self.visiting.append(name)
+        for ref in self.names_in(name) & set(self.param_slots):
+            if ref != name:
+                self.evaluate(ref)
+        self.visiting.pop()
+        if name in self.failed or self.blocked(name):
+            self.failed.add(name)
+            return
+        self.evaluate_constant(name)
+
+    def evaluate_constant(self, name: str) -> None:
+        slot = SLOTS.get(name) or Slot(name, ANY, "param", "variant parameter")
+        try:
+            compiled = compile_tree(self.trees[name].children[0], slot, self.values, {})
+            value = compiled.fn()
+        except CompileError as exc:
+            self.fail(name, _problem_at(self.merged[name], self.by_id, exc))
+            return
+        except RulespecError as exc:  # a runtime error in a constant rule (e.g. division by zero)
+            self.fail(name, _problem_rule(self.merged[name], self.by_id, f"cannot evaluate: {exc}"))
+            return
+        self.values[name] = (compiled.type, value)
+        self.rules[name] = self.make_rule(name, compiled, value, is_const=True)
+
+    def compile_rule(self, name: str, tables: dict, static_card: bool = False):
+        if name in self.failed or self.blocked(name):
+            self.failed.add(name)
+            return None
+        try:
+            compiled = compile_tree(self.trees[name].children[0], SLOTS[name], self.values, tables, static_card)
+        except CompileError as exc:
+            self.fail(name, _problem_at(self.merged[name], self.by_id, exc))
+            return None
+        self.rules[name] = self.make_rule(name, compiled)
+        return compiled
+
+    def static_rule(self, name: str, natural: dict, static_card: bool = False):
+        return self.compile_rule(name, natural, static_card) if name in self.merged else None
+
+    def card_tables(self) -> tuple[dict, int]:
+        """The card tables and the deck (natural tables stand in while a static rule is broken)."""
+        natural = _natural_tables()
+        deck_rule = self.static_rule("deck.cards", natural)
+        suit_rule = self.static_rule("card.suit", natural, static_card=True)
+        power_rule = self.static_rule("card.power", natural, static_card=True)
+        deck = deck_rule.fn(C.ALL_CARDS, C.JOKERS) if deck_rule else C.ALL_CARDS & ~C.JOKERS
+        return _card_tables(deck, suit_rule, power_rule, natural), deck
+
+    def check_hand_size(self, deck: int) -> None:
+        if "deal.hand_size" in self.values:
+            hand_size = self.values["deal.hand_size"][1]
+            if hand_size < 1 or 4 * hand_size > deck.bit_count():
+                self.problems.append(_problem_rule(self.merged["deal.hand_size"], self.by_id,
+                                                   f"cannot deal {hand_size} cards to each of 4 players from "
+                                                   f"a pack of {deck.bit_count()}"))
+
+
+def compile_chain(chain: list[VariantSpec]) -> Ruleset:
+    """Merge a root-first chain of variant specs and compile it."""
+    return _ChainCompiler(chain).compile()
 
 
 def compile_spec(spec: VariantSpec) -> Ruleset:

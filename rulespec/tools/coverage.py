@@ -44,7 +44,7 @@ _CITE_RE = re.compile(r"^(?P<doc>\d{3}|[a-z][a-z0-9_-]*) (?P<mark>[§¶])(?P<res
 def clauses_dir() -> Path:
     """Folder of the clause indexes (``$RULESPEC_CLAUSES`` overrides)."""
     env = os.environ.get("RULESPEC_CLAUSES")
-    return Path(env) if env else Path(__file__).resolve().parents[3] / "corpus" / "clauses"
+    return Path(env) if env else Path(__file__).resolve().parents[2] / "corpus" / "clauses"
 
 
 @dataclass
@@ -118,21 +118,28 @@ def _is_text(value) -> bool:
     return isinstance(value, str) and bool(value.strip())
 
 
-def _check_index(path: Path, resolver: _Resolver, issues: list[Issue]) -> tuple[DocCoverage | None, list[dict]]:
+def _read_index(path: Path, issues: list[Issue]) -> dict | None:
+    """The clause index at ``path`` as a mapping, or None (and an issue) when it is not one."""
     name = str(path)
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
         issues.append(Issue(name, None, f"cannot read: {exc}"))
-        return None, []
+        return None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark else ""
         issues.append(Issue(name, None, f"not valid YAML{where}: {getattr(exc, 'problem', None) or exc}"))
-        return None, []
+        return None
     if not isinstance(data, dict):
         issues.append(Issue(name, None, "a clause index must be a mapping with doc, title, kind, file and clauses"))
-        return None, []
+        return None
+    return data
+
+
+def _check_header(path: Path, data: dict, issues: list[Issue]) -> str:
+    """Check the index's keys other than ``clauses``; return its document id."""
+    name = str(path)
     for key in sorted(set(data) - _DOC_KEYS, key=str):
         issues.append(Issue(name, None, f"unknown key '{key}' (allowed: {', '.join(sorted(_DOC_KEYS))})"))
     doc = data.get("doc")
@@ -144,6 +151,16 @@ def _check_index(path: Path, resolver: _Resolver, issues: list[Issue]) -> tuple[
     for key in ("title", "kind", "file"):
         if not _is_text(data.get(key)):
             issues.append(Issue(name, None, f"'{key}' is missing or empty"))
+    return doc
+
+
+def _check_index(path: Path, resolver: _Resolver, issues: list[Issue]) -> tuple[DocCoverage | None, list[dict]]:
+    """The coverage of one clause index and its well-formed clauses; problems go to ``issues``."""
+    name = str(path)
+    data = _read_index(path, issues)
+    if data is None:
+        return None, []
+    doc = _check_header(path, data, issues)
     cov = DocCoverage(doc, name, str(data.get("title") or ""), str(data.get("kind") or ""))
     clauses = data.get("clauses")
     if not isinstance(clauses, list) or not clauses:
@@ -156,63 +173,83 @@ def _check_index(path: Path, resolver: _Resolver, issues: list[Issue]) -> tuple[
             continue
         cid = clause.get("id")
         label = cid if isinstance(cid, str) and cid else f"clause {i + 1}"
-        bad = False
-
-        def issue(message: str) -> None:
-            nonlocal bad
-            bad = True
-            issues.append(Issue(name, label, message))
-
-        for key in sorted(set(clause) - _CLAUSE_KEYS, key=str):
-            issue(f"unknown key '{key}' (allowed: {', '.join(sorted(_CLAUSE_KEYS))})")
-        match = _ID_RE.match(cid) if isinstance(cid, str) else None
-        if not match:
-            issue("'id' must look like DOC/section-slug/clause-slug (lower-case, digits and dashes)")
-        elif match.group("doc") != doc:
-            issue(f"id starts with '{match.group('doc')}' but this is document {doc}")
-        elif cid in cov.clause_ids:
-            issue("duplicate clause id")
-        for key in ("section", "text"):
-            if not _is_text(clause.get(key)):
-                issue(f"'{key}' is missing or empty")
-        status = clause.get("status")
-        if status not in STATUSES:
-            issue(f"status {status!r} is not one of: {', '.join(STATUSES)}")
-        rules = clause.get("rules")
-        if rules is None:
-            rules = []
-        if not isinstance(rules, list):
-            issue("'rules' must be a list of variant:rule")
-            rules = []
-        if status == "encoded" and not rules:
-            issue("an encoded clause must name the rules that encode it (rules: [variant:rule])")
-        if status in NEEDS_REASON and not _is_text(clause.get("reason")):
-            issue(f"a {status} clause needs a 'reason'")
-        if status == "conflicting":
-            others = clause.get("conflicts_with")
-            if not isinstance(others, list) or not others or not all(_is_text(o) for o in others):
-                issue("a conflicting clause needs 'conflicts_with': [the clause ids it clashes with]")
-        elif clause.get("conflicts_with") is not None:
-            issue("'conflicts_with' belongs only to a conflicting clause")
-        for ref in rules:
-            m = _RULE_REF_RE.match(ref) if isinstance(ref, str) else None
-            if not m:
-                issue(f"rule reference {ref!r} is not of the form variant:rule")
-                continue
-            rs = resolver.get(m.group("variant"))
-            if rs is None:
-                issue(f"rule reference {ref!r}: variant '{m.group('variant')}' cannot be loaded "
-                      f"({resolver.errors.get(m.group('variant'))})")
-            elif m.group("rule") not in rs.rules:
-                issue(f"rule reference {ref!r}: variant '{rs.id}' has no rule '{m.group('rule')}'")
-        if isinstance(cid, str) and cid not in cov.clause_ids:
-            cov.clause_ids.append(cid)
-        if _is_text(clause.get("section")):
-            cov.sections.add(str(clause["section"]).strip())
-        if not bad:
-            cov.counts[status] += 1
+        problems = _clause_problems(clause, doc, cov, resolver)
+        issues.extend(Issue(name, label, message) for message in problems)
+        _note_clause(cov, clause)
+        if not problems:
+            cov.counts[clause["status"]] += 1
             good.append(clause)
     return cov, good
+
+
+def _note_clause(cov: DocCoverage, clause: dict) -> None:
+    """Note the clause's id and section (for duplicate ids, conflicts and citations), even when it is malformed."""
+    cid = clause.get("id")
+    if isinstance(cid, str) and cid not in cov.clause_ids:
+        cov.clause_ids.append(cid)
+    if _is_text(clause.get("section")):
+        cov.sections.add(str(clause["section"]).strip())
+
+
+def _clause_problems(clause: dict, doc: str, cov: DocCoverage, resolver: _Resolver) -> list[str]:
+    """What is wrong with one clause of document ``doc`` (whose clauses so far are in ``cov``)."""
+    out = [f"unknown key '{key}' (allowed: {', '.join(sorted(_CLAUSE_KEYS))})"
+           for key in sorted(set(clause) - _CLAUSE_KEYS, key=str)]
+    out += _id_problems(clause.get("id"), doc, cov)
+    out += [f"'{key}' is missing or empty" for key in ("section", "text") if not _is_text(clause.get(key))]
+    status = clause.get("status")
+    if status not in STATUSES:
+        out.append(f"status {status!r} is not one of: {', '.join(STATUSES)}")
+    rules = clause.get("rules")
+    if rules is None:
+        rules = []
+    if not isinstance(rules, list):
+        out.append("'rules' must be a list of variant:rule")
+        rules = []
+    out += _status_problems(clause, status, rules)
+    for ref in rules:
+        out += _rule_ref_problems(ref, resolver)
+    return out
+
+
+def _id_problems(cid, doc: str, cov: DocCoverage) -> list[str]:
+    match = _ID_RE.match(cid) if isinstance(cid, str) else None
+    if not match:
+        return ["'id' must look like DOC/section-slug/clause-slug (lower-case, digits and dashes)"]
+    if match.group("doc") != doc:
+        return [f"id starts with '{match.group('doc')}' but this is document {doc}"]
+    if cid in cov.clause_ids:
+        return ["duplicate clause id"]
+    return []
+
+
+def _status_problems(clause: dict, status, rules: list) -> list[str]:
+    """What the clause's status asks of it: rules when encoded, a reason when open, the clauses it clashes with."""
+    out = []
+    if status == "encoded" and not rules:
+        out.append("an encoded clause must name the rules that encode it (rules: [variant:rule])")
+    if status in NEEDS_REASON and not _is_text(clause.get("reason")):
+        out.append(f"a {status} clause needs a 'reason'")
+    if status == "conflicting":
+        others = clause.get("conflicts_with")
+        if not isinstance(others, list) or not others or not all(_is_text(o) for o in others):
+            out.append("a conflicting clause needs 'conflicts_with': [the clause ids it clashes with]")
+    elif clause.get("conflicts_with") is not None:
+        out.append("'conflicts_with' belongs only to a conflicting clause")
+    return out
+
+
+def _rule_ref_problems(ref, resolver: _Resolver) -> list[str]:
+    m = _RULE_REF_RE.match(ref) if isinstance(ref, str) else None
+    if not m:
+        return [f"rule reference {ref!r} is not of the form variant:rule"]
+    rs = resolver.get(m.group("variant"))
+    if rs is None:
+        return [f"rule reference {ref!r}: variant '{m.group('variant')}' cannot be loaded "
+                f"({resolver.errors.get(m.group('variant'))})"]
+    if m.group("rule") not in rs.rules:
+        return [f"rule reference {ref!r}: variant '{rs.id}' has no rule '{m.group('rule')}'"]
+    return []
 
 
 def check(directory: str | Path | None = None, variants: list[str] | None = None) -> CoverageReport:
@@ -233,39 +270,57 @@ def check(directory: str | Path | None = None, variants: list[str] | None = None
             continue
         docs.append(cov)
         conflicts.extend((cov.file, c["id"], c["conflicts_with"]) for c in good if c.get("status") == "conflicting")
+    issues += _conflict_issues(docs, conflicts)
+    by_doc = {d.doc: d for d in docs}
+    for vid in (variants if variants is not None else bundled_ids()):
+        issues += _variant_issues(vid, resolver, by_doc)
+    return CoverageReport(docs, issues)
+
+
+def _conflict_issues(docs: list[DocCoverage], conflicts: list[tuple[str, str, list]]) -> list[Issue]:
+    """Each ``conflicts_with`` must name another known clause."""
     known_ids = {cid for d in docs for cid in d.clause_ids}
+    out = []
     for file, cid, others in conflicts:
         for other in others:
             if other not in known_ids:
-                issues.append(Issue(file, cid, f"conflicts_with names unknown clause '{other}'"))
+                out.append(Issue(file, cid, f"conflicts_with names unknown clause '{other}'"))
             elif other == cid:
-                issues.append(Issue(file, cid, "a clause cannot conflict with itself"))
-    by_doc = {d.doc: d for d in docs}
-    for vid in (variants if variants is not None else bundled_ids()):
-        rs = resolver.get(vid)
-        if rs is None:
-            issues.append(Issue(f"variant {vid}", None, f"does not compile: {resolver.errors.get(vid)}"))
-            continue
-        missing_docs: set[str] = set()
-        if rs.doc and rs.doc not in by_doc:
-            issues.append(Issue(f"variant {vid}", None, f"its source document {rs.doc} has no clause index"))
-            missing_docs.add(rs.doc)
-        for rule in rs.rules.values():
-            if rule.origin != rs.id or not rule.cite:
-                continue
-            parsed = section_of_cite(rule.cite)
-            if parsed is None:
-                issues.append(Issue(f"variant {vid}", None, f"rule '{rule.name}': citation {rule.cite!r} "
-                                                            "cannot be read"))
-                continue
-            cdoc, section = parsed
-            index = by_doc.get(cdoc)
-            if index is None:
-                if cdoc not in missing_docs:  # once per variant and document
-                    missing_docs.add(cdoc)
-                    issues.append(Issue(f"variant {vid}", None, f"rule '{rule.name}' cites document {cdoc}, "
-                                                                "which has no clause index"))
-            elif section not in index.sections:
-                issues.append(Issue(index.file, None, f"variant '{vid}' rule '{rule.name}' cites "
-                                                      f"'{rule.cite}', but no clause has section '{section}'"))
-    return CoverageReport(docs, issues)
+                out.append(Issue(file, cid, "a clause cannot conflict with itself"))
+    return out
+
+
+def _variant_issues(vid: str, resolver: _Resolver, by_doc: dict[str, DocCoverage]) -> list[Issue]:
+    """Variant ``vid`` compiles, its document has an index, and each rule it sets cites a known section."""
+    rs = resolver.get(vid)
+    if rs is None:
+        return [Issue(f"variant {vid}", None, f"does not compile: {resolver.errors.get(vid)}")]
+    out = []
+    missing_docs: set[str] = set()
+    if rs.doc and rs.doc not in by_doc:
+        out.append(Issue(f"variant {vid}", None, f"its source document {rs.doc} has no clause index"))
+        missing_docs.add(rs.doc)
+    for rule in rs.rules.values():
+        if rule.origin == rs.id and rule.cite:
+            out += _cite_issues(vid, rule, by_doc, missing_docs)
+    return out
+
+
+def _cite_issues(vid: str, rule, by_doc: dict[str, DocCoverage], missing_docs: set[str]) -> list[Issue]:
+    """A rule's citation must name a section of an indexed document (a document without an index
+    is reported once per variant: ``missing_docs`` holds those already reported)."""
+    parsed = section_of_cite(rule.cite)
+    if parsed is None:
+        return [Issue(f"variant {vid}", None, f"rule '{rule.name}': citation {rule.cite!r} cannot be read")]
+    cdoc, section = parsed
+    index = by_doc.get(cdoc)
+    if index is None:
+        if cdoc in missing_docs:
+            return []
+        missing_docs.add(cdoc)
+        return [Issue(f"variant {vid}", None, f"rule '{rule.name}' cites document {cdoc}, "
+                                              "which has no clause index")]
+    if section not in index.sections:
+        return [Issue(index.file, None, f"variant '{vid}' rule '{rule.name}' cites "
+                                        f"'{rule.cite}', but no clause has section '{section}'")]
+    return []

@@ -5,7 +5,9 @@ import json
 from pathlib import Path
 
 from . import html, report
-from .runner import DiffConfig, DiffError, run
+from ...errors import DiffError
+from .driver import run
+from .runner import DiffConfig
 
 
 def diff(cfg: DiffConfig, jobs: int | None = None, progress=None, scheduler: str | None = None,

@@ -49,7 +49,8 @@ def diff(variants, all_bundled, deals, deals_file, seed, games, policies, game_p
     workers = jobs or os.cpu_count() or 1
     try:
         if sys.stderr.isatty():
-            from .runner import Context, work_items
+            from .driver import work_items
+            from .runner import Context
             total = len(work_items(cfg, deals if not deals_file else len(Context(cfg).file_deals), workers))
             with click.progressbar(length=total, label="comparing", file=sys.stderr) as bar:
                 report = run_diff(cfg, workers, bar.update, scheduler, scheduler_timeout)

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .runner import Context, DiffConfig, DiffError, run_deals, run_games
+from ...errors import DiffError
+from .runner import Context, DiffConfig, run_deals, run_games
 
 _CONTEXTS: dict[DiffConfig, Context] = {}   # per worker process: variants compiled once per configuration
 

@@ -12,16 +12,12 @@ from pathlib import Path
 
 from ...core import cards as C
 from ...game import Bid, deal_for, parse_bid
-from ...errors import RulespecError
+from ...errors import DealFileError, RulespecError
 from ...model.ruleset import Ruleset
 
 _PBN_SUITS = (C.SPADES, C.HEARTS, C.DIAMONDS, C.CLUBS)
 _PBN_RANKS = {"A": 14, "K": 13, "Q": 12, "J": 11, "T": 10, "10": 10,
               **{str(n): n for n in range(2, 10)}}
-
-
-class DealFileError(RulespecError):
-    """A deal (or deals file) that cannot be read."""
 
 
 @dataclass(frozen=True)
@@ -99,27 +95,35 @@ def parse_deal(obj: dict, index: int) -> Deal:
         raise DealFileError("each line is a JSON object with at least 'deal'")
     hands = _parse_hands(obj["deal"])
     dealer = C.parse_seat(obj.get("dealer", "N"))
-    bids = None
-    if obj.get("bids") is not None:
-        raw = obj["bids"]
-        if not isinstance(raw, dict) or set(raw) != set(C.SEATS):
-            raise DealFileError("'bids' is an object with a bid for each of N, E, S, W")
-        bids = tuple(parse_bid(raw[s], f"bids.{s}") for s in C.SEATS)
-    play = None
+    bids = _parse_bids(obj["bids"]) if obj.get("bids") is not None else None
+    play = _parse_play(obj, hands, bids)
+    return Deal(index, hands, dealer, bids, play, _parse_before(obj.get("before")), str(obj.get("id", "")))
+
+
+def _parse_bids(raw) -> tuple[Bid, ...]:
+    if not isinstance(raw, dict) or set(raw) != set(C.SEATS):
+        raise DealFileError("'bids' is an object with a bid for each of N, E, S, W")
+    return tuple(parse_bid(raw[s], f"bids.{s}") for s in C.SEATS)
+
+
+def _parse_play(obj: dict, hands: tuple[int, int, int, int], bids: tuple[Bid, ...] | None) -> tuple[int, ...] | None:
+    """The cards in play order, from 'play' (cards, or tricks of cards) or from the 'tricks' of a
+    `rulespec simulate` hand record; None when the deal has neither."""
     raw = obj.get("play")
     if raw is None and isinstance(obj.get("tricks"), list):   # a hand record of `rulespec simulate`
         if not all(isinstance(t, dict) and isinstance(t.get("cards"), list) for t in obj["tricks"]):
             raise DealFileError("'tricks' is a list of {\"leader\", \"cards\", \"winner\"} objects")
         raw = [t["cards"] for t in obj["tricks"]]
-    if raw is not None:
-        if bids is None:
-            raise DealFileError("'play' needs 'bids' too")
-        flat = [c for trick in raw for c in (trick if isinstance(trick, list) else [trick])]
-        play = tuple(C.parse_cards(flat))
-        dealt = hands[0] | hands[1] | hands[2] | hands[3]
-        if C.mask_of(play) != dealt or len(play) != dealt.bit_count():
-            raise DealFileError("'play' must list every dealt card exactly once, in the order played")
-    return Deal(index, hands, dealer, bids, play, _parse_before(obj.get("before")), str(obj.get("id", "")))
+    if raw is None:
+        return None
+    if bids is None:
+        raise DealFileError("'play' needs 'bids' too")
+    flat = [c for trick in raw for c in (trick if isinstance(trick, list) else [trick])]
+    play = tuple(C.parse_cards(flat))
+    dealt = hands[0] | hands[1] | hands[2] | hands[3]
+    if C.mask_of(play) != dealt or len(play) != dealt.bit_count():
+        raise DealFileError("'play' must list every dealt card exactly once, in the order played")
+    return play
 
 
 def read_deals(path: str | Path) -> list[Deal]:
@@ -128,16 +132,16 @@ def read_deals(path: str | Path) -> list[Deal]:
     try:
         lines = Path(path).read_text(encoding="utf-8").splitlines()
     except OSError as exc:
-        raise DealFileError(f"cannot read deals file {path}: {exc.strerror}") from None
+        raise DealFileError(f"cannot read deals file {path}: {exc.strerror}", str(path)) from None
     for number, line in enumerate(lines, 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         try:
             deals.append(parse_deal(json.loads(line), len(deals)))
         except json.JSONDecodeError as exc:
-            raise DealFileError(f"{path}:{number}: not JSON: {exc.msg}") from None
+            raise DealFileError(f"{path}:{number}: not JSON: {exc.msg}", str(path), number) from None
         except RulespecError as exc:
-            raise DealFileError(f"{path}:{number}: {exc}") from None
+            raise DealFileError(f"{path}:{number}: {exc}", str(path), number) from None
     if not deals:
-        raise DealFileError(f"{path}: no deals")
+        raise DealFileError(f"{path}: no deals", str(path))
     return deals

@@ -109,45 +109,61 @@ def _bids_neighbours(inp: dict, key: str) -> Iterator[dict]:
                 yield _with(inp, (key, seat), simpler)
 
 
+def _score_neighbours(inp: dict) -> Iterator[dict]:
+    if inp.get("events"):
+        yield _with(inp, ("events",), _DROP)
+    if inp.get("last_trick"):
+        yield _with(inp, ("last_trick",), _DROP)
+    yield from _before_neighbours(inp)
+    yield from _bids_neighbours(inp, "bids")
+    tricks = inp["tricks"]
+    for src in C.SEATS:
+        for dst in C.SEATS:
+            if tricks[src] and src != dst:
+                yield _with(_with(inp, ("tricks", src), tricks[src] - 1), ("tricks", dst), tricks[dst] + 1)
+
+
+def _bid_neighbours(inp: dict) -> Iterator[dict]:
+    for seat in list(inp.get("bids") or {}):
+        yield _with(inp, ("bids", seat), _DROP)
+    if "dealer" in inp:
+        yield _with(inp, ("dealer",), _DROP)
+    yield from _before_neighbours(inp)
+    if isinstance(inp["bid"], int) and inp["bid"] != _DEFAULT_BID:
+        yield _with(inp, ("bid",), _DEFAULT_BID)
+
+
+def _legal_neighbours(inp: dict) -> Iterator[dict]:
+    for i in range(len(inp["trick"])):
+        yield _with(inp, ("trick",), inp["trick"][:i])
+    if inp["broken"]:
+        yield _with(inp, ("broken",), False)
+    for card in inp["hand"]:   # a smaller hand is a later trick
+        yield {**inp, "hand": [c for c in inp["hand"] if c != card], "number": inp["number"] + 1}
+
+
+def _trick_neighbours(inp: dict) -> Iterator[dict]:
+    for field, value in (("leader", "N"), ("number", 1)):
+        yield _with(inp, (field,), value)
+    cards = C.parse_cards(inp["cards"])
+    for pos, card in enumerate(cards):
+        for lower in range(card):
+            if lower not in cards:
+                yield _with(inp, ("cards", pos), C.card_name(lower))
+
+
+def _game_neighbours(inp: dict) -> Iterator[dict]:
+    for i in range(len(inp["hands"])):
+        yield {**inp, "hands": inp["hands"][:i] + inp["hands"][i + 1:]}
+
+
+_NEIGHBOURS = {"score": _score_neighbours, "bid": _bid_neighbours, "legal": _legal_neighbours,
+               "trick": _trick_neighbours}
+
+
 def neighbours(kind: str, inp: dict) -> Iterator[dict]:
-    if kind == "score":
-        if inp.get("events"):
-            yield _with(inp, ("events",), _DROP)
-        if inp.get("last_trick"):
-            yield _with(inp, ("last_trick",), _DROP)
-        yield from _before_neighbours(inp)
-        yield from _bids_neighbours(inp, "bids")
-        tricks = inp["tricks"]
-        for src in C.SEATS:
-            for dst in C.SEATS:
-                if tricks[src] and src != dst:
-                    yield _with(_with(inp, ("tricks", src), tricks[src] - 1), ("tricks", dst), tricks[dst] + 1)
-    elif kind == "bid":
-        for seat in list(inp.get("bids") or {}):
-            yield _with(inp, ("bids", seat), _DROP)
-        if "dealer" in inp:
-            yield _with(inp, ("dealer",), _DROP)
-        yield from _before_neighbours(inp)
-        if isinstance(inp["bid"], int) and inp["bid"] != _DEFAULT_BID:
-            yield _with(inp, ("bid",), _DEFAULT_BID)
-    elif kind == "legal":
-        for i in range(len(inp["trick"])):
-            yield _with(inp, ("trick",), inp["trick"][:i])
-        if inp["broken"]:
-            yield _with(inp, ("broken",), False)
-        for card in inp["hand"]:   # a smaller hand is a later trick
-            yield {**inp, "hand": [c for c in inp["hand"] if c != card], "number": inp["number"] + 1}
-    elif kind == "trick":
-        for field, value in (("leader", "N"), ("number", 1)):
-            yield _with(inp, (field,), value)
-        cards = C.parse_cards(inp["cards"])
-        for pos, card in enumerate(cards):
-            for lower in range(card):
-                if lower not in cards:
-                    yield _with(inp, ("cards", pos), C.card_name(lower))
-    else:
-        for i in range(len(inp["hands"])):
-            yield {**inp, "hands": inp["hands"][:i] + inp["hands"][i + 1:]}
+    """Inputs one step simpler than ``inp`` (a request of ``kind``; any other kind is a game)."""
+    return _NEIGHBOURS.get(kind, _game_neighbours)(inp)
 
 
 def shrink(kind: str, inp: dict, holds: Callable[[dict], bool], budget: int = 3000) -> dict:

@@ -1,17 +1,16 @@
-"""The differential run: replay identical deals under every variant and tally disagreements.
+"""The differential run's work: replay identical deals under every variant and tally disagreements.
 
-Work is split into fixed chunks of deal (and game) indices; each chunk is a
-pure function of the configuration, so chunks can run in any process, and
-merging them in index order gives the same result for any number of jobs.
-Compiled rulesets cannot be pickled: each worker rebuilds them from the
-variant ids or paths.
+Work is split into fixed chunks of deal (and game) indices; each chunk
+(``run_deals``, ``run_games``) is a pure function of the configuration, so
+chunks can run in any process, and merging them in index order gives the same
+result for any number of jobs.  Compiled rulesets cannot be pickled: each
+worker rebuilds them from the variant ids or paths (``Context``).  Which
+process runs which chunk is ``driver``'s business.
 """
 from __future__ import annotations
 
 import gc
 import itertools
-import multiprocessing
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -31,10 +30,6 @@ from .replay import STAGES, Outcome, Transcript, policy_for, record, replay
 
 MAX_CANDIDATES = 8    # seeds kept per (pair, rule, stage) for the minimal examples
 _RULES_OF = {"bid": BID_RULES, "legal": CARD_RULES}
-
-
-class DiffError(RulespecError):
-    """A differential run that cannot be set up."""
 
 
 @dataclass(frozen=True)
@@ -149,16 +144,12 @@ class Direction:
 
 
 def _situation(stage: str, d: Direction) -> dict | None:
+    """The request that reproduces the disagreement of ``d`` at ``stage`` (None when there is none)."""
     if stage in ("bid", "legal"):
         source = d.b if stage in d.b.rules else d.a
         return source.full().situations.get(stage)
     if stage == "trick":
-        wa, wb = d.a.sig["trick"], d.b.sig["trick"]
-        tricks = d.a.full().situations.get("tricks")
-        if not (isinstance(wa, tuple) and isinstance(wb, tuple)) or tricks is None:
-            return None
-        k = next((k for k, (x, y) in enumerate(zip(wa, wb)) if x != y), None)
-        return tricks[k] if k is not None and k < len(tricks) else None
+        return _trick_situation(d)
     rec = (d.a if d.recorder_is_a else d.b).full()
     if "score" not in rec.situations:
         return None
@@ -168,6 +159,16 @@ def _situation(stage: str, d: Direction) -> dict | None:
         hand = {k: rec.situations["score"][k] for k in ("bids", "tricks")}
         return {"hands": [*d.history, hand]}
     return {**rec.situations["score"], "last_trick": rec.situations.get("last_trick")}
+
+
+def _trick_situation(d: Direction) -> dict | None:
+    """The first trick whose winner differs."""
+    wa, wb = d.a.sig["trick"], d.b.sig["trick"]
+    tricks = d.a.full().situations.get("tricks")
+    if not (isinstance(wa, tuple) and isinstance(wb, tuple)) or tricks is None:
+        return None
+    k = next((k for k, (x, y) in enumerate(zip(wa, wb)) if x != y), None)
+    return tricks[k] if k is not None and k < len(tricks) else None
 
 
 def _note(stage: str, d: Direction, ids: tuple[str, str], where: dict) -> dict:
@@ -193,43 +194,55 @@ def _plain(value):
 def compare(ctx: Context, acc: dict, section: str, pair: tuple[int, int], dirs: list[Direction],
             where: dict, attribute: bool) -> None:
     """Tally the stages on which A and B disagree in ``dirs`` (one deal), with attribution."""
-    i, j = pair
-    ids = (ctx.ids[i], ctx.ids[j])
+    ids = (ctx.ids[pair[0]], ctx.ids[pair[1]])
     key = pair_key(*ids)
     sec = acc["pairs"][key][section]
     sec["n"] += 1
-    rules = ctx.rules[pair]
-    swapped_out: dict[tuple[int, str], Outcome] = {}
+    swapped_out: dict[tuple[int, str], Outcome] = {}   # (direction, rule): the direction replayed with A's rule from B
     for stage in STAGES:
         diffs = [d for d in dirs if d.a.sig[stage] != d.b.sig[stage]]
         if not diffs:
             continue
         st = sec["stages"][stage]
-        st["count"] += 1
-        st["first"] = st["first"] or _note(stage, diffs[0], ids, where)
-        for d in diffs:
-            for out in (d.a, d.b):
-                if stage in out.rules:
-                    rule = out.rules[stage] or "?"
-                    st["clauses"][rule] = st["clauses"].get(rule, 0) + 1
-            if stage in ("score", "bags") and _numeric(d.a.sig[stage]) and _numeric(d.b.sig[stage]):
-                st["deltas"].extend(y - x for x, y in zip(d.a.sig[stage], d.b.sig[stage]) if x != y)
-        if not attribute:
-            continue
-        for n, d in enumerate(diffs):
-            fixers = []
-            for rule in rules:
-                if (id(d), rule) not in swapped_out:
-                    swapped_out[(id(d), rule)] = replay(ctx.swapped(i, j, rule), d.t)
-                if swapped_out[(id(d), rule)].sig[stage] == d.b.sig[stage]:
-                    fixers.append(rule)
-            movers = fixers or [r for r in rules if swapped_out[(id(d), r)].sig[stage] != d.a.sig[stage]]
-            st["attributed"] += 1
-            _add(st["credit"], shares(movers))
-            situation = _situation(stage, d)
-            if situation is not None:
-                for rule in movers:
-                    _candidate(acc, key, rule, stage, {"kind": KIND_OF_STAGE[stage], "input": situation, "where": where})
+        _tally_stage(st, stage, diffs, ids, where)
+        if attribute:
+            for d in diffs:
+                movers = _movers(ctx, pair, stage, d, swapped_out)
+                st["attributed"] += 1
+                _add(st["credit"], shares(movers))
+                situation = _situation(stage, d)
+                if situation is not None:
+                    for rule in movers:
+                        _candidate(acc, key, rule, stage,
+                                   {"kind": KIND_OF_STAGE[stage], "input": situation, "where": where})
+
+
+def _tally_stage(st: dict, stage: str, diffs: list[Direction], ids: tuple[str, str], where: dict) -> None:
+    """Count one deal's disagreement at ``stage``: the first example, the rules that refused, the deltas."""
+    st["count"] += 1
+    st["first"] = st["first"] or _note(stage, diffs[0], ids, where)
+    for d in diffs:
+        for out in (d.a, d.b):
+            if stage in out.rules:
+                rule = out.rules[stage] or "?"
+                st["clauses"][rule] = st["clauses"].get(rule, 0) + 1
+        if stage in ("score", "bags") and _numeric(d.a.sig[stage]) and _numeric(d.b.sig[stage]):
+            st["deltas"].extend(y - x for x, y in zip(d.a.sig[stage], d.b.sig[stage]) if x != y)
+
+
+def _movers(ctx: Context, pair: tuple[int, int], stage: str, d: Direction,
+            swapped_out: dict[tuple[int, str], Outcome]) -> list[str]:
+    """The differing rules that explain ``d`` at ``stage``: those that alone turn A's answer into B's,
+    else those that alone change A's answer.  Replays are kept in ``swapped_out`` across stages."""
+    i, j = pair
+    rules = ctx.rules[pair]
+    fixers = []
+    for rule in rules:
+        if (id(d), rule) not in swapped_out:
+            swapped_out[(id(d), rule)] = replay(ctx.swapped(i, j, rule), d.t)
+        if swapped_out[(id(d), rule)].sig[stage] == d.b.sig[stage]:
+            fixers.append(rule)
+    return fixers or [r for r in rules if swapped_out[(id(d), r)].sig[stage] != d.a.sig[stage]]
 
 
 def _candidate(acc: dict, key: str, rule: str, stage: str, cand: dict) -> None:
@@ -317,8 +330,8 @@ def _collector_paused() -> Iterator[None]:
     """CPython's cyclic garbage collector paused while a chunk's transcripts pile up, then restored.
 
     A chunk (of deals or of games) keeps thousands of transcripts (tuples of plays) alive until it is
-    tallied; they form no reference cycles and reference counting frees them with the chunk.  Meanwhile every one of them
-    counts towards the next collection, which only rescans them: 3-4% of a chunk's time, where a
+    tallied; they form no reference cycles and reference counting frees them with the chunk.  Meanwhile every one
+    of them counts towards the next collection, which only rescans them: 3-4% of a chunk's time, where a
     single-variant run, which drops each hand as it goes, triggers none."""
     was_enabled = gc.isenabled()
     gc.disable()
@@ -416,112 +429,44 @@ def _ablated_winner(ctx: Context, rs: Ruleset, game: int) -> str:
         return "error"
 
 
-def _compare_games(ctx, acc, pair, game, results, played, attribute) -> None:
+def _compare_games(ctx: Context, acc: dict, pair: tuple[int, int], game: int, results: list[dict],
+                   played: list, attribute: bool) -> None:
+    """Tally one game played under both variants of ``pair``; attribute a changed winner to rules."""
     i, j = pair
-    key = pair_key(ctx.ids[i], ctx.ids[j])
-    g = acc["pairs"][key]["games"]
+    ids = (ctx.ids[i], ctx.ids[j])
+    key = pair_key(*ids)
     ra, rb = results[i], results[j]
+    if _tally_game(acc["pairs"][key]["games"], ids, game, ra, rb) and attribute:
+        g = acc["pairs"][key]["games"]
+        winners = {rule: _ablated_winner(ctx, ctx.swapped(i, j, rule), game) for rule in ctx.rules[pair]}
+        fixers = [rule for rule, w in winners.items() if w == rb["winner"]]
+        movers = fixers or [rule for rule, w in winners.items() if w != ra["winner"]]
+        g["attributed"] += 1
+        _add(g["credit"], shares(movers))
+        hands = _game_hands(played[i])
+        if hands:
+            for rule in movers:
+                _candidate(acc, key, rule, "game", {"kind": "game", "input": {"hands": hands}, "where": {"game": game}})
+
+
+def _tally_game(g: dict, ids: tuple[str, str], game: int, ra: dict, rb: dict) -> bool:
+    """Count the game's outcome under both variants; True when the winner differs."""
     g["n"] += 1
     outcome = f"{ra['winner']} / {rb['winner']}"
     g["outcomes"][outcome] = g["outcomes"].get(outcome, 0) + 1
     g["length_deltas"].append(rb["hands"] - ra["hands"])
     if ra["winner"] == rb["winner"]:
-        return
+        return False
     g["flips"] += 1
-    g["first"] = g["first"] or {"game": game, "winners": {ctx.ids[i]: ra["winner"], ctx.ids[j]: rb["winner"]},
-                                "hands": {ctx.ids[i]: ra["hands"], ctx.ids[j]: rb["hands"]},
-                                "scores": {ctx.ids[i]: ra["scores"], ctx.ids[j]: rb["scores"]}}
-    if not attribute:
-        return
-    winners = {rule: _ablated_winner(ctx, ctx.swapped(i, j, rule), game) for rule in ctx.rules[pair]}
-    fixers = [rule for rule, w in winners.items() if w == rb["winner"]]
-    g["attributed"] += 1
-    _add(g["credit"], shares(fixers or [rule for rule, w in winners.items() if w != ra["winner"]]))
-    hands = _history(played[i])[-1] + [{k: played[i][-1][1].situations["score"][k] for k in ("bids", "tricks")}] \
-        if "score" in played[i][-1][1].situations else None
-    if hands:
-        for rule in fixers or [rule for rule, w in winners.items() if w != ra["winner"]]:
-            _candidate(acc, key, rule, "game", {"kind": "game", "input": {"hands": hands}, "where": {"game": game}})
+    g["first"] = g["first"] or {"game": game, "winners": {ids[0]: ra["winner"], ids[1]: rb["winner"]},
+                                "hands": {ids[0]: ra["hands"], ids[1]: rb["hands"]},
+                                "scores": {ids[0]: ra["scores"], ids[1]: rb["scores"]}}
+    return True
 
 
-# --------------------------------------------------------------------------- driver
-_CTX: Context | None = None
-
-
-def _warm_swaps(ctx: Context) -> None:
-    """Compile every single-rule swap the attribution may ask for (a swap that does not compile is
-    left to fail where it is used, as in a one-process run)."""
-    for i, j in ctx.pairs:
-        for rule in ctx.rules[(i, j)]:
-            try:
-                ctx.swapped(i, j, rule)
-            except RulespecError:
-                pass
-
-
-def _init(cfg: DiffConfig) -> None:
-    global _CTX
-    _CTX = Context(cfg)
-
-
-def _work(item: tuple[str, int, int]) -> dict:
-    kind, start, stop = item
-    return (run_deals if kind == "deals" else run_games)(_CTX, start, stop)
-
-
-def work_items(cfg: DiffConfig, deal_count: int, workers: int = 1) -> list[tuple[str, int, int]]:
-    """The chunks of deal and game indices.  By default four chunks per worker (one for a single worker),
-    of 20 to 400 deals: large enough for the batch replay to pay off, small enough that no worker is
-    left with a long last chunk.  (Chunks never change the result: they are merged in index order.)"""
-    per_worker = 4 if workers > 1 else 1
-    chunk = cfg.chunk or min(400, max(20, deal_count // (per_worker * workers)))
-    items = [("deals", s, min(deal_count, s + chunk)) for s in range(0, deal_count, chunk)]
-    game_chunk = max(1, chunk // 10)
-    items += [("games", s, min(cfg.games, s + game_chunk)) for s in range(0, cfg.games, game_chunk)]
-    return items
-
-
-def run(cfg: DiffConfig, jobs: int | None = None, progress=None, scheduler: str | None = None,
-        connect_timeout: float = 30.0) -> tuple[Context, dict]:
-    """Run the comparison; ``progress(n)`` is called as chunks finish.  Returns the context and tallies.
-    With ``scheduler`` (a Dask address) the chunks run on that cluster instead of local processes."""
-    global _CTX
-    if len(cfg.refs) < 2:
-        raise DiffError("name at least two variants to compare")
-    if len(set(cfg.refs)) != len(cfg.refs):
-        raise DiffError("a variant is named twice")
-    ctx = Context(cfg)
-    if len(set(ctx.ids)) != len(ctx.ids):
-        raise DiffError(f"two of the variants have the same id: {', '.join(ctx.ids)}")
-    deal_count = len(ctx.file_deals) if ctx.file_deals is not None else cfg.deals
-    jobs = jobs or os.cpu_count() or 1
-    items = work_items(cfg, deal_count, jobs)
-    acc = new_acc(ctx)
-    if scheduler:
-        from .cluster import run_on_cluster
-        parts = run_on_cluster(cfg, items, scheduler, connect_timeout)
-        pool = None
-    elif jobs <= 1 or len(items) <= 1:
-        _CTX = ctx
-        parts = map(_work, items)
-        pool = None
-    else:
-        method = "spawn" if os.name == "nt" else "fork"
-        if method == "fork":   # workers inherit the context, with every ablation compiled once here
-            if cfg.attribute:
-                _warm_swaps(ctx)
-            _CTX = ctx
-            pool = multiprocessing.get_context(method).Pool(jobs)
-        else:
-            pool = multiprocessing.get_context(method).Pool(jobs, initializer=_init, initargs=(cfg,))
-        parts = pool.imap(_work, items)
-    try:
-        for part in parts:
-            merge(acc, part)
-            if progress:
-                progress(1)
-    finally:
-        if pool is not None:
-            pool.close()
-            pool.join()
-    return ctx, acc
+def _game_hands(played: list) -> list[dict] | None:
+    """The bids and tricks of every hand of a game as played, for a game example (None without a score)."""
+    last = played[-1][1].situations
+    if "score" not in last:
+        return None
+    return _history(played)[-1] + [{k: last["score"][k] for k in ("bids", "tricks")}]

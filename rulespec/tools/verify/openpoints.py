@@ -19,7 +19,7 @@ from ...core import cards as C
 from ... import game as E
 from ...errors import GameError, RulesFileError
 from ...model.ruleset import Ruleset, compile_chain
-from ...core.schema import BOOL, CARDS, INT, SLOTS
+from ...core.schema import BOOL, CARDS, INT, SLOTS, Slot
 from ...model.variants import resolve_chain
 from .checks import inert_reason
 from .search import Evidence
@@ -55,20 +55,24 @@ def readings(rs: Ruleset, name: str) -> list[str]:
     """Alternative texts for a rule, other documents' readings first."""
     rule = rs.rules[name]
     text = " ".join(rule.text.split())
-    slot = SLOTS.get(name)
-    found = [str(c) for c in rule.choices or []] + _READINGS.get(name, [])
+    found = [str(c) for c in rule.choices or []] + _READINGS.get(name, []) + _generic_readings(text, SLOTS.get(name))
+    return [t for i, t in enumerate(found) if " ".join(t.split()) != text and t not in found[:i]]
+
+
+def _generic_readings(text: str, slot: Slot | None) -> list[str]:
+    """A reading any rule of this type has: the negation, the double, another set of cards, the other options."""
     typ = slot.type if slot else None
     if typ == BOOL or text in ("true", "false"):
-        found.append("false" if text == "true" else "true" if text == "false" else f"not ({text})")
-    elif text.lstrip("-").isdigit():
-        found.append(str(int(text) * 2) if int(text) else "10")
-    elif typ == INT:
-        found.append(f"({text}) * 2")
-    elif typ == CARDS:
-        found.append("hand" if text != "hand" else "hand - trump.suit")
-    elif slot and slot.options:
-        found.extend(slot.options)
-    return [t for i, t in enumerate(found) if " ".join(t.split()) != text and t not in found[:i]]
+        return ["false" if text == "true" else "true" if text == "false" else f"not ({text})"]
+    if text.lstrip("-").isdigit():
+        return [str(int(text) * 2) if int(text) else "10"]
+    if typ == INT:
+        return [f"({text}) * 2"]
+    if typ == CARDS:
+        return ["hand" if text != "hand" else "hand - trump.suit"]
+    if slot and slot.options:
+        return list(slot.options)
+    return []
 
 
 def ablated(rs: Ruleset, name: str, text: str) -> Ruleset:
@@ -187,6 +191,17 @@ def load_clauses(doc: str, folder: Path = CLAUSES_DIR) -> list[dict]:
 
 def open_points(rs: Ruleset, ev: Evidence, clauses_dir: Path = CLAUSES_DIR) -> list[dict]:
     """Every open point of the variant's document, with where it matters."""
+    points = _variant_points(rs)
+    unmapped = _clause_points(rs, points, clauses_dir)
+    for name, point in points.items():
+        point["cite"] = rs.rules[name].cite
+        point["inert"] = inert_reason(rs, name)
+        point["matters"] = where_it_matters(rs, name, ev)
+    return [*points.values(), *unmapped]
+
+
+def _variant_points(rs: Ruleset) -> dict[str, dict]:
+    """The rules the variant file marks unspecified, and those it inherits, by name."""
     points: dict[str, dict] = {}
     for name, rule in rs.rules.items():
         if rule.unspecified or rule.origin != rs.id:
@@ -194,6 +209,12 @@ def open_points(rs: Ruleset, ev: Evidence, clauses_dir: Path = CLAUSES_DIR) -> l
                       else f"not stated by {rs.doc or rs.id}: inherited from {rule.origin}"
                       + (f" ({rule.unspecified})" if rule.unspecified else ""))
             points[name] = {"rule": name, "text": rule.text, "source": "variant", "reason": reason}
+    return points
+
+
+def _clause_points(rs: Ruleset, points: dict[str, dict], clauses_dir: Path) -> list[dict]:
+    """Add the clause index's unspecified and ambiguous clauses to the ``points`` of the rules they
+    name; return those that name no rule of this variant."""
     unmapped = []
     for entry in load_clauses(rs.doc, clauses_dir):
         if entry.get("status") not in ("unspecified", "ambiguous"):
@@ -208,8 +229,4 @@ def open_points(rs: Ruleset, ev: Evidence, clauses_dir: Path = CLAUSES_DIR) -> l
         if not names:
             unmapped.append({"rule": None, "source": "clause index", "reason": entry.get("reason"), **info,
                              "matters": None})
-    for name, point in points.items():
-        point["cite"] = rs.rules[name].cite
-        point["inert"] = inert_reason(rs, name)
-        point["matters"] = where_it_matters(rs, name, ev)
-    return [*points.values(), *unmapped]
+    return unmapped

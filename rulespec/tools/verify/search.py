@@ -17,7 +17,7 @@ from ...core import cards as C
 from ... import game as E
 from ...game import BLIND, BLIND_NIL, REGULAR, Bid
 from ...model.ruleset import Ruleset
-from .errors import VerifyError
+from ...errors import VerifyError
 
 PLAY_CAP, BID_CAP = 3000, 1500
 # the rule that admits a bid of each kind (regular bids: the contract they form)
