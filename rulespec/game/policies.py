@@ -10,6 +10,7 @@ import random
 from collections.abc import Sequence
 
 from ..core import cards as C
+from ..core.contexts import ARGS
 from .bids import Bid
 from ..model.ruleset import Ruleset
 
@@ -139,7 +140,8 @@ class SensiblePolicy:
 
     # -- play
     def _winner(self, rs: Ruleset, cards: list[int]) -> int:
-        return rs.fn["trick.winner"](C.mask_of(cards), rs.suit_of[cards[0]], self.number, cards[0])
+        return rs.fn["trick.winner"](*ARGS["trick"](trick_cards=C.mask_of(cards), trick_led_suit=rs.suit_of[cards[0]],
+                                                    trick_number=self.number, trick_lead=cards[0]))
 
     def _wants_tricks(self, seat: int) -> bool:
         bid = self.bids[seat]

@@ -12,6 +12,7 @@ from pathlib import Path
 from collections.abc import Callable
 
 from ..core import cards as C
+from ..core.contexts import ARGS
 from ..lang.compiler import NONE, compile_tree, parse, referenced_names
 from ..errors import CompileError, Problem, RulesFileError, RulespecError, did_you_mean
 from ..core.schema import ANY, SLOTS, Slot
@@ -120,8 +121,9 @@ def _card_tables(deck: int, suit_rule, power_rule, natural: dict) -> dict:
     suit_of = [NONE] * C.NUM_CARDS
     power = [0] * C.NUM_CARDS
     for card in C.iter_cards(deck):
-        suit_of[card] = suit_rule.fn(card, C.ALL_CARDS, C.JOKERS) if suit_rule else natural["_NSUIT"][card]
-        power[card] = power_rule.fn(card, C.ALL_CARDS, C.JOKERS) if power_rule else natural["_RANK"][card]
+        args = ARGS["card"](card=card, all_cards=C.ALL_CARDS, jokers=C.JOKERS)
+        suit_of[card] = suit_rule.fn(*args) if suit_rule else natural["_NSUIT"][card]
+        power[card] = power_rule.fn(*args) if power_rule else natural["_RANK"][card]
     masks = [0, 0, 0, 0, 0]
     for card in C.iter_cards(deck):
         if 0 <= suit_of[card] <= 3:
@@ -277,7 +279,8 @@ class _ChainCompiler:
         deck_rule = self.static_rule("deck.cards", natural)
         suit_rule = self.static_rule("card.suit", natural, static_card=True)
         power_rule = self.static_rule("card.power", natural, static_card=True)
-        deck = deck_rule.fn(C.ALL_CARDS, C.JOKERS) if deck_rule else C.ALL_CARDS & ~C.JOKERS
+        deck = (deck_rule.fn(*ARGS["deck"](all_cards=C.ALL_CARDS, jokers=C.JOKERS)) if deck_rule
+                else C.ALL_CARDS & ~C.JOKERS)
         return _card_tables(deck, suit_rule, power_rule, natural), deck
 
     def check_hand_size(self, deck: int) -> None:
