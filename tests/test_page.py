@@ -148,7 +148,7 @@ def test_impossible_hands_are_refused_at_the_field(page):
     assert "North may not bid blind nil" in error.inner_text() and "001 §Variants" in error.inner_text()
     assert page.get_attribute("#bid-N", "aria-invalid") == "true"
     rule(page)
-    page.locator("#ruling .error").filter(has_text="N may not bid blind nil").wait_for()
+    page.locator("#ruling .error").filter(has_text="North may not bid blind nil: these rules do not allow blind nil at all").wait_for()
     # A renege under rules that have no renege penalty is refused at the renege field.
     page.select_option("#bid-N", "4")
     page.select_option("#renege", "E")
