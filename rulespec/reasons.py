@@ -71,10 +71,10 @@ TEMPLATES: dict[str, Template] = {
                            "who bids first"),
     # bidding
     "bid.regular_min": T("bid", "the smallest bid here is {value}",
-                         "{seat} may not bid {bid}: a bid must be at least {value} here", "the smallest bid"),
+                         "a bid must be at least {value} here", "the smallest bid"),
     "bid.regular_max": T("bid", "the largest bid here is {value}",
-                         "{seat} may not bid {bid}: a bid may be at most {value} here", "the largest bid"),
-    "nil.allowed": T("bid", "{seat} may bid nil", "{seat} may not bid nil under these rules", "nil"),
+                         "a bid may be at most {value} here", "the largest bid"),
+    "nil.allowed": T("bid", "{seat} may bid nil", "these rules do not allow {seat} to bid nil here", "nil"),
     "blind_nil.allowed": T("bid", "{seat} may bid blind nil here",
                            {"never": "these rules do not allow blind nil at all",
                             "scores": "blind nil is allowed only at some scores, and not with {team} on {team_score} "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rulespec import reasons as R
-from rulespec.answers import answer, compare
+from rulespec.answers import InputError, answer, compare
 from rulespec.schema import SLOTS
 
 BUILDERS = {
@@ -61,7 +61,12 @@ def test_bid_refusals_name_the_hand_in_words():
     assert ans["refusals"][0]["reason"] == ("blind nil is allowed only at some scores, and not with EW on 0 "
                                             "against NS on 0")
     ans = answer("bid", {"variant": "tournament", "seat": "W", "bid": 1})
-    assert ans["refusals"][0]["reason"] == "West may not bid 1: a bid must be at least 2 here"
+    assert ans["refusals"][0]["reason"] == "a bid must be at least 2 here"
+    with pytest.raises(InputError) as refused:
+        answer("score", {"variant": "tournament", "bids": {"N": 4, "E": 4, "S": 4, "W": 1},
+                         "tricks": {"N": 4, "E": 4, "S": 4, "W": 1}})
+    assert refused.value.message == "West may not bid 1: a bid must be at least 2 here"
+    assert refused.value.field == "bids.W"
     assert all("reason" in step for step in ans["explanation"])
 
 
