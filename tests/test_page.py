@@ -26,6 +26,7 @@ HOW_TO_ENABLE = ("browser tests of the dispute page need Chromium and Playwright
                  "`apt-get install chromium` (as root; or set SPADES_CHROMIUM=/path/to/chromium) and "
                  "`pip install -e '.[dev]'`")
 TIMEOUT_MS = 10_000
+MINE = "(my house rules)"   # the rule-book option for pasted house rules
 
 
 def _missing() -> str | None:
@@ -116,10 +117,13 @@ def test_disputed_hand_ruled_side_by_side(page):
     assert ns_other.locator("h4").inner_text() == "NS: −10 points"
     assert "Score 470 · bags 9" in ns_other.locator(".after").inner_text()
     assert "nil.failed · 004 §Nil and Blind Nil" in ns_other.locator("tr.differs").inner_text()
-    assert "N bid nil, took 1" in ns_mine.locator("tr.differs").nth(1).inner_text()
+    assert "nil failed (North bid nil, took 1): it costs 100" in ns_mine.locator("tr.differs").nth(1).inner_text()
     assert ns_mine.locator("tr:not(.differs)").inner_text().startswith("+40")  # the made contract agrees
-    differences = page.locator(".differences").inner_text()
-    assert "NS points −159 → −10" in differences and "nil.failed: standard says -100" in differences
+    summary = page.locator(".summary").inner_text()
+    assert ("Under standard NS score −159 this hand, under classic −10: a failed nil costs 100 in standard and 50 "
+            "in classic (001 §Nil bids; 004 §Nil and Blind Nil).") in summary
+    page.click(".differences summary")
+    assert "nil.failed: standard -100 (001 §Nil bids), classic -50" in page.locator(".differences").inner_text()
 
     # Reaching exactly 500: over under standard (>=), not under classic (>).
     enter_hand(page, [4, 3, 4, 2], [4, 3, 4, 2], {"score-NS": 420, "bags-NS": 0, "score-EW": 300, "bags-EW": 0})
@@ -137,8 +141,9 @@ def test_impossible_hands_are_refused_at_the_field(page):
     assert total.inner_text() == "Tricks add up to 14; a hand has 13."
     assert page.get_attribute("#tricks-W", "aria-invalid") == "true"
     rule(page)
-    assert "No ruling: Tricks add up to 14" in page.locator("#ruling").inner_text()
+    assert "No ruling: Tricks won: Tricks add up to 14; a hand has 13." in page.locator("#ruling").inner_text()
     assert page.locator("#add-hand").is_hidden()
+    assert page.get_attribute("#tricks-N", "aria-invalid") == "true"  # every box of the wrong total is marked
     # Blind nil is not in the standard rules: the bid is refused as it is chosen, with the clause.
     page.select_option("#variant", "standard")
     page.fill("#tricks-S", "3")
@@ -218,7 +223,7 @@ rules:
 
 
 def test_house_rules_checked_live_and_card_questions(page):
-    page.select_option("#variant", "house")
+    page.select_option("#variant", MINE)
     page.fill("#house-yaml", HOUSE_YAML)
     problem = page.locator("#house-problems li").filter(has_text="Line 6, column 14")
     problem.wait_for()
@@ -232,8 +237,8 @@ def test_house_rules_checked_live_and_card_questions(page):
 
     # Who wins the trick: the card picker fills the cards in playing order.
     page.click("#trick-0")
-    for card in ("ace of hearts", "two of spades", "king of hearts", "three of hearts"):
-        page.click(f"#picker button[aria-label='{card}']")
+    for card in ("AH", "2S", "KH", "3H"):
+        page.click(f"#picker button[data-card='{card}']")
     assert page.input_value("#trick-3") == "3H"
     page.click("#trick-form button[type=submit]")
     assert page.locator("#trick-answer .verdict").inner_text() == "East wins the trick with 2♠."
@@ -244,7 +249,8 @@ def test_house_rules_checked_live_and_card_questions(page):
     page.click("#legal-form button[type=submit]")
     answer = page.locator("#legal-answer")
     answer.locator(".verdict").wait_for()
-    assert answer.locator(".verdict").inner_text() == "No: K♦ may not be played here."
+    assert answer.locator(".verdict").inner_text().startswith(
+        "No: K♦ may not be played: hearts were led and you hold hearts, so you must follow suit with A♥. play.follow")
     assert "play.follow · 001 §Turns" in answer.inner_text()
 
     # The picker by keyboard: one tab stop, arrows along a suit and across suits, Enter picks.
@@ -272,10 +278,10 @@ def test_screenshots(page):
     page.click("#compare-box summary")  # closed again: the list is long on a phone
     enter_hand(page, ["nil", 3, 4, 3], [1, 4, 4, 4], {"score-NS": 480, "bags-NS": 9, "score-EW": 300, "bags-EW": 2})
     rule(page)
-    page.wait_for_selector(".differences")
+    page.wait_for_selector(".summary")
     page.click("#trick-0")
-    for card in ("ace of hearts", "two of spades", "king of hearts", "three of hearts"):
-        page.click(f"#picker button[aria-label='{card}']")
+    for card in ("AH", "2S", "KH", "3H"):
+        page.click(f"#picker button[data-card='{card}']")
     page.click("#trick-form button[type=submit]")
     page.locator("#trick-answer .verdict").first.wait_for()
     page.fill("#legal-hand", "AH 2S KD")
