@@ -98,10 +98,11 @@ export function prettyCards(text) {
 export function problemText(body) {
   const detail = String(body.detail || body.title || 'the service could not answer')
     .replace(/\(also at ([^)]+)\)/, (_, path) => `(also entered as ${fieldLabel(path).toLowerCase()})`);
-  const label = body.field ? fieldLabel(body.field) : '';
-  const seat = /bids\.([NESW])$/.exec(body.field || '');
+  const field = (body.field || '').replace(/^input\./, '');
+  const label = field ? fieldLabel(field) : '';
+  const seat = /^bids\.([NESW])$/.exec(field);
   const named = !label || (seat && detail.startsWith(SEAT_NAMES[seat[1]]));
-  return prettyCards(named && !/^hands\[/.test(body.field || '') ? detail : `${label}: ${detail}`);
+  return prettyCards(named ? detail : `${label}: ${detail}`);
 }
 
 // A problem as a message: the field in words, what is wrong and, where a rule refuses it, that rule.
