@@ -522,3 +522,19 @@ def test_keyboard_only(page, shots):
     page.locator("#trick-answer .verdict").wait_for()
     assert_accessible(page, shots, "keyboard-flow")
     snap(page, shots, "keyboard-sheet", "#sheet-section")
+
+
+def test_api_page_at_phone_width(page, shots, server):
+    page.goto(f"{server}/api")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.get_attribute("a.back", "href") == "/"
+    contents = page.locator("nav#contents a")
+    assert contents.count() >= 12
+    for href in contents.evaluate_all("(links) => links.map((a) => a.getAttribute('href'))"):
+        assert page.locator(href).count() == 1, href
+    examples = page.locator(".example")
+    assert examples.count() >= 10
+    assert "curl" in examples.first.inner_text()
+    assert_accessible(page, shots, "api")
+    snap(page, shots, "api-top")
+    snap(page, shots, "api-example", "#op-score")
