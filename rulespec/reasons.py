@@ -174,8 +174,8 @@ del T
 
 # Words for a few parameter values that a template shows as {value}.
 _BOOL_WORDS = {
-    "nil.tricks_count": ("a nil bidder's tricks count toward the partnership's contract",
-                         "a nil bidder's tricks do not count toward the partnership's contract"),
+    "nil.tricks_count": ("a nil bidder's tricks count toward the partners' contract",
+                         "a nil bidder's tricks do not count toward the partners' contract"),
     "bags.carry": ("bags beyond the limit carry over", "bags start again from 0 after the penalty"),
     "nil.partner_may_raise": ("yes", "no"),
 }
@@ -360,7 +360,8 @@ def _rule_clause(rule: str, a: str, b: str, va, vb, texts: tuple[str, str],
     subject = TEMPLATES[rule].subject
     if isinstance(va, bool) and isinstance(vb, bool) and slot.type == BOOL:
         if rule in _BOOL_WORDS and _BOOL_WORDS[rule] != ("yes", "no"):
-            return f"in {a} {value_text(rule, va)}; in {b} {value_text(rule, vb)}"
+            yes_in, no_in = (a, b) if va else (b, a)
+            return f"{_BOOL_WORDS[rule][0]} in {yes_in}, not in {no_in}"
         return f"{subject} is {'allowed' if va else 'not allowed'} in {a} and {'allowed' if vb else 'not allowed'} in {b}"
     if isinstance(va, int) and isinstance(vb, int) and slot.type == INT:
         if slot.context in ("team_hand", "nil_hand", "bonus_hand") or rule == "bags.penalty":

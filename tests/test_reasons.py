@@ -87,6 +87,8 @@ def test_one_sentence_per_difference():
     sentences = result["differences"][0]["sentences"]
     assert ("Under standard NS score −59 this hand, under classic −10: a failed nil costs 100 in standard and 50 "
             "in classic (001 §Nil bids; 004 §Nil and Blind Nil).") in sentences
+    assert ("Under standard NS score −59 this hand, under classic −10: a nil bidder's tricks count toward the "
+            "partners' contract in standard, not in classic (001 §Nil bids; 004 §Nil).") in sentences
     assert len(sentences) == len(result["differences"][0]["rules"])
 
 
