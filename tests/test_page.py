@@ -538,3 +538,18 @@ def test_api_page_at_phone_width(page, shots, server):
     assert_accessible(page, shots, "api")
     snap(page, shots, "api-top")
     snap(page, shots, "api-example", "#op-score")
+REPORTS = [ROOT / "docs" / "reports" / "report.html", ROOT / "docs" / "reports" / "verify" / "index.html",
+           ROOT / "docs" / "reports" / "verify" / "000-tournament.html"]
+
+
+@pytest.mark.parametrize("path", REPORTS, ids=lambda p: p.name)
+def test_reports_at_phone_width(page, shots, path):
+    page.goto(path.as_uri())
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], path.name
+    assert page.locator("nav.contents a").count() >= 3
+    assert_accessible(page, shots, f"report-{path.stem}")
+    snap(page, shots, f"report-{path.stem}")
+    figure = page.locator("figure")
+    if figure.count():
+        figure.first.scroll_into_view_if_needed()
+        figure.first.screenshot(path=shots / f"report-{path.stem}-chart-phone.png")
