@@ -210,7 +210,7 @@ def test_impossible_hands_are_refused_at_the_field(page):
     assert page.get_attribute("#tricks-N", "aria-invalid") == "false"
 
 
-def test_score_sheet_survives_reload_exports_imports_and_rescores(page, tmp_path):
+def test_score_sheet_survives_reload_exports_imports_and_rescores(page, tmp_path, shots):
     page.select_option("#variant", "standard")
     enter_hand(page, ["nil", 3, 4, 3], [1, 4, 4, 4])
     rule(page)
@@ -236,6 +236,7 @@ def test_score_sheet_survives_reload_exports_imports_and_rescores(page, tmp_path
     rescored.wait_for()
     assert "NS classic" in rescored.inner_text() and rescored.locator("td.differs").count() > 0
     assert "Under classic: After 2 hand(s): NS 61 (1 bag), EW 2 (2 bags)." in page.locator(".rescored").inner_text()
+    assert_accessible(page, shots, "sheet-rescored")
 
     with page.expect_download() as download:
         page.click("#export")
@@ -262,13 +263,15 @@ rules:
 """
 
 
-def test_house_rules_checked_live_and_card_questions(page):
+def test_house_rules_checked_live_and_card_questions(page, shots):
     page.select_option("#variant", MINE)
     page.fill("#house-yaml", HOUSE_YAML)
     problem = page.locator("#house-problems li").filter(has_text="Line 6, column 14")
     problem.wait_for()
     assert "did you mean 'nil.failed'?" in problem.inner_text()
     assert page.get_attribute("#house-yaml", "aria-invalid") == "true"
+    assert_accessible(page, shots, "house-rules-problems")
+    snap(page, shots, "house-rules-problems", "#rules")
     page.fill("#house-yaml", HOUSE_YAML.replace("faild", "failed"))
     page.locator("#house-status").filter(has_text="✓ kitchen: 2 rule(s)").wait_for()
     enter_hand(page, ["nil", 3, 4, 3], [0, 4, 5, 4])
