@@ -429,24 +429,22 @@ def answer_score(rs: Ruleset, req: Mapping) -> dict:
     for t, r in enumerate(results):
         team = C.TEAMS[t]
         for line in r.lines:
-            line["reason"] = R.reason(line["rule"], R.hand_facts(line["rule"], team, line["points"], line["why"]))
+            line["reason"] = R.line_reason(line["rule"], team, line["points"], line["why"])
         regular = [s for s in (t, t + 2) if bids[s].kind == E.REGULAR]
         if regular:
             step = rs.step("bid.team_contract", r.contract, " + ".join(f"{C.SEATS[s]} {names[s]}" for s in regular))
             step["team"] = team     # rs.step gives a fresh record
-            step["reason"] = R.reason("bid.team_contract", R.team_bid_facts(team, step["why"], r.contract))
+            step["reason"] = R.contract_reason(team, step["why"], r.contract)
             explanation.append(step)
         if bids[t].is_nil or bids[t + 2].is_nil:
             step = rs.step("nil.tricks_count", rs.params["nil.tricks_count"],
                            "whether the nil bidder's tricks count toward the contract")
             step["team"] = team
-            step["reason"] = R.reason("nil.tricks_count", R.hand_facts("nil.tricks_count", team, None, "",
-                                                                        step["value"]))
+            step["reason"] = R.setting_reason("nil.tricks_count", team, step["value"])
             explanation.append(step)
         explanation += [{**line, "team": team} for line in r.lines]    # r.lines also go out under "teams"
     for step in game["explanation"]:
-        step["reason"] = R.reason(step["rule"], R.game_facts(new_scores, rs.params["game.target"], step["value"]),
-                                  refused=step["value"] in (False, None))
+        step["reason"] = R.game_reason(step["rule"], new_scores, rs.params["game.target"], step["value"])
     explanation += game.pop("explanation")
     return {"variant": rs.id, "bids": dict(zip(C.SEATS, names)), "tricks": dict(zip(C.SEATS, tricks)),
             "teams": {C.TEAMS[t]: r.as_dict() for t, r in enumerate(results)},

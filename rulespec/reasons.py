@@ -18,6 +18,7 @@ import re
 import string
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from . import cards as C
 from .schema import BOOL, INT, SLOTS
@@ -281,19 +282,47 @@ def hand_facts(rule: str, team: str, points: int | None, detail: str, value=None
             "points": points_text(points) if points is not None else "", "detail": _plain_detail(detail)}
 
 
+@lru_cache(maxsize=4096)
+def line_reason(rule: str, team: str, points: int, detail: str) -> str:
+    """The reason of a scoring line (cached: a few hundred distinct lines make up most hands)."""
+    return reason(rule, hand_facts(rule, team, points, detail))
+
+
+@lru_cache(maxsize=4096)
+def contract_reason(team: str, bids: str, contract: int) -> str:
+    """Why a partnership plays for its contract."""
+    return reason("bid.team_contract", team_bid_facts(team, bids, contract))
+
+
+@lru_cache(maxsize=256)
+def setting_reason(rule: str, team: str, value) -> str:
+    """A setting of the scoring group shown in a trail (e.g. whether a nil bidder's tricks count)."""
+    return reason(rule, hand_facts(rule, team, None, "", value))
+
+
+@lru_cache(maxsize=4096)
+def game_reason(rule: str, scores: tuple[int, int], target: int, value) -> str:
+    """The reason of a game-end step: why the game ends, or why not yet."""
+    return reason(rule, game_facts(scores, target, value), refused=value in (False, None))
+
+
 def game_facts(scores: tuple[int, int], target: int, value) -> dict[str, str]:
     return {"value": value_text("", value), "ns_score": num(scores[0]), "ew_score": num(scores[1]),
             "target": num(target)}
 
 
+_SEAT_WORD = re.compile(r"\b([NESW])(?= bid| with)|(?<=by )([NESW])\b")
+_OVERTRICKS = re.compile(r"\b(\d+) overtrick\(s\) x (\d+)")
+_OUTCOME = re.compile(r": (made|set)\b")
+_CARD = re.compile(r"\b([2-9JQKA]|10)([SHDC])\b")
+
+
 def _plain_detail(detail: str) -> str:
     """The engine's short note in words: "N bid nil, took 1" → "North bid nil, took 1"."""
-    detail = re.sub(r"\b([NESW])(?= bid| with)", lambda m: SEAT_NAMES[m.group(1)], detail)
-    detail = re.sub(r"\bby ([NESW])\b", lambda m: f"by {SEAT_NAMES[m.group(1)]}", detail)
-    detail = re.sub(r"\b(\d+) overtrick\(s\) x (\d+)", lambda m: f"{m.group(1)} overtrick(s), {m.group(2)} each",
-                    detail)
-    detail = re.sub(r": (made|set)\b", "", detail)
-    return re.sub(r"\b([2-9JQKA]|10)([SHDC])\b", lambda m: pretty(m.group(0)), detail)
+    detail = _SEAT_WORD.sub(lambda m: SEAT_NAMES[m.group(1) or m.group(2)], detail)
+    detail = _OVERTRICKS.sub(lambda m: f"{m.group(1)} overtrick(s), {m.group(2)} each", detail)
+    detail = _OUTCOME.sub("", detail)
+    return _CARD.sub(lambda m: pretty(m.group(0)), detail)
 
 
 # --------------------------------------------------------------------------- comparisons
