@@ -582,7 +582,7 @@ def compare(req, allow_paths: bool = False) -> dict:
                                  base_key: {"value": base_rs.rules[r].text, "cite": base_rs.rules[r].cite},
                                  key: {"value": rs.rules[r].text, "cite": rs.rules[r].cite}}
                                 for r, moved in causes]}
-        difference["sentences"] = R.difference_sentences(difference, rulings)
+        difference["sentences"] = R.difference_sentences(difference, rulings, {base_key: base_rs.doc, key: rs.doc})
         differences.append(difference)
     return {"kind": kind, "rulings": rulings, "differences": differences, "agree": not differences}
 

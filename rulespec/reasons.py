@@ -8,9 +8,9 @@ dispute page.  A template names *facts* (``{card}``, ``{team}``...) from its
 about.  ``why_not`` may depend on a ``case`` the facts builder picks (e.g. a
 spade led before spades are broken reads differently from another card).
 ``difference_sentence`` puts one difference between two rule books in a
-sentence: "Under standard NS score −59 this hand, under classic −10: a failed
-nil costs 100 in standard and 50 in classic (001 §Nil bids; 004 §Nil and Blind
-Nil)."
+sentence: "Under standard (001) NS score −59 this hand, under classic (004) −10: a
+failed nil costs 100 in standard and 50 in classic (001 §Nil bids; 004 §Nil and
+Blind Nil)."
 """
 from __future__ import annotations
 
@@ -410,17 +410,20 @@ def _trail_reason(rule: str, ruling: Mapping) -> str | None:
     return next((step["reason"] for step in steps if step.get("rule") == rule and step.get("reason")), None)
 
 
-def difference_sentences(difference: Mapping, rulings: Mapping[str, Mapping]) -> list[str]:
+def difference_sentences(difference: Mapping, rulings: Mapping[str, Mapping],
+                         docs: Mapping[str, str] | None = None) -> list[str]:
     """One sentence per rule behind a difference between two rulings (or one sentence when no single
-    rule explains it)."""
+    rule explains it); ``docs`` gives each variant's document id, named after it at the head."""
     a, b = difference["variants"]
     fields = [f["field"] for f in difference["fields"]]
+    docs = docs or {}
+    named = {key: f"{key} ({docs[key]})" if docs.get(key) else key for key in (a, b)}
     out = []
     for rule in difference["rules"] or [None]:
         moved = [f for f in (rule["changes"] if rule else fields) if f in fields] or fields
         main = _main_field(moved)
         values = {f["field"]: f for f in difference["fields"]}[main]
-        head = (f"Under {a} {_field_phrase(main, values[a], True)}, under {b} "
+        head = (f"Under {named[a]} {_field_phrase(main, values[a], True)}, under {named[b]} "
                 f"{_field_phrase(main, values[b], False)}")
         if rule is None or rule["rule"] not in TEMPLATES:
             out.append(f"{head}: several rules together make the difference.")

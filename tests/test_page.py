@@ -160,7 +160,7 @@ def test_disputed_hand_ruled_side_by_side(page):
     assert "nil failed (North bid nil, took 1): it costs 100" in ns_mine.locator("tr.differs").nth(1).inner_text()
     assert ns_mine.locator("tr:not(.differs)").inner_text().startswith("+40")  # the made contract agrees
     summary = page.locator(".summary").inner_text()
-    assert ("Under standard NS score −159 this hand, under classic −10: a failed nil costs 100 in standard and 50 "
+    assert ("Under standard (001) NS score −159 this hand, under classic (004) −10: a failed nil costs 100 in standard and 50 "
             "in classic (001 §Nil bids; 004 §Nil and Blind Nil).") in summary
     page.click(".differences summary")
     assert "nil.failed: standard -100 (001 §Nil bids), classic -50" in page.locator(".differences").inner_text()
@@ -350,9 +350,9 @@ def test_ruling_leads_with_sentences_scrolls_and_takes_focus(page, shots):
     summary = page.locator(".summary")
     summary.wait_for()
     sentences = summary.locator("li").all_inner_texts()
-    assert ("Under standard NS score −59 this hand, under classic −10: a failed nil costs 100 in standard and 50 "
+    assert ("Under standard (001) NS score −59 this hand, under classic (004) −10: a failed nil costs 100 in standard and 50 "
             "in classic (001 §Nil bids; 004 §Nil and Blind Nil).") in sentences
-    assert ("Under standard EW score 62 this hand, under tournament 60: the overtrick bonus scores 2 in standard "
+    assert ("Under standard (001) EW score 62 this hand, under tournament (000) 60: the overtrick bonus scores 2 in standard "
             "and 0 in tournament (001 §Scoring; 000 §SCORING).") in sentences
     # The answer is what the reader lands on: the ruling has the focus and its top is in view.
     assert page.evaluate("document.activeElement.id") == "ruling"

@@ -85,9 +85,9 @@ def test_one_sentence_per_difference():
     result = compare({"variants": ["standard", "classic"], "kind": "score",
                       "input": {"bids": {"N": "nil", "E": 3, "S": 4, "W": 3}, "tricks": {"N": 1, "E": 4, "S": 4, "W": 4}}})
     sentences = result["differences"][0]["sentences"]
-    assert ("Under standard NS score −59 this hand, under classic −10: a failed nil costs 100 in standard and 50 "
+    assert ("Under standard (001) NS score −59 this hand, under classic (004) −10: a failed nil costs 100 in standard and 50 "
             "in classic (001 §Nil bids; 004 §Nil and Blind Nil).") in sentences
-    assert ("Under standard NS score −59 this hand, under classic −10: a nil bidder's tricks count toward the "
+    assert ("Under standard (001) NS score −59 this hand, under classic (004) −10: a nil bidder's tricks count toward the "
             "partners' contract in standard, not in classic (001 §Nil bids; 004 §Nil).") in sentences
     assert len(sentences) == len(result["differences"][0]["rules"])
 
@@ -97,7 +97,7 @@ def test_game_end_differences_read_as_words():
                       "input": {"bids": {"N": 4, "E": 3, "S": 4, "W": 2}, "tricks": {"N": 4, "E": 3, "S": 4, "W": 2},
                                 "before": {"NS": {"score": 420}, "EW": {"score": 300}}}})
     [text] = [t for d in result["differences"] for t in d["sentences"]]
-    assert text.startswith("Under pirates the game is over, under classic the game goes on: ")
+    assert text.startswith("Under pirates (002) the game is over, under classic (004) the game goes on: ")
     assert text.endswith(")."), text
 
 
@@ -105,5 +105,5 @@ def test_trick_differences_name_the_winner():
     result = compare({"variants": ["house", "jokers-deuces"], "kind": "trick",
                       "input": {"leader": "N", "cards": ["3D", "3C", "2D", "4C"]}})
     sentences = result["differences"][0]["sentences"]
-    assert sentences[0].startswith("Under house North wins the trick, under jokers-deuces South wins the trick: ")
+    assert sentences[0].startswith("Under house (003) North wins the trick, under jokers-deuces (003) South wins the trick: ")
     assert all("card.natural_suit" not in s for s in sentences)   # no rule expressions in a player's sentence
