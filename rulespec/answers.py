@@ -364,8 +364,14 @@ def _replay(rs: Ruleset, req: Mapping) -> tuple[list[int], list[int], tuple | No
             why = [s for s in legal.steps if C.card_name(card) not in s["value"]]
             rule = why[0] if why else {"rule": None, "cite": None}
             if mode == "none":
-                raise InputError(f"{C.SEATS[seat]} may not play {C.card_name(card)} here", field,
-                                 rule["rule"], rule["cite"])
+                message = f"{C.SEATS[seat]} may not play {C.card_name(card)} here"
+                if why:     # in words, for the player: "South: 5♦ may not be played: clubs were led and ..."
+                    suits = [_suit(rs, c) for c in C.iter_cards(hands[seat])]
+                    led, trump = _suit(rs, trick[0]) if trick else "", _suit(rs, None)
+                    message = f"{R.SEAT_NAMES[C.SEATS[seat]]}: " + R.reason(rule["rule"], R.play_facts(
+                        C.card_name(card), rule["value"], suits, led, trump, broken, number), refused=True,
+                        case=R.play_case(rule["rule"], _suit(rs, card), suits, led, trump, broken))
+                raise InputError(message, field, rule["rule"], rule["cite"])
             if seat not in reneges:
                 reneges.append(seat)
         if not broken and E.breaks_trump(rs, card, hands[seat], trick, number):

@@ -107,3 +107,15 @@ def test_trick_differences_name_the_winner():
     sentences = result["differences"][0]["sentences"]
     assert sentences[0].startswith("Under house (003) North wins the trick, under jokers-deuces (003) South wins the trick: ")
     assert all("card.natural_suit" not in s for s in sentences)   # no rule expressions in a player's sentence
+
+
+def test_a_refused_card_in_a_played_hand_says_why():
+    from test_api_data import played_hand
+    request, at, offender = played_hand(renege=True)
+    with pytest.raises(InputError) as refused:
+        answer("score", request)
+    assert refused.value.field == f"play[{at}]" and refused.value.rule == "play.follow"
+    message = refused.value.message
+    card = R.pretty(request["play"][at])
+    assert message.startswith(f"{R.SEAT_NAMES[offender]}: {card} may not be played: "), message
+    assert "were led and you hold" in message and "so you must follow suit with" in message

@@ -42,8 +42,10 @@ def test_diff_report_has_contents_and_fits_a_phone():
 def test_verify_reports_open_with_a_summary_and_fold_raw_json():
     page = (REPORTS / "verify" / "000-tournament.html").read_text(encoding="utf-8")
     head = page[:page.index("<h2")]
-    assert "<table><caption>What each document gets wrong or leaves open</caption>" in head
-    assert re.search(r"<th scope=row>000 tournament</th><td class=num>1</td><td class=num>1</td>", head)
+    assert "<table><caption>Summary of 000 tournament</caption>" in head
+    assert ("<tr><th scope=row>dead ends</th><td class=num>1</td></tr><tr><th scope=row>conflicts</th>"
+            "<td class=num>1</td></tr>") in head
+    assert "<th scope=row>claims checked</th><td class=num>6</td>" in head
     assert '<a href="index.html">' in head and '<nav class="contents"' in head
     assert "(raw record)</summary><pre>{" in page
     assert not re.search(r"<li>[^<]*<code>\{", page)          # no raw JSON left in the running text

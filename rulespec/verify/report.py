@@ -196,7 +196,14 @@ def _head(rec: dict, index: str | None) -> str:
     """Summary table and contents at the top of a document's report."""
     back = f'<p><a href="{html.escape(index)}">All documents side by side</a></p>' if index else ""
     links = "".join(f'<li><a href="#{sid}">{name}</a></li>' for sid, name in _SECTIONS)
-    return (back + summary_table([rec]) + f'<nav class="contents" aria-label="Contents"><ol>{links}</ol></nav>'
+    row = summary_row(rec)
+    cells = (("dead ends", row["dead_ends"]), ("conflicts", row["conflicts"]), ("endless games", row["endless"]),
+             ("dead rules", row["dead_rules"]), ("open points", row["open_points"]),
+             ("claims checked", row["claims"]), ("claims failed", row["claims_failed"]))
+    table = (f"<table><caption>Summary of {html.escape(row['document'])}</caption>"
+             + "".join(f"<tr><th scope=row>{name}</th><td class=num>{html.escape(str(value))}</td></tr>"
+                       for name, value in cells) + "</table>")
+    return (back + table + f'<nav class="contents" aria-label="Contents"><ol>{links}</ol></nav>'
             "<p>Raw records are folded under each finding; the whole record is in the JSON file beside this one.</p>")
 
 
