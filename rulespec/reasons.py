@@ -330,8 +330,16 @@ _FIELD_WORDS = {"points": "score {v} this hand", "score": "total {v}", "bags": "
                 "bags_added": "{v} bag(s) added"}
 
 
+def _plain_value(value) -> bool:
+    """A value a sentence can show: a number, text, yes/no, nothing, or a list of cards."""
+    return not isinstance(value, (dict, list)) or all(isinstance(v, str) for v in value)
+
+
 def _field_phrase(path: str, value, first: bool) -> str:
     parts = path.split(".")
+    team = re.search(r"(?:^|\.)(NS|EW)\.(points|score|bags|bags_added)$", path)
+    if team and parts[0] != "teams":      # a game's result: result.scores.NS.score
+        parts = ["teams", team.group(1), team.group(2)]
     if parts[0] == "teams" and len(parts) == 3 and parts[2] in _FIELD_WORDS:
         text = _FIELD_WORDS[parts[2]].format(v=num(value) if isinstance(value, int) else value)
         return f"{parts[1]} {text}" if first else text.replace("score ", "").replace("total ", "").replace(
@@ -423,8 +431,11 @@ def difference_sentences(difference: Mapping, rulings: Mapping[str, Mapping],
         moved = [f for f in (rule["changes"] if rule else fields) if f in fields] or fields
         main = _main_field(moved)
         values = {f["field"]: f for f in difference["fields"]}[main]
-        head = (f"Under {named[a]} {_field_phrase(main, values[a], True)}, under {named[b]} "
-                f"{_field_phrase(main, values[b], False)}")
+        if _plain_value(values[a]) and _plain_value(values[b]):
+            head = (f"Under {named[a]} {_field_phrase(main, values[a], True)}, under {named[b]} "
+                    f"{_field_phrase(main, values[b], False)}")
+        else:   # a whole record (e.g. a game's sheet): named, not printed
+            head = f"{named[a]} and {named[b]} differ on {main.replace('.', ' ').replace('_', ' ')}"
         if rule is None or rule["rule"] not in TEMPLATES:
             out.append(f"{head}: several rules together make the difference.")
             continue

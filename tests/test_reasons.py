@@ -119,3 +119,12 @@ def test_a_refused_card_in_a_played_hand_says_why():
     card = R.pretty(request["play"][at])
     assert message.startswith(f"{R.SEAT_NAMES[offender]}: {card} may not be played: "), message
     assert "were led and you hold" in message and "so you must follow suit with" in message
+
+
+def test_game_comparisons_never_print_a_raw_record():
+    result = compare({"variants": ["standard", "classic"], "kind": "game", "input": {"hands": [
+        {"bids": {"N": "nil", "E": 3, "S": 4, "W": 3}, "tricks": {"N": 1, "E": 4, "S": 4, "W": 4}}]}})
+    sentences = [t for d in result["differences"] for t in d["sentences"]]
+    assert sentences and not any("{" in t or "'" in t.split(":")[0] for t in sentences), sentences
+    assert ("Under standard (001) NS total −59, under classic (004) −10: a failed nil costs 100 in standard and 50 "
+            "in classic (001 §Nil bids; 004 §Nil and Blind Nil).") in sentences
