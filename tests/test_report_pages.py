@@ -36,7 +36,7 @@ def test_diff_report_has_contents_and_fits_a_phone():
     nav = re.search(r'<nav class="contents".*?</nav>', page).group(0)
     targets = re.findall(r'href="#([^"]+)"', nav)
     assert len(targets) == 16 and all(f"id='{t}'" in page for t in targets)
-    assert 'name="viewport"' in page and "white-space:pre-wrap" in page and '<div class="wide" tabindex="0" role="region" aria-label="table"><table>' in page
+    assert 'name="viewport"' in page and "white-space:pre-wrap" in page and '<div class="wide" tabindex="0" role="region" aria-label="summary table"><table>' in page
 
 
 def test_verify_reports_open_with_a_summary_and_fold_raw_json():

@@ -114,10 +114,11 @@ def _matrix_html(report: dict) -> str:
             flip = f"<br><small>flips {_pct(cell['game_flip'])}</small>" if cell and cell["game_flip"] is not None else ""
             row.append(f'<td class="num" style="background:{_heat(rate)}">{text}{flip}</td>')
         rows.append("<tr>" + "".join(row) + "</tr>")
-    return '<div class="wide" tabindex="0" role="region" aria-label="table">' + "".join(rows) + "</table></div>"
+    return ('<div class="wide" tabindex="0" role="region" aria-label="summary table">' + "".join(rows)
+            + "</table></div>")
 
 
-def _stage_table(data: dict, stages: dict) -> str:
+def _stage_table(data: dict, stages: dict, label: str) -> str:
     rows = ["<table><tr><th>stage</th><th>deals</th><th>rate</th><th>95% CI</th><th>causes (ablation)</th>"
             "<th>score change B−A</th><th>forbidding clauses</th></tr>"]
     for stage, st in data["stages"].items():
@@ -128,7 +129,8 @@ def _stage_table(data: dict, stages: dict) -> str:
         rows.append(f"<tr><td>{escape(stages[stage])}</td><td class=num>{st['count']}</td>"
                     f"<td class=num>{_pct(st['rate'])}</td><td>{_pct(st['ci95'][0])}–{_pct(st['ci95'][1])}</td>"
                     f"<td>{causes}</td><td>{dtext}</td><td>{clauses}</td></tr>")
-    return '<div class="wide" tabindex="0" role="region" aria-label="table">' + "".join(rows) + "</table></div>"
+    return (f'<div class="wide" tabindex="0" role="region" aria-label="{escape(label)}">' + "".join(rows)
+            + "</table></div>")
 
 
 def _pair_html(p: dict, stages: dict) -> str:
@@ -153,7 +155,7 @@ def _pair_html(p: dict, stages: dict) -> str:
                               f"<figcaption>Distribution of the {escape(stages[stage])} change per team (count on "
                               f"each bar; the bin holding no change on the right, on its own scale)</figcaption></figure>")
         out.append(f"<div class=charts>{''.join(charts)}</div>")
-        out.append(_stage_table(data, stages))
+        out.append(_stage_table(data, stages, f"{p['a']} vs {p['b']}: {title}"))
     g = p["games"]
     if g["n"]:
         rows = [(k, v / g["n"], None) for k, v in g["outcomes"].items()]
