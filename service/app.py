@@ -14,6 +14,7 @@ from flask.json.provider import DefaultJSONProvider
 
 from .api import v1
 from .apipage import render
+from .examples import EXAMPLES, answer_text
 from .openapi import build_spec
 from .page import page as dispute_page
 from .problems import register_error_handlers
@@ -55,7 +56,7 @@ def create_app(config: Mapping | None = None) -> Flask:
     app.config.update(config or {})
     app.json = FastJSON(app)
     spec = build_spec(app.config["DIFF_MAX_DEALS"], app.config["DIFF_TIME_LIMIT"], app.config["MAX_CONTENT_LENGTH"])
-    page = render(spec)
+    page: list[str] = []    # the API page, rendered on first request (its examples ask the app itself)
     register_error_handlers(app)
     app.register_blueprint(v1)
     app.register_blueprint(dispute_page)
@@ -70,6 +71,8 @@ def create_app(config: Mapping | None = None) -> Flask:
 
     @app.get("/api")
     def api_page():
-        return Response(page, mimetype="text/html")
+        if not page:
+            page.append(render(spec, {ex.operation: (ex, *answer_text(app, ex)) for ex in EXAMPLES}))
+        return Response(page[0], mimetype="text/html")
 
     return app

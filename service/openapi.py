@@ -60,11 +60,12 @@ def _schemas(max_deals: int, time_limit: float) -> dict:
            "description": "a number of tricks, 0 or 'nil', 'blind nil', or a blind team bid 'blind N'",
            "examples": [4, "nil", "blind nil", "blind 7"]}
     cite = nullable({"type": "string", "description": "document id and clause, e.g. '004 §Nil'"})
-    step = obj({"rule": nullable(STR), "cite": cite, "value": ANY, "why": STR, "points": INT,
+    step = obj({"rule": nullable(STR), "cite": cite, "value": ANY, "why": STR, "reason": STR, "points": INT,
                 "team": {"enum": TEAMS}, "note": STR, "inherited_from": STR},
                ("rule", "cite"),
                "one line of an explanation: the rule applied, its citation (null where the document is "
-               "silent; then 'note' says so), the value it gave, and why; 'inherited_from' names the "
+               "silent; then 'note' says so), the value it gave, and why; 'reason' says it in a player's words "
+               "(why the rule applied, or for a refusal why not); 'inherited_from' names the "
                "variant that wrote an inherited rule; scoring lines carry 'points' (and 'team')")
     variant_ref = {"anyOf": [{"enum": bundled_ids()}, {"type": "string", "maxLength": 200}, ref("InlineVariant")],
                    "description": "a bundled variant id (GET /v1/variants) or an inline house rule"}
@@ -203,12 +204,14 @@ def _schemas(max_deals: int, time_limit: float) -> dict:
                                   "description": "variant id -> its ruling"},
                               "differences": arr(obj({"variants": arr(STR, minItems=2, maxItems=2),
                                                       "fields": arr(obj({"field": STR}, ("field",))),
-                                                      "rules": arr(obj({"rule": STR}, ("rule",)))},
+                                                      "rules": arr(obj({"rule": STR}, ("rule",))),
+                                                      "sentences": arr(STR)},
                                                      ("variants", "fields", "rules"))),
                               "agree": BOOL},
                              ("kind", "rulings", "differences", "agree"),
                              "each variant's ruling; for each variant that differs from the first: the answer "
-                             "fields that differ and the rules (value and cite in each) that make them differ"),
+                             "fields that differ, the rules (value and cite in each) that make them differ, and "
+                             "one plain sentence per rule ('sentences')"),
         "DiffAnswer": obj({"schema": {"const": "rulespec-diff-report/1"},
                            "config": {"type": "object", "description": "the run's settings (deals = deals run)"},
                            "stages": {"type": "object", "additionalProperties": STR,

@@ -231,7 +231,8 @@ def test_cli_failure_shows_expected_actual_and_trail(tmp_path):
     assert "teams.NS.points  expected -35, got -34" in out
     assert "rules applied:" in out
     trail = [line.split() for line in out.splitlines() if line.startswith("    NS ")]
-    assert ["NS", "nil.failed", "-75", "N", "bid", "nil,", "took", "1", "house", "§Nil"] in trail
+    assert ["NS", "nil.failed", "-75", "nil", "failed", "(North", "bid", "nil,", "took", "1):", "it", "costs", "75",
+            "house", "§Nil"] in trail
     assert any("001 §Scoring (inherited from standard)" in line for line in out.splitlines())
     assert out.rstrip().endswith("2 case(s): 1 passed, 1 failed")
 

@@ -55,9 +55,12 @@ def test_explain_one_hand_line_by_line():
     lines = [line.split() for line in result.stdout.splitlines()]
     assert result.stdout.startswith("Hand scored under kitchen-table\n")
     assert ["bids", "N", "3", "E", "nil", "S", "4", "W", "2"] in lines
-    assert ["scoring.made", "+70", "bid", "7,", "took", "9:", "made", "house", "§Ten", "for", "two", "hundred"] in lines
-    assert ["bags.penalty", "-50", "10", "bags", "reach", "the", "limit", "of", "5", "house", "§Bags"] in lines
-    assert ["nil.made", "+75", "E", "bid", "nil,", "took", "0", "house", "§Nil"] in lines
+    assert " ".join(["scoring.made", "+70", "NS made the contract (bid 7, took 9): it scores 70",
+                     "house §Ten for two hundred"]) in [" ".join(line) for line in lines]
+    assert " ".join(["bags.penalty", "-50", "too many bags (10 bags reach the limit of 5): it costs 50",
+                     "house §Bags"]) in [" ".join(line) for line in lines]
+    assert " ".join(["nil.made", "+75", "nil made (East bid nil, took 0): it scores 75",
+                     "house §Nil"]) in [" ".join(line) for line in lines]
     assert "= -28 this hand; score 120 -> 92, bags 8 -> 0 (2 added)" in result.stdout
     assert "001 §Scoring (inherited from standard)" in result.stdout
     assert "= game not over: no end condition is met" in result.stdout
@@ -76,7 +79,11 @@ def test_compare_side_by_side_marks_differences():
     result = cli("explain", EXAMPLE, *HAND, "--compare", "standard", "--compare", "classic")
     assert result.exit_code == 0, result.output
     out = result.stdout.splitlines()
-    header = next(line for line in out if "kitchen-table" in line and "standard" in line)
+    # one sentence per difference, first
+    assert out[1] == ("  Under kitchen-table (house) EW score 97 this hand, under standard (001) 122: a nil made scores 75 in "
+                      "kitchen-table and 100 in standard (house §Nil; 001 §Nil bids).")
+    assert out[2].startswith("  Under kitchen-table (house) EW score 97 this hand, under classic (004) 72: a nil made scores 75")
+    header = next(line for line in out if "kitchen-table" in line and "standard" in line and "Under" not in line)
     assert header.split() == ["kitchen-table", "standard", "classic"]
     rows = {line[2:].split("  ")[0].strip(): line for line in out if line[:2] in ("* ", "  ")}
     assert rows["EW nil.made"].startswith("* ") and rows["EW nil.made"].split()[-3:] == ["+75", "+100", "+50"]

@@ -22,17 +22,19 @@ ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = os.environ.get("SPADES_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-HOW_TO_ENABLE = ("browser tests of the dispute page need Chromium and Playwright's Python package: "
+HOW_TO_ENABLE = ("browser tests of the dispute page need Chromium, Playwright's and axe-core's Python packages: "
                  "`apt-get install chromium` (as root; or set SPADES_CHROMIUM=/path/to/chromium) and "
                  "`pip install -e '.[dev]'`")
 TIMEOUT_MS = 10_000
+MINE = "(my house rules)"   # the rule-book option for pasted house rules
 
 
 def _missing() -> str | None:
     try:
+        import axe_playwright_python  # noqa: F401
         import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "the playwright package is not installed"
+    except ImportError as exc:
+        return f"the {exc.name} package is not installed"
     if not os.access(CHROMIUM, os.X_OK):
         return f"no Chromium at {CHROMIUM}"
     return None
@@ -64,9 +66,48 @@ def server():
         pytest.fail(str(exc))
 
 
+# axe-core (bundled in axe-playwright-python) with every rule, the experimental ones too
+# (label-content-name-mismatch is one); a serious or critical violation fails the test.
+AXE_OPTIONS = {"resultTypes": ["violations"],
+               "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa",
+                                                     "best-practice", "experimental"]}}
+PHONE, DESKTOP = {"width": 375, "height": 812}, {"width": 1280, "height": 800}
+
+
+@pytest.fixture(scope="session")
+def shots(tmp_path_factory) -> Path:
+    """Where the run saves its screenshots and axe results for review: $SPADES_SHOTS, else a
+    ``screenshots`` folder under pytest's temporary directory (printed at the end of the run)."""
+    folder = Path(os.environ["SPADES_SHOTS"]) if os.environ.get("SPADES_SHOTS") else tmp_path_factory.mktemp(
+        "screenshots", numbered=False)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def snap(page, shots: Path, name: str, selector: str | None = None) -> None:
+    """The current state at phone and at desktop size (``selector`` scrolled to the top of the view)."""
+    for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
+        page.set_viewport_size(viewport)
+        if selector:
+            page.locator(selector).first.evaluate("(el) => el.scrollIntoView({block: 'start'})")
+        page.screenshot(path=shots / f"{name}-{size}.png")
+    page.set_viewport_size(PHONE)
+
+
+def assert_accessible(page, shots: Path, state: str) -> None:
+    """axe-core on the page as it is: no serious or critical violation (all of them saved for review)."""
+    from axe_playwright_python.sync_playwright import Axe
+    found = Axe().run(page, options=AXE_OPTIONS).response["violations"]
+    (shots / f"axe-{state}.json").write_text(json.dumps(
+        [{"id": v["id"], "impact": v["impact"], "nodes": len(v["nodes"])} for v in found], indent=1))
+    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:5]) for v in found
+           if v["impact"] in ("serious", "critical")]
+    assert not bad, f"{state}: {bad}"
+
+
 @pytest.fixture
 def page(browser, server):
-    context = browser.new_context(viewport={"width": 375, "height": 800}, accept_downloads=True)
+    context = browser.new_context(viewport=PHONE, accept_downloads=True)
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()
     errors = []
@@ -116,10 +157,13 @@ def test_disputed_hand_ruled_side_by_side(page):
     assert ns_other.locator("h4").inner_text() == "NS: −10 points"
     assert "Score 470 · bags 9" in ns_other.locator(".after").inner_text()
     assert "nil.failed · 004 §Nil and Blind Nil" in ns_other.locator("tr.differs").inner_text()
-    assert "N bid nil, took 1" in ns_mine.locator("tr.differs").nth(1).inner_text()
+    assert "nil failed (North bid nil, took 1): it costs 100" in ns_mine.locator("tr.differs").nth(1).inner_text()
     assert ns_mine.locator("tr:not(.differs)").inner_text().startswith("+40")  # the made contract agrees
-    differences = page.locator(".differences").inner_text()
-    assert "NS points −159 → −10" in differences and "nil.failed: standard says -100" in differences
+    summary = page.locator(".summary").inner_text()
+    assert ("Under standard (001) NS score −159 this hand, under classic (004) −10: a failed nil costs 100 in standard and 50 "
+            "in classic (001 §Nil bids; 004 §Nil and Blind Nil).") in summary
+    page.click(".differences summary")
+    assert "nil.failed: standard -100 (001 §Nil bids), classic -50" in page.locator(".differences").inner_text()
 
     # Reaching exactly 500: over under standard (>=), not under classic (>).
     enter_hand(page, [4, 3, 4, 2], [4, 3, 4, 2], {"score-NS": 420, "bags-NS": 0, "score-EW": 300, "bags-EW": 0})
@@ -137,8 +181,9 @@ def test_impossible_hands_are_refused_at_the_field(page):
     assert total.inner_text() == "Tricks add up to 14; a hand has 13."
     assert page.get_attribute("#tricks-W", "aria-invalid") == "true"
     rule(page)
-    assert "No ruling: Tricks add up to 14" in page.locator("#ruling").inner_text()
+    assert "No ruling: Tricks won: Tricks add up to 14; a hand has 13." in page.locator("#ruling").inner_text()
     assert page.locator("#add-hand").is_hidden()
+    assert page.get_attribute("#tricks-N", "aria-invalid") == "true"  # every box of the wrong total is marked
     # Blind nil is not in the standard rules: the bid is refused as it is chosen, with the clause.
     page.select_option("#variant", "standard")
     page.fill("#tricks-S", "3")
@@ -148,7 +193,7 @@ def test_impossible_hands_are_refused_at_the_field(page):
     assert "North may not bid blind nil" in error.inner_text() and "001 §Variants" in error.inner_text()
     assert page.get_attribute("#bid-N", "aria-invalid") == "true"
     rule(page)
-    page.locator("#ruling .error").filter(has_text="N may not bid blind nil").wait_for()
+    page.locator("#ruling .error").filter(has_text="North may not bid blind nil: these rules do not allow blind nil at all").wait_for()
     # A renege under rules that have no renege penalty is refused at the renege field.
     page.select_option("#bid-N", "4")
     page.select_option("#renege", "E")
@@ -165,7 +210,7 @@ def test_impossible_hands_are_refused_at_the_field(page):
     assert page.get_attribute("#tricks-N", "aria-invalid") == "false"
 
 
-def test_score_sheet_survives_reload_exports_imports_and_rescores(page, tmp_path):
+def test_score_sheet_survives_reload_exports_imports_and_rescores(page, tmp_path, shots):
     page.select_option("#variant", "standard")
     enter_hand(page, ["nil", 3, 4, 3], [1, 4, 4, 4])
     rule(page)
@@ -191,6 +236,7 @@ def test_score_sheet_survives_reload_exports_imports_and_rescores(page, tmp_path
     rescored.wait_for()
     assert "NS classic" in rescored.inner_text() and rescored.locator("td.differs").count() > 0
     assert "Under classic: After 2 hand(s): NS 61 (1 bag), EW 2 (2 bags)." in page.locator(".rescored").inner_text()
+    assert_accessible(page, shots, "sheet-rescored")
 
     with page.expect_download() as download:
         page.click("#export")
@@ -217,13 +263,15 @@ rules:
 """
 
 
-def test_house_rules_checked_live_and_card_questions(page):
-    page.select_option("#variant", "house")
+def test_house_rules_checked_live_and_card_questions(page, shots):
+    page.select_option("#variant", MINE)
     page.fill("#house-yaml", HOUSE_YAML)
     problem = page.locator("#house-problems li").filter(has_text="Line 6, column 14")
     problem.wait_for()
     assert "did you mean 'nil.failed'?" in problem.inner_text()
     assert page.get_attribute("#house-yaml", "aria-invalid") == "true"
+    assert_accessible(page, shots, "house-rules-problems")
+    snap(page, shots, "house-rules-problems", "#rules")
     page.fill("#house-yaml", HOUSE_YAML.replace("faild", "failed"))
     page.locator("#house-status").filter(has_text="✓ kitchen: 2 rule(s)").wait_for()
     enter_hand(page, ["nil", 3, 4, 3], [0, 4, 5, 4])
@@ -232,8 +280,8 @@ def test_house_rules_checked_live_and_card_questions(page):
 
     # Who wins the trick: the card picker fills the cards in playing order.
     page.click("#trick-0")
-    for card in ("ace of hearts", "two of spades", "king of hearts", "three of hearts"):
-        page.click(f"#picker button[aria-label='{card}']")
+    for card in ("AH", "2S", "KH", "3H"):
+        page.click(f"#picker button[data-card='{card}']")
     assert page.input_value("#trick-3") == "3H"
     page.click("#trick-form button[type=submit]")
     assert page.locator("#trick-answer .verdict").inner_text() == "East wins the trick with 2♠."
@@ -244,7 +292,8 @@ def test_house_rules_checked_live_and_card_questions(page):
     page.click("#legal-form button[type=submit]")
     answer = page.locator("#legal-answer")
     answer.locator(".verdict").wait_for()
-    assert answer.locator(".verdict").inner_text() == "No: K♦ may not be played here."
+    assert answer.locator(".verdict").inner_text().startswith(
+        "No: K♦ may not be played: hearts were led and you hold hearts, so you must follow suit with A♥. play.follow")
     assert "play.follow · 001 §Turns" in answer.inner_text()
 
     # The picker by keyboard: one tab stop, arrows along a suit and across suits, Enter picks.
@@ -272,10 +321,10 @@ def test_screenshots(page):
     page.click("#compare-box summary")  # closed again: the list is long on a phone
     enter_hand(page, ["nil", 3, 4, 3], [1, 4, 4, 4], {"score-NS": 480, "bags-NS": 9, "score-EW": 300, "bags-EW": 2})
     rule(page)
-    page.wait_for_selector(".differences")
+    page.wait_for_selector(".summary")
     page.click("#trick-0")
-    for card in ("ace of hearts", "two of spades", "king of hearts", "three of hearts"):
-        page.click(f"#picker button[aria-label='{card}']")
+    for card in ("AH", "2S", "KH", "3H"):
+        page.click(f"#picker button[data-card='{card}']")
     page.click("#trick-form button[type=submit]")
     page.locator("#trick-answer .verdict").first.wait_for()
     page.fill("#legal-hand", "AH 2S KD")
@@ -289,3 +338,221 @@ def test_screenshots(page):
         page.locator(f"#{name}").screenshot(path=out / f"phone-{name.removesuffix('-section')}.png")
     page.set_viewport_size({"width": 1280, "height": 900})
     page.screenshot(path=out / "desktop.png", full_page=True)
+
+
+# --------------------------------------------------------------------------- at the table (issue 18)
+def test_ruling_leads_with_sentences_scrolls_and_takes_focus(page, shots):
+    assert_accessible(page, shots, "start")
+    compare_with(page, "classic", "tournament", "pirates")
+    page.click("#compare-box summary")
+    enter_hand(page, ["nil", 3, 4, 3], [1, 4, 4, 4])
+    rule(page)
+    summary = page.locator(".summary")
+    summary.wait_for()
+    sentences = summary.locator("li").all_inner_texts()
+    assert ("Under standard (001) NS score −59 this hand, under classic (004) −10: a failed nil costs 100 in standard and 50 "
+            "in classic (001 §Nil bids; 004 §Nil and Blind Nil).") in sentences
+    assert ("Under standard (001) EW score 62 this hand, under tournament (000) 60: the overtrick bonus scores 2 in standard "
+            "and 0 in tournament (001 §Scoring; 000 §SCORING).") in sentences
+    # The answer is what the reader lands on: the ruling has the focus and its top is in view.
+    assert page.evaluate("document.activeElement.id") == "ruling"
+    top = page.evaluate("document.getElementById('ruling').getBoundingClientRect().top")
+    assert -2 <= top < 100, top
+    # Yours is marked only where no other book scores a line the same way (the overtrick point).
+    yours = page.locator(".ruling.yours section.team").first
+    assert yours.locator("tr.differs").count() == 1
+    assert "the overtrick bonus" in yours.locator("tr.differs").inner_text()
+    assert_accessible(page, shots, "ruling-four-books")
+    snap(page, shots, "ruling-four-books", "#ruling")
+
+
+def test_why_not_in_words_with_the_clause(page, shots):
+    page.fill("#legal-hand", "9C KD AH 2S")
+    page.fill("#legal-card", "2s")
+    page.click("#legal-form button[type=submit]")
+    verdict = page.locator("#legal-answer .verdict")
+    verdict.wait_for()
+    assert verdict.inner_text() == ("No: 2♠ may not be led: spades are not broken yet, and you hold other suits. "
+                                    "play.lead · 001 §Turns")
+    page.fill("#trick-0", "AH")
+    page.fill("#trick-1", "2S")
+    page.fill("#trick-2", "KH")
+    page.fill("#trick-3", "3H")
+    page.click("#trick-form button[type=submit]")
+    steps = page.locator("#trick-answer .steps")
+    steps.wait_for()
+    assert "spades are trumps: 2♠ played trump.suit · 001 §Objective" in steps.inner_text()
+    assert_accessible(page, shots, "card-answers")
+    snap(page, shots, "why-not", "#legal-form")
+
+
+def test_every_choice_survives_a_reload_and_bundled_house_is_selectable(page, shots):
+    page.select_option("#variant", "house")
+    assert page.locator("#house").is_hidden()            # the bundled rule book, not the paste box
+    assert page.locator("#variant-title").inner_text() != ""
+    assert page.is_disabled("#compare input[value=house]")
+    compare_with(page, "classic")
+    page.select_option("#bid-N", "4")
+    page.fill("#tricks-E", "3")
+    page.fill("#legal-hand", "AH 2S")
+    page.select_option("#leader", "E")
+    page.reload()
+    page.wait_for_selector("#variant option[value=standard]", state="attached")
+    page.wait_for_function("document.getElementById('variant').value === 'house'")
+    assert page.input_value("#variant") == "house"
+    assert page.is_checked("#compare input[value=classic]")
+    assert page.input_value("#bid-N") == "4" and page.input_value("#tricks-E") == "3"
+    assert page.input_value("#legal-hand") == "AH 2S" and page.input_value("#leader") == "E"
+    assert page.locator("#trick-0-label").inner_text() == "Led by East"
+    # My house rules is its own choice; its YAML comes back too, and the bundled house can be compared with it.
+    page.select_option("#variant", MINE)
+    page.fill("#house-yaml", HOUSE_YAML.replace("faild", "failed"))
+    page.locator("#house-status").filter(has_text="✓ kitchen").wait_for()
+    assert not page.is_disabled("#compare input[value=house]")
+    page.reload()
+    page.locator("#house-status").filter(has_text="✓ kitchen").wait_for()
+    assert page.input_value("#variant") == MINE and "nil.failed: -75" in page.input_value("#house-yaml")
+    snap(page, shots, "choices-after-reload", "#rules")
+
+
+def test_sheet_says_which_rule_book_scores_each_hand(page, shots):
+    enter_hand(page, [4, 4, 3, 2], [5, 3, 3, 2])
+    rule(page)
+    assert page.inner_text("#add-hand") == "Add this hand to game 1 (scored under standard)"
+    page.click("#add-hand")
+    page.locator("#sheet-status").filter(has_text="Hand 1 added to game 1").wait_for()
+    assert "Every hand of this game is scored under standard." in page.inner_text("#sheet")
+    page.select_option("#variant", "classic")
+    enter_hand(page, [4, 4, 3, 2], [5, 3, 3, 2])
+    rule(page)
+    page.locator("#add-note").filter(has_text="not classic").wait_for()
+    assert page.inner_text("#add-hand") == "Add this hand to game 1 (scored under standard)"
+    assert page.inner_text("#add-note") == ("Game 1 is scored under standard, the rules it started with, not classic. "
+                                            "Start a new game to score hands under classic.")
+    page.click("#new-game")
+    page.locator("#add-hand").filter(has_text="game 2 (scored under classic)").wait_for()
+    assert page.inner_text("#add-note") == ""
+    snap(page, shots, "sheet-rule-book", "#ruling-section")
+
+
+def test_errors_name_their_field_and_mark_it(page, shots):
+    enter_hand(page, [4, 3, 4, 2], ["4e", 3, 4, 2])
+    assert page.inner_text("#tricks-total") == "North's tricks: “4e” is not a whole number (0 or more)."
+    assert page.get_attribute("#tricks-N", "aria-invalid") == "true"
+    assert page.get_attribute("#tricks-E", "aria-invalid") == "false"
+    rule(page)
+    assert page.inner_text("#hand-error") == "The hand cannot be ruled on as entered: North's tricks (marked)."
+    assert page.evaluate("document.activeElement.id") == "tricks-N"
+    page.fill("#tricks-N", "4")
+    page.fill("#bags-NS", "-3")
+    assert page.inner_text("#before-NS-error") == "NS bags before the hand: “-3” is not a whole number (0 or more)"
+    assert page.get_attribute("#bags-NS", "aria-invalid") == "true"
+    page.fill("#bags-NS", "1001")
+    rule(page)   # the service's range check, at its field, named
+    page.locator("#before-NS-error").filter(has_text="NS bags before the hand: must be between 0 and 1000").wait_for()
+    assert page.get_attribute("#bags-NS", "aria-invalid") == "true"
+    page.fill("#bags-NS", "0")
+    # Blind nil under tournament: refused in words, naming the scores.
+    page.select_option("#variant", "tournament")
+    page.select_option("#bid-W", "blind nil")
+    page.locator("#bid-W-error").filter(has_text="West may not bid blind nil").wait_for()
+    assert ("blind nil is allowed only at some scores, and not with EW on 0 against NS on 0"
+            in page.inner_text("#bid-W-error"))
+    # Cards: a bad card and a card entered twice are named after the box they are in, and marked.
+    for i, card in enumerate(["10H", "1X", "10H", "2H"]):
+        page.fill(f"#trick-{i}", card)
+    page.click("#trick-form button[type=submit]")
+    page.locator("#trick-answer .error").filter(has_text="Card 2 of the trick: not a card: '1X'").wait_for()
+    assert page.get_attribute("#trick-1", "aria-invalid") == "true"
+    page.fill("#trick-1", "3H")
+    page.click("#trick-form button[type=submit]")
+    page.locator("#trick-answer .error").filter(
+        has_text="Card 3 of the trick: 10♥ appears twice (also entered as card 1 of the trick)").wait_for()
+    assert page.get_attribute("#trick-2", "aria-invalid") == "true"
+    assert page.get_attribute("#trick-1", "aria-invalid") == "false"
+    assert_accessible(page, shots, "errors")
+    snap(page, shots, "errors-hand", "#hand-section")
+    snap(page, shots, "errors-cards", "#trick-form")
+
+
+def test_rescoring_refusal_names_the_hand(page, shots):
+    enter_hand(page, [4, 4, 3, 1], [5, 3, 3, 2])
+    rule(page)
+    page.click("#add-hand")
+    page.locator("#sheet-status").filter(has_text="Hand 1 added").wait_for()
+    page.select_option("#rescore-0", "tournament")
+    page.click("#rescore-0-go")
+    error = page.locator(".rescored .error")
+    error.wait_for()
+    assert error.inner_text().startswith("Under tournament: Hand 1 of this game, West's bid: West may not bid 1: "
+                                         "a bid must be at least 2 here")
+
+
+def test_keyboard_only(page, shots):
+    # Bids chosen and the hand ruled on without a pointer: Enter on a drop-down submits its form.
+    page.focus("#bid-N")
+    for seat, key in zip("NESW", ["4", "3", "4", "2"]):
+        assert page.evaluate("document.activeElement.id") == f"bid-{seat}"
+        page.keyboard.press(key)
+        page.keyboard.press("Tab")
+    for n in ("4", "3", "4", "2"):
+        page.keyboard.type(n)
+        page.keyboard.press("Tab")
+    assert page.inner_text("#tricks-total") == "13 tricks: complete."
+    page.focus("#bid-W")
+    page.keyboard.press("Enter")
+    page.locator(".ruling.yours").wait_for()
+    assert page.evaluate("document.activeElement.id") == "ruling"
+    # The tally buttons, by keyboard.
+    page.focus("#tally-clear")
+    page.keyboard.press("Enter")
+    page.focus("[data-won=S]")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Space")
+    assert page.input_value("#tricks-S") == "2"
+    # The add button, then re-scoring with Enter on its drop-down.
+    page.focus("#add-hand")
+    page.keyboard.press("Enter")
+    page.locator("#sheet-status").filter(has_text="Hand 1 added").wait_for()
+    page.focus("#rescore-0")
+    page.keyboard.press("Enter")
+    page.locator("table.rescore").wait_for()
+    # Who wins a trick: cards typed, Enter on the leader drop-down asks.
+    for i, card in enumerate(["AH", "2S", "KH", "3H"]):
+        page.fill(f"#trick-{i}", card)
+    page.focus("#leader")
+    page.keyboard.press("Enter")
+    page.locator("#trick-answer .verdict").wait_for()
+    assert_accessible(page, shots, "keyboard-flow")
+    snap(page, shots, "keyboard-sheet", "#sheet-section")
+
+
+def test_api_page_at_phone_width(page, shots, server):
+    page.goto(f"{server}/api")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.get_attribute("a.back", "href") == "/"
+    contents = page.locator("nav#contents a")
+    assert contents.count() >= 12
+    for href in contents.evaluate_all("(links) => links.map((a) => a.getAttribute('href'))"):
+        assert page.locator(href).count() == 1, href
+    examples = page.locator(".example")
+    assert examples.count() >= 10
+    assert "curl" in examples.first.inner_text()
+    assert_accessible(page, shots, "api")
+    snap(page, shots, "api-top")
+    snap(page, shots, "api-example", "#op-score")
+REPORTS = [ROOT / "docs" / "reports" / "report.html", ROOT / "docs" / "reports" / "verify" / "index.html",
+           ROOT / "docs" / "reports" / "verify" / "000-tournament.html"]
+
+
+@pytest.mark.parametrize("path", REPORTS, ids=lambda p: p.name)
+def test_reports_at_phone_width(page, shots, path):
+    page.goto(path.as_uri())
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], path.name
+    assert page.locator("nav.contents a").count() >= 3
+    assert_accessible(page, shots, f"report-{path.stem}")
+    snap(page, shots, f"report-{path.stem}")
+    figure = page.locator("figure")
+    if figure.count():
+        figure.first.scroll_into_view_if_needed()
+        figure.first.screenshot(path=shots / f"report-{path.stem}-chart-phone.png")

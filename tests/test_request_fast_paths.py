@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 import pytest
 
 from rulespec.app import answers as A
+from rulespec.app import reasons as R
 from rulespec.core import cards as C
 from rulespec import game as E
 from rulespec.errors import CardError, GameError
@@ -85,14 +86,17 @@ def plain_validate_bids(rs, bids: list[E.Bid], scores, bags, dealer: int | None)
                                   bids=alone, scores=scores, bags=bags)
         if refusals:
             r = refusals[0]
-            raise A.InputError(f"{C.SEATS[seat]} may not bid {bids[seat]}: {r['why']}", f"bids.{C.SEATS[seat]}",
-                               r["rule"], r["cite"])
+            why = A._bid_reason(rs, r, seat, bids[seat], "", scores, refused=True)
+            raise A.InputError(f"{R.SEAT_NAMES[C.SEATS[seat]]} may not bid {bids[seat]}: {why}",
+                               f"bids.{C.SEATS[seat]}", r["rule"], r["cite"])
     for team in (0, 1):
         pair = [bids[team], bids[team + 2]]
         refusals = E.team_refusals(rs, pair, scores, bags, team)
         if refusals:
             r = refusals[0]
-            raise A.InputError(f"{C.TEAMS[team]}'s bids are not allowed together: {r['why']}", "bids",
+            why = A._bid_reason(rs, r, team, pair[0], f"{C.SEATS[team]} {pair[0]}, {C.SEATS[team + 2]} {pair[1]}",
+                                scores, refused=True)
+            raise A.InputError(f"{C.TEAMS[team]}'s bids are not allowed together: {why}", "bids",
                                r["rule"], r["cite"])
 
 
@@ -133,16 +137,25 @@ def plain_answer_score(rs, req: Mapping) -> dict:
     game = E.game_status(rs, new_scores, new_bags, hands, explain=True)
     explanation = []
     for t, r in enumerate(results):
+        team = C.TEAMS[t]
+        for line in r.lines:
+            line["reason"] = R.reason(line["rule"], R.hand_facts(line["rule"], team, line["points"], line["why"]))
         pair = [bids[t], bids[t + 2]]
         if any(b.kind == E.REGULAR for b in pair):
             contract = E.team_contract(rs, pair, scores, bags, t)
             parts = " + ".join(f"{C.SEATS[s]} {bids[s]}" for s in (t, t + 2) if bids[s].kind == E.REGULAR)
-            explanation.append(dict(rs.step("bid.team_contract", contract, parts), team=C.TEAMS[t]))
+            explanation.append(dict(rs.step("bid.team_contract", contract, parts), team=team,
+                                    reason=R.reason("bid.team_contract", R.team_bid_facts(team, parts, contract))))
         if any(b.is_nil for b in pair):
-            explanation.append(dict(rs.step("nil.tricks_count", rs.params["nil.tricks_count"],
+            value = rs.params["nil.tricks_count"]
+            explanation.append(dict(rs.step("nil.tricks_count", value,
                                             "whether the nil bidder's tricks count toward the contract"),
-                                    team=C.TEAMS[t]))
-        explanation += [dict(line, team=C.TEAMS[t]) for line in r.lines]
+                                    team=team, reason=R.reason("nil.tricks_count",
+                                                               R.hand_facts("nil.tricks_count", team, None, "", value))))
+        explanation += [dict(line, team=team) for line in r.lines]
+    for step in game["explanation"]:
+        step["reason"] = R.reason(step["rule"], R.game_facts(new_scores, rs.params["game.target"], step["value"]),
+                                  refused=step["value"] in (False, None))
     explanation += game.pop("explanation")
     return {"variant": rs.id, "bids": {C.SEATS[s]: str(b) for s, b in enumerate(bids)},
             "tricks": {C.SEATS[s]: tricks[s] for s in range(4)},

@@ -14,6 +14,7 @@ import yaml
 
 from ..core import cards as C
 from .. import game as E
+from . import reasons as R
 from ..model.ablation import differing_rules, with_rule_from
 from ..errors import CardError, GameError, InputError, RulesFileError, RulespecError, UnknownVariantError
 from ..model.ruleset import Ruleset, compile_spec, load_ruleset
@@ -197,6 +198,12 @@ def _bid(value, field: str) -> E.Bid:
 
 
 # --------------------------------------------------------------------------- answers
+def _suit(rs: Ruleset, card: int | None) -> str:
+    """The suit letter a card counts in under ``rs`` (the trump suit for ``None``; ``J`` for no suit)."""
+    suit = rs.params["trump.suit"] if card is None else rs.suit_of[card]
+    return C.SUIT_LETTERS[suit] if suit < 4 else "J"
+
+
 def answer_trick(rs: Ruleset, req: Mapping) -> dict:
     """Who wins a complete trick."""
     leader = _seat(_get(req, "leader", ""), "leader")
@@ -207,6 +214,11 @@ def answer_trick(rs: Ruleset, req: Mapping) -> dict:
     index, steps = E.trick_winner(rs, trick, number, explain=True)
     winner = (leader + index) % 4
     played_by = {C.SEATS[(leader + i) % 4]: C.card_name(c) for i, c in enumerate(trick)}
+    suits = [_suit(rs, c) for c in trick]
+    for step in steps:
+        step["reason"] = R.reason(step["rule"], R.trick_facts([C.card_name(c) for c in trick], suits,
+                                                               _suit(rs, None), C.card_name(trick[index]),
+                                                               step["value"]))
     return {"variant": rs.id, "winner": C.SEATS[winner], "card": C.card_name(trick[index]),
             "played_by": played_by, "explanation": steps}
 
@@ -230,10 +242,18 @@ def answer_legal(rs: Ruleset, req: Mapping) -> dict:
                          "hand")
     hand = C.mask_of(hand_cards)
     result = E.legal_cards(rs, hand, trick, number, broken, explain=True)
+    hand_suits = [_suit(rs, c) for c in hand_cards]
+    led, trump = _suit(rs, trick[0]) if trick else "", _suit(rs, None)
+    for step in result.steps:
+        step["reason"] = R.reason(step["rule"], R.play_facts(None, step["value"], hand_suits, led, trump, broken,
+                                                              number))
     illegal = []
     for card in C.iter_cards(hand & ~result.cards):
         name = C.card_name(card)
-        reasons = [step for step in result.steps if name not in step["value"]]
+        reasons = [{**step, "reason": R.reason(
+            step["rule"], R.play_facts(name, step["value"], hand_suits, led, trump, broken, number), refused=True,
+            case=R.play_case(step["rule"], _suit(rs, card), hand_suits, led, trump, broken))}
+            for step in result.steps if name not in step["value"]]
         illegal.append({"card": name, "reasons": reasons})
     return {"variant": rs.id, "legal": C.card_names(result.cards), "illegal": illegal,
             "explanation": result.steps, "conflicts": result.conflicts, "dead_ends": result.dead_ends}
@@ -259,8 +279,26 @@ def answer_bid(rs: Ruleset, req: Mapping) -> dict:
     refusals = E.bid_refusals(rs, seat, bid, hand=hand, dealer=dealer, bids=bids, scores=scores, bags=bags,
                               checked=checked)
     notes = [f"{step['rule']} not checked without the hand" for step in checked if step["value"] is None]
+    partner = bids[(seat + 2) % 4]
+    pair = f"{C.SEATS[seat]} {bid}" + (f", {C.SEATS[(seat + 2) % 4]} {partner}" if partner else "")
+    for step in checked:
+        step["reason"] = _bid_reason(rs, step, seat, bid, pair, scores, refused=False)
+    for step in refusals:
+        step["reason"] = _bid_reason(rs, step, seat, bid, pair, scores, refused=True)
     return {"variant": rs.id, "seat": C.SEATS[seat], "bid": str(bid), "allowed": not refusals,
             "refusals": refusals, "notes": notes, "explanation": checked}
+
+
+def _bid_reason(rs: Ruleset, step: dict, seat: int, bid: E.Bid, pair: str, scores, refused: bool) -> str:
+    """The plain-language reason of one bidding step (a seat's bid or the partnership's pair)."""
+    rule = step["rule"]
+    if R.TEMPLATES[rule].group == "team_bid":
+        facts = R.team_bid_facts(C.TEAMS[seat % 2], pair, step["value"])
+    else:
+        facts = R.bid_facts(C.SEATS[seat], str(bid.n) if bid.kind == E.BLIND else str(bid),
+                            tuple(scores), step["value"])
+    case = "never" if rs.rules[rule].text.strip() == "false" else "scores"
+    return R.reason(rule, facts, refused=refused, case=case)
 
 
 def _validate_bids(rs: Ruleset, bids: list[E.Bid], scores, bags, dealer: int | None) -> None:
@@ -273,14 +311,17 @@ def _validate_bids(rs: Ruleset, bids: list[E.Bid], scores, bags, dealer: int | N
                                   bids=alone, scores=scores, bags=bags)
         if refusals:
             r = refusals[0]
-            raise InputError(f"{C.SEATS[seat]} may not bid {bids[seat]}: {r['why']}", f"bids.{C.SEATS[seat]}",
+            why = _bid_reason(rs, r, seat, bids[seat], "", scores, refused=True)
+            raise InputError(f"{R.SEAT_NAMES[C.SEATS[seat]]} may not bid {bids[seat]}: {why}", f"bids.{C.SEATS[seat]}",
                              r["rule"], r["cite"])
     for team in (0, 1):
         pair = [bids[team], bids[team + 2]]
         refusals = E.team_refusals(rs, pair, scores, bags, team)
         if refusals:
             r = refusals[0]
-            raise InputError(f"{C.TEAMS[team]}'s bids are not allowed together: {r['why']}", "bids",
+            text = f"{C.SEATS[team]} {pair[0]}, {C.SEATS[team + 2]} {pair[1]}"
+            why = _bid_reason(rs, r, team, pair[0], text, scores, refused=True)
+            raise InputError(f"{C.TEAMS[team]}'s bids are not allowed together: {why}", "bids",
                              r["rule"], r["cite"])
 
 
@@ -331,11 +372,22 @@ def _replay_card(rs: Ruleset, state: E.HandState, card: int, field: str, reneges
         why = [s for s in legal.steps if C.card_name(card) not in s["value"]]
         rule = why[0] if why else {"rule": None, "cite": None}
         if rs.params["renege.mode"] == "none":
-            raise InputError(f"{C.SEATS[seat]} may not play {C.card_name(card)} here", field,
-                             rule["rule"], rule["cite"])
+            message = _card_refusal(rs, state, seat, card, rule) if why else \
+                f"{C.SEATS[seat]} may not play {C.card_name(card)} here"
+            raise InputError(message, field, rule["rule"], rule["cite"])
         if seat not in reneges:
             reneges.append(seat)
     state.play(card)
+
+
+def _card_refusal(rs: Ruleset, state: E.HandState, seat: int, card: int, rule: dict) -> str:
+    """Why ``seat`` may not play ``card``, in a player's words ("South: 5♦ may not be played: clubs were
+    led and ...")."""
+    suits = [_suit(rs, c) for c in C.iter_cards(state.hands[seat])]
+    led, trump = _suit(rs, state.trick[0]) if state.trick else "", _suit(rs, None)
+    facts = R.play_facts(C.card_name(card), rule["value"], suits, led, trump, state.broken, state.number)
+    case = R.play_case(rule["rule"], _suit(rs, card), suits, led, trump, state.broken)
+    return f"{R.SEAT_NAMES[C.SEATS[seat]]}: " + R.reason(rule["rule"], facts, refused=True, case=case)
 
 
 def answer_score(rs: Ruleset, req: Mapping) -> dict:
@@ -356,6 +408,8 @@ def answer_score(rs: Ruleset, req: Mapping) -> dict:
     game = E.game_status(rs, new_scores, new_bags, hands, explain=True)
     names = [str(b) for b in bids]
     explanation = [step for t, r in enumerate(results) for step in _team_steps(rs, bids, names, t, r)]
+    for step in game["explanation"]:
+        step["reason"] = R.game_reason(step["rule"], new_scores, rs.params["game.target"], step["value"])
     explanation += game.pop("explanation")
     return {"variant": rs.id, "bids": dict(zip(C.SEATS, names)), "tricks": dict(zip(C.SEATS, tricks)),
             "teams": {C.TEAMS[t]: r.as_dict() for t, r in enumerate(results)},
@@ -393,15 +447,19 @@ def _team_steps(rs: Ruleset, bids: list[E.Bid], names: list[str], t: int, result
     """A partnership's part of the explanation: its contract, how its nil bidders' tricks count, its lines."""
     team = C.TEAMS[t]
     steps = []
+    for line in result.lines:
+        line["reason"] = R.line_reason(line["rule"], team, line["points"], line["why"])
     regular = [s for s in (t, t + 2) if bids[s].kind == E.REGULAR]
     if regular:
         step = rs.step("bid.team_contract", result.contract, " + ".join(f"{C.SEATS[s]} {names[s]}" for s in regular))
         step["team"] = team     # rs.step gives a fresh record
+        step["reason"] = R.contract_reason(team, step["why"], result.contract)
         steps.append(step)
     if bids[t].is_nil or bids[t + 2].is_nil:
         step = rs.step("nil.tricks_count", rs.params["nil.tricks_count"],
                        "whether the nil bidder's tricks count toward the contract")
         step["team"] = team
+        step["reason"] = R.setting_reason("nil.tricks_count", team, step["value"])
         steps.append(step)
     return steps + [{**line, "team": team} for line in result.lines]    # the lines also go out under "teams"
 
@@ -518,6 +576,9 @@ def compare(req, allow_paths: bool = False) -> dict:
     base = _leaves(rulings[keys[0]])
     differences = [d for key, rs in zip(keys[1:], rulesets[1:])
                    if (d := _difference(kind, body, (keys[0], rulesets[0]), (key, rs), base, rulings[key]))]
+    docs = {key: rs.doc for key, rs in zip(keys, rulesets)}
+    for difference in differences:
+        difference["sentences"] = R.difference_sentences(difference, rulings, docs)
     return {"kind": kind, "rulings": rulings, "differences": differences, "agree": not differences}
 
 

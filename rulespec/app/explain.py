@@ -41,9 +41,9 @@ def cite_text(line: Mapping) -> str:
 
 
 def trail(lines: list[Mapping], indent: str = "  ") -> list[str]:
-    """Aligned rows: rule, value, why, citation."""
-    rows = [(str(line.get("rule", "")), value_text(line), str(line.get("why", "")), cite_text(line))
-            for line in lines]
+    """Aligned rows: rule, value, the reason in words (``reason``, else the engine's ``why``), citation."""
+    rows = [(str(line.get("rule", "")), value_text(line), str(line.get("reason") or line.get("why", "")),
+             cite_text(line)) for line in lines]
     if not rows:
         return []
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
@@ -139,6 +139,9 @@ def render_compare(result: Mapping, request: Mapping) -> list[str]:
         text = f"{'*' if differs else ' '} {label:<{width}}  " + "  ".join(
             f"{cell:>{widths[name]}}" for cell, name in zip(cells, names))
         out.append(click.style(text, fg="yellow", bold=True) if differs else text)
+    sentences = [text for diff in result["differences"] for text in diff.get("sentences", ())]
+    if sentences:
+        out[1:1] = [f"  {text}" for text in sentences] + [""]
     rules: dict[str, dict[str, dict]] = {}
     for diff in result["differences"]:
         for rule in diff["rules"]:

@@ -56,10 +56,59 @@ export function clause(step) {
   return el;
 }
 
-// A problem as a message: detail and, where a rule refuses it, that rule.
+// An input's path in a request ("bids.W", "hands[0].before.NS.bags", "cards[2]") in a player's words.
+export function fieldLabel(path) {
+  let rest = (path || '').replace(/^input\./, '');
+  const prefix = [];
+  const hand = /^hands\[(\d+)\]\.?(.*)$/.exec(rest);
+  if (hand) {
+    prefix.push(`Hand ${Number(hand[1]) + 1} of this game`);
+    rest = hand[2];
+  }
+  let m;
+  let label = rest;
+  if ((m = /^bids\.([NESW])/.exec(rest))) label = `${SEAT_NAMES[m[1]]}'s bid`;
+  else if (rest === 'bids') label = 'The bids';
+  else if ((m = /^tricks\.([NESW])/.exec(rest))) label = `${SEAT_NAMES[m[1]]}'s tricks`;
+  else if (rest.startsWith('tricks')) label = 'Tricks won';
+  else if ((m = /^before\.(NS|EW)\.(score|bags)/.exec(rest))) label = `${m[1]} ${m[2]} before the hand`;
+  else if ((m = /^before\.(NS|EW)/.exec(rest))) label = `${m[1]} before the hand`;
+  else if (rest.startsWith('events')) label = 'Renege';
+  else if ((m = /^cards\[(\d+)\]/.exec(rest))) label = `Card ${Number(m[1]) + 1} of the trick`;
+  else if (rest === 'cards') label = 'The trick';
+  else if ((m = /^hand\[(\d+)\]/.exec(rest))) label = `Card ${Number(m[1]) + 1} in your hand`;
+  else if (rest === 'hand') label = 'Cards in your hand';
+  else if ((m = /^trick\[(\d+)\]/.exec(rest))) label = `Card ${Number(m[1]) + 1} already played to the trick`;
+  else if (rest === 'trick') label = 'Cards already played to the trick';
+  else if (rest === 'card') label = 'The card you want to play';
+  else if (/^variants?\b/.test(rest)) label = 'Rules';
+  else if (rest === 'leader') label = 'Led by';
+  else if (rest === 'number') label = 'Trick number';
+  else if (rest === 'hands') label = 'The hands of this game';
+  return [...prefix, label].filter(Boolean).join(', ');
+}
+
+// "10H" → "10♥" inside a message.
+export function prettyCards(text) {
+  const symbols = {S: '♠', H: '♥', D: '♦', C: '♣'};
+  return text.replace(/\b(10|[2-9JQKA])([SHDC])\b/g, (_, rank, suit) => rank + symbols[suit]);
+}
+
+// A problem's detail in a player's words: paths inside it named, cards with suit symbols.
+export function problemText(body) {
+  const detail = String(body.detail || body.title || 'the service could not answer')
+    .replace(/\(also at ([^)]+)\)/, (_, path) => `(also entered as ${fieldLabel(path).toLowerCase()})`);
+  const field = (body.field || '').replace(/^input\./, '');
+  const label = field ? fieldLabel(field) : '';
+  const seat = /^bids\.([NESW])$/.exec(field);
+  const named = !label || (seat && detail.startsWith(SEAT_NAMES[seat[1]]));
+  return prettyCards(named ? detail : `${label}: ${detail}`);
+}
+
+// A problem as a message: the field in words, what is wrong and, where a rule refuses it, that rule.
 export function problemMessage(problem) {
   const body = problem.body || {detail: String(problem.message || problem)};
-  return h('span', {}, body.detail, body.rule ? [' ', clause(body)] : []);
+  return h('span', {}, problemText(body), body.rule ? [' ', clause(body)] : []);
 }
 
 // Numbers with a true minus sign; signed() also marks gains with a plus.

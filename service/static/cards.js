@@ -32,10 +32,10 @@ function labelOf(input) {
   return document.querySelector(`label[for="${input.id}"]`).textContent.trim();
 }
 
-// One explanation step: the rule, its citation and what it gave.
+// One explanation step: the reason in words, then the rule and its citation.
 function step(s) {
   const value = Array.isArray(s.value) ? s.value.map(pretty).join(' ') : String(s.value);
-  return h('li', {}, s.why ? `${s.why}: ` : '', h('strong', {}, value), ' ', clause(s));
+  return h('li', {}, s.reason ? `${s.reason} ` : [s.why ? `${s.why}: ` : '', h('strong', {}, value), ' '], clause(s));
 }
 
 // Answers under one or several variants: each as a block, the ones that differ from yours marked.
@@ -45,14 +45,40 @@ function renderAnswers(target, answer, render, same) {
   target.replaceChildren(...keys.map((key, i) => {
     const ruling = rulings[key];
     const differs = i > 0 && (ruling.error || rulings[keys[0]].error || !same(ruling, rulings[keys[0]]));
-    const block = h('div', {class: differs ? 'ruling differs' : 'ruling'}, h('h4', {}, key, differs ? ' (differs)' : ''));
-    block.append(...(ruling.error ? [h('p', {class: 'error'}, problemMessage({body: ruling.error}))] : render(ruling)));
+    const block = h('div', {class: differs ? 'ruling differs' : 'ruling'}, h('h3', {}, key, differs ? ' (differs)' : ''));
+    block.append(...(ruling.error ? [h('p', {class: 'error'}, problemMessage({body: ruling.error}))] : render(ruling))
+      .filter(Boolean));
     return block;
   }));
 }
 
+// The input a request field names ("cards[2]", "hand[0]", "trick", "card").
+function inputFor(field) {
+  const m = /^(?:input\.)?(cards|hand|trick|card)(?:\[(\d+)\])?/.exec(field || '');
+  if (!m) return null;
+  if (m[1] === 'cards') return $(`trick-${m[2] || 0}`);
+  return $({hand: 'legal-hand', trick: 'legal-trick', card: 'legal-card'}[m[1]]);
+}
+
+function clearMarks(form) {
+  for (const input of form.querySelectorAll('.card-input')) input.setAttribute('aria-invalid', 'false');
+}
+
+// A problem shown in the answer block, its field named, marked and focused.
 function showProblem(target, problem) {
   target.replaceChildren(h('p', {class: 'error'}, problemMessage(problem)));
+  const input = inputFor(problem.body && problem.body.field);
+  if (input) {
+    input.setAttribute('aria-invalid', 'true');
+    input.focus();
+  }
+}
+
+// A field that takes one card: a Problem when it holds several.
+function oneCard(input, field) {
+  const cards = cardsOf(input);
+  if (cards.length > 1) throw {body: {detail: `one card only, not ${cards.length} (${cards.join(' ')})`, field}};
+  return cards[0] || '';
 }
 
 export function setupCards(variantFields, handSize) {
@@ -63,13 +89,15 @@ export function setupCards(variantFields, handSize) {
   const buttons = [];
   const groups = [];
   for (const [suit, symbol, suitName] of SUITS) {
+    // The name a screen reader says starts with what is printed on the button (axe: label-content-name-mismatch).
     const row = RANKS.map(([rank, rankName]) => h('button', {type: 'button', class: `card ${suit === 'H' || suit === 'D' ? 'red' : ''}`,
-      'data-card': rank + suit, 'aria-label': `${rankName} of ${suitName}`, 'aria-pressed': 'false'}, rank + symbol));
+      'data-card': rank + suit, 'aria-pressed': 'false'}, rank + symbol,
+    h('span', {class: 'visually-hidden'}, `, ${rankName} of ${suitName}`)));
     buttons.push(...row);
     groups.push(h('div', {class: 'suit', role: 'group', 'aria-label': suitName}, row));
   }
   const jokers = JOKERS.map(([card, name]) => h('button', {type: 'button', class: 'card joker', 'data-card': card,
-    'aria-label': name, 'aria-pressed': 'false'}, card));
+    'aria-pressed': 'false'}, card, h('span', {class: 'visually-hidden'}, `, ${name}`)));
   buttons.push(...jokers);
   groups.push(h('div', {class: 'suit', role: 'group', 'aria-label': 'jokers (only in packs that have them)'}, jokers));
   $('picker-cards').replaceChildren(...groups);
@@ -148,14 +176,11 @@ export function setupCards(variantFields, handSize) {
   $('trick-form').addEventListener('submit', async (event) => {
     event.preventDefault();
     const out = $('trick-answer');
-    const cards = [0, 1, 2, 3].map((i) => $(`trick-${i}`).value.trim());
-    const empty = cards.findIndex((c) => !c);
-    if (empty >= 0) {
-      out.replaceChildren(h('p', {class: 'error'}, `${labelOf($(`trick-${empty}`))}: which card?`));
-      $(`trick-${empty}`).focus();
-      return;
-    }
+    clearMarks($('trick-form'));
     try {
+      const cards = [0, 1, 2, 3].map((i) => oneCard($(`trick-${i}`), `cards[${i}]`));
+      const empty = cards.findIndex((c) => !c);
+      if (empty >= 0) throw {body: {detail: 'which card?', field: `cards[${empty}]`}};
       const answer = await postJSON('/v1/trick', {...variantFields(), leader: $('leader').value, cards});
       renderAnswers(out, answer, (r) => [
         h('p', {class: 'verdict'}, `${SEAT_NAMES[r.winner]} wins the trick with ${pretty(r.card)}.`),
@@ -170,32 +195,32 @@ export function setupCards(variantFields, handSize) {
   $('legal-form').addEventListener('submit', async (event) => {
     event.preventDefault();
     const out = $('legal-answer');
+    clearMarks($('legal-form'));
     const hand = cardsOf($('legal-hand'));
     const trick = cardsOf($('legal-trick'));
-    const wanted = $('legal-card').value.trim() ? normCard($('legal-card').value) : null;
-    if (!hand.length) {
-      out.replaceChildren(h('p', {class: 'error'}, 'Which cards are in your hand?'));
-      $('legal-hand').focus();
-      return;
-    }
-    if (wanted && !hand.map(normCard).includes(wanted)) {
-      out.replaceChildren(h('p', {class: 'error'}, `${pretty(wanted)} is not among the cards in your hand.`));
-      $('legal-card').focus();
-      return;
-    }
     const number = Math.max(1, handSize() - hand.length + 1);
     try {
+      const typed = oneCard($('legal-card'), 'card');
+      const wanted = typed ? normCard(typed) : null;
+      if (!hand.length) throw {body: {detail: 'which cards are in your hand?', field: 'hand'}};
+      if (wanted && !hand.map(normCard).includes(wanted)) {
+        throw {body: {detail: `${pretty(wanted)} is not among the cards in your hand`, field: 'card'}};
+      }
       const answer = await postJSON('/v1/legal', {...variantFields(), hand, trick, number,
         broken: $('legal-broken').checked});
       const allowed = (r) => !wanted || r.legal.includes(wanted);
       renderAnswers(out, answer, (r) => {
         const why = wanted && !allowed(r) ? r.illegal.find((c) => c.card === wanted).reasons : [];
+        // "No" says why not in words, with the clause; further refusing rules and the trail follow.
+        const verdict = !wanted ? [`Trick ${number}: you may play ${r.legal.map(pretty).join(' ')}.`]
+          : allowed(r) ? [`Yes: ${pretty(wanted)} may be played.`]
+            : why.length ? ['No: ', `${why[0].reason}. `, clause(why[0])]
+              : [`No: ${pretty(wanted)} may not be played here.`];
+        const steps = why.length ? why.slice(1) : r.explanation;
         return [
-          h('p', {class: 'verdict'}, wanted
-            ? (allowed(r) ? `Yes: ${pretty(wanted)} may be played.` : `No: ${pretty(wanted)} may not be played here.`)
-            : `Trick ${number}: you may play ${r.legal.map(pretty).join(' ')}.`),
+          h('p', {class: 'verdict'}, verdict),
           h('p', {}, `Cards allowed: ${r.legal.map(pretty).join(' ')}`),
-          h('ol', {class: 'steps'}, (why.length ? why : r.explanation).map(step)),
+          steps.length ? h('ol', {class: 'steps'}, steps.map(step)) : null,
           ...[...r.conflicts, ...r.dead_ends].map((c) => h('p', {class: 'note'}, 'The rules clash: ', c.why, ' ',
             ...(c.cites || [c]).map(clause))),
         ];

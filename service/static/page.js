@@ -1,10 +1,14 @@
 // The dispute page: choose the rules, enter a hand, show the ruling side by side.
-import {Problem, SEATS, SEAT_NAMES, TEAMS, clause, getJSON, h, num, postJSON, postText, problemMessage, signed,
-  variantName} from './api.js';
+import {Problem, SEATS, SEAT_NAMES, TEAMS, clause, fieldLabel, getJSON, h, num, postJSON, postText, problemMessage,
+  signed, variantName} from './api.js';
 import {setupCards} from './cards.js';
 import {setupSheet} from './sheet.js';
 
 const PREFS_KEY = 'spades-rulespec.prefs';
+// The option for pasted house rules: not a variant id, so the bundled 'house' keeps its own option.
+const MINE = '(my house rules)';
+// Card-question fields kept with the other choices across reloads.
+const CARD_FIELDS = ['leader', 'trick-0', 'trick-1', 'trick-2', 'trick-3', 'legal-hand', 'legal-trick', 'legal-card'];
 const $ = (id) => document.getElementById(id);
 
 // The rules the table plays: a bundled id or a checked house rule (inline), and its hand size.
@@ -28,10 +32,16 @@ function showCompareChosen() {
   $('compare-chosen').textContent = ids.length ? `(${ids.join(', ')})` : '(none chosen)';
 }
 
+// Prefs are written only once they have been read back at start-up (else the empty form would replace them).
+let restored = false;
+
 function savePrefs() {
+  if (!restored) return;
   const draft = Object.fromEntries([...$('hand').elements].filter((el) => el.name).map((el) => [el.name, el.value]));
+  const cards = Object.fromEntries(CARD_FIELDS.map((id) => [id, $(id).value]));
+  cards['legal-broken'] = $('legal-broken').checked;
   localStorage.setItem(PREFS_KEY, JSON.stringify({
-    variant: $('variant').value, yaml: $('house-yaml').value, compare: compareIds(), draft,
+    variant: $('variant').value, yaml: $('house-yaml').value, compare: compareIds(), draft, cards,
   }));
 }
 
@@ -61,17 +71,23 @@ async function loadVariants() {
   }
   select.replaceChildren(
     ...bundled.map((v) => h('option', {value: v.id}, v.id)),
-    h('option', {value: 'house'}, 'My house rules (paste YAML)'));
+    h('option', {value: MINE}, 'My house rules (paste YAML)'));
   $('compare').replaceChildren(...bundled.map((v) => h('label', {class: 'check'},
     h('input', {type: 'checkbox', value: v.id, checked: (prefs.compare || []).includes(v.id)}),
     h('span', {}, v.id, ' ', h('small', {}, v.title)))));
   const ids = bundled.map((v) => v.id);
-  select.value = prefs.variant === 'house' || ids.includes(prefs.variant) ? prefs.variant
+  select.value = prefs.variant === MINE || ids.includes(prefs.variant) ? prefs.variant
     : ids.includes('standard') ? 'standard' : ids[0];
   $('house-yaml').value = prefs.yaml || '';
   for (const [name, value] of Object.entries(prefs.draft || {})) {
     if ($('hand').elements[name]) $('hand').elements[name].value = value;
   }
+  for (const [id, value] of Object.entries(prefs.cards || {})) {
+    if (id === 'legal-broken') $(id).checked = Boolean(value);
+    else if (CARD_FIELDS.includes(id) && $(id)) $(id).value = value;
+  }
+  $('leader').dispatchEvent(new Event('change'));
+  restored = true;
   showTricksTotal();
   sheet.render();
   await chooseVariant();
@@ -79,10 +95,10 @@ async function loadVariants() {
 
 async function chooseVariant() {
   const id = $('variant').value;
-  $('house').hidden = id !== 'house';
+  $('house').hidden = id !== MINE;
   for (const box of $('compare').querySelectorAll('input')) box.disabled = box.value === id;
   showCompareChosen();
-  if (id === 'house') {
+  if (id === MINE) {
     await checkHouse();
   } else {
     const v = bundled.find((b) => b.id === id);
@@ -98,6 +114,7 @@ async function chooseVariant() {
   savePrefs();
   showTricksTotal();
   checkBids();
+  sheet.render();
 }
 
 // A checked house rule as the inline form the API reads: its own rules, their values and citations.
@@ -171,9 +188,22 @@ function bidValue(text) {
   return /^\d+$/.test(text) ? Number(text) : text;
 }
 
+// A whole-number box: null when empty; a Problem naming the box when it holds anything else ("4e", "-3").
+const WHOLE = {tricks: /^\d+$/, score: /^[-−]?\d+$/, bags: /^\d+$/};
+
 function intField(id) {
   const text = $(id).value.trim();
-  return text === '' ? null : Number(text);
+  if (text === '') return null;
+  const kind = id.split('-')[0];
+  if (!WHOLE[kind].test(text)) {
+    const field = kind === 'tricks' ? `tricks.${id.slice(7)}` : `before.${id.split('-')[1]}.${kind}`;
+    throw new Problem({detail: `“${text}” is not a whole number${kind === 'score' ? '' : ' (0 or more)'}`, field});
+  }
+  return Number(text.replace('−', '-'));
+}
+
+function markField(id, invalid) {
+  if ($(id)) $(id).setAttribute('aria-invalid', String(invalid));
 }
 
 function showError(id, content) {
@@ -184,18 +214,22 @@ function showError(id, content) {
 }
 
 function tricksState() {
-  const counts = SEATS.map((s) => intField(`tricks-${s}`));
+  let counts;
+  try {
+    counts = SEATS.map((s) => intField(`tricks-${s}`));
+  } catch (problem) {
+    return {ok: false, text: `${fieldLabel(problem.body.field)}: ${problem.body.detail}.`, detail: `${problem.body.detail}.`,
+      bad: [problem.body.field.slice(7)]};
+  }
   const filled = counts.filter((n) => n !== null);
   const sum = filled.reduce((a, b) => a + b, 0);
   const size = rules.handSize;
-  if (counts.some((n) => n !== null && (!Number.isInteger(n) || n < 0))) {
-    return {ok: false, text: 'Tricks are whole numbers from 0 up.'};
-  }
+  const empty = SEATS.filter((_, i) => counts[i] === null);
   if (filled.length < 4) {
-    return {ok: false, incomplete: true, text: `${sum} of ${size} tricks entered (${4 - filled.length} seat(s) empty).`};
+    return {ok: false, incomplete: true, empty, text: `${sum} of ${size} tricks entered (${4 - filled.length} seat(s) empty).`};
   }
-  if (sum < size && tally.length) return {ok: false, incomplete: true, text: `${sum} of ${size} tricks counted; ${size - sum} to go.`};
-  if (sum !== size) return {ok: false, text: `Tricks add up to ${sum}; a hand has ${size}.`};
+  if (sum < size && tally.length) return {ok: false, incomplete: true, empty, text: `${sum} of ${size} tricks counted; ${size - sum} to go.`};
+  if (sum !== size) return {ok: false, bad: SEATS, text: `Tricks add up to ${sum}; a hand has ${size}.`};
   return {ok: true, text: `${size} tricks: complete.`};
 }
 
@@ -204,7 +238,7 @@ function showTricksTotal() {
   const total = $('tricks-total');
   total.textContent = state.text;
   total.classList.toggle('error', !state.ok && !state.incomplete);
-  for (const s of SEATS) $(`tricks-${s}`).setAttribute('aria-invalid', String(!state.ok && !state.incomplete));
+  for (const s of SEATS) markField(`tricks-${s}`, (state.bad || []).includes(s));
   return state;
 }
 
@@ -213,21 +247,53 @@ const tally = [];
 
 function countTrick(seat) {
   const input = $(`tricks-${seat}`);
-  input.value = (intField(input.id) || 0) + 1;
+  let now = 0;
+  try {
+    now = intField(input.id) || 0;
+  } catch {
+    now = 0;   // a box that held no number starts again from 0
+  }
+  input.value = now + 1;
   tally.push(seat);
-  for (const s of SEATS) if ($(`tricks-${s}`).value === '') $(`tricks-${s}`).value = 0;
+  for (const s of SEATS) if ($(`tricks-${s}`).value.trim() === '') $(`tricks-${s}`).value = 0;
   handChanged();
 }
 
 function undoTrick() {
   const seat = tally.pop();
   if (!seat) return;
-  $(`tricks-${seat}`).value = Math.max(0, intField(`tricks-${seat}`) - 1);
+  $(`tricks-${seat}`).value = Math.max(0, Number($(`tricks-${seat}`).value) - 1);
   handChanged();
 }
 
+// The scores and bags before the hand; a box that is not a whole number is a Problem naming it.
 function before() {
   return Object.fromEntries(TEAMS.map((t) => [t, {score: intField(`score-${t}`) ?? 0, bags: intField(`bags-${t}`) ?? 0}]));
+}
+
+function beforeOrNull() {
+  try {
+    return before();
+  } catch {
+    return null;
+  }
+}
+
+// The before-the-hand boxes checked as they are typed: each team's problem shown under its boxes.
+function showBeforeProblems() {
+  for (const t of TEAMS) {
+    let problem = null;
+    for (const kind of ['score', 'bags']) {
+      try {
+        intField(`${kind}-${t}`);
+        markField(`${kind}-${t}`, false);
+      } catch (p) {
+        problem ||= p;
+        markField(`${kind}-${t}`, true);
+      }
+    }
+    $(`before-${t}-error`).replaceChildren(...(problem ? [problemMessage(problem)] : []));
+  }
 }
 
 // Each bid checked as it is chosen, against the other bids and the scores, under the table's rules.
@@ -236,18 +302,19 @@ let bidCheck = 0;
 async function checkBids() {
   const mine = ++bidCheck;
   const bids = Object.fromEntries(SEATS.filter((s) => $(`bid-${s}`).value).map((s) => [s, bidValue($(`bid-${s}`).value)]));
+  const scores = beforeOrNull();
   for (const seat of SEATS) {
-    if (!(seat in bids) || rules.problem) {
+    if (!(seat in bids) || rules.problem || !scores) {
       showError(`bid-${seat}-error`, null);
       continue;
     }
     const others = Object.fromEntries(Object.entries(bids).filter(([s]) => s !== seat));
     let message = null;
     try {
-      const answer = await postJSON('/v1/bid', {variant: rules.ref, seat, bid: bids[seat], bids: others, before: before()});
+      const answer = await postJSON('/v1/bid', {variant: rules.ref, seat, bid: bids[seat], bids: others, before: scores});
       if (!answer.allowed) {
         const refusal = answer.refusals[0];
-        message = h('span', {}, `${SEAT_NAMES[seat]} may not bid ${answer.bid}: ${refusal.why} `, clause(refusal));
+        message = h('span', {}, `${SEAT_NAMES[seat]} may not bid ${answer.bid}: ${refusal.reason} `, clause(refusal));
       }
     } catch (problem) {
       message = problemMessage(problem);
@@ -259,9 +326,13 @@ async function checkBids() {
 
 function readHand() {
   const missing = SEATS.find((s) => !$(`bid-${s}`).value);
-  if (missing) throw new Problem({detail: `choose a bid for ${SEAT_NAMES[missing]}`, field: `bids.${missing}`});
+  if (missing) throw new Problem({detail: 'choose a bid', field: `bids.${missing}`});
   const state = tricksState();
-  if (!state.ok) throw new Problem({detail: state.text, field: 'tricks'});
+  if (!state.ok) {
+    const seat = (state.bad || state.empty || SEATS)[0];
+    throw new Problem({detail: state.detail || state.text, field: state.detail ? `tricks.${seat}` : 'tricks',
+      seats: state.bad || state.empty});
+  }
   const hand = {
     bids: Object.fromEntries(SEATS.map((s) => [s, bidValue($(`bid-${s}`).value)])),
     tricks: Object.fromEntries(SEATS.map((s) => [s, intField(`tricks-${s}`)])),
@@ -270,29 +341,48 @@ function readHand() {
   return hand;
 }
 
-// A problem from the service, shown next to the field it names.
+// The page's element for a request field, and where its message goes.
+function fieldTarget(field) {
+  let m;
+  if ((m = /^bids\.([NESW])/.exec(field))) return {input: `bid-${m[1]}`, error: `bid-${m[1]}-error`};
+  if ((m = /^tricks\.([NESW])/.exec(field))) return {input: `tricks-${m[1]}`, error: 'tricks-total'};
+  if (field.startsWith('tricks')) return {input: 'tricks-N', error: 'tricks-total'};
+  if ((m = /^before\.(NS|EW)(?:\.(score|bags))?/.exec(field))) {
+    return {input: `${m[2] || 'score'}-${m[1]}`, error: `before-${m[1]}-error`};
+  }
+  if (field.startsWith('events')) return {input: 'renege', error: 'renege-error'};
+  if (field === 'variant' || field.startsWith('variants')) return {input: 'variant', error: 'hand-error'};
+  if (field === 'bids') return {input: 'bid-N', error: 'hand-error', all: SEATS.map((s) => `bid-${s}`)};
+  return null;
+}
+
+// A problem with the hand, shown at its field (named, marked invalid, focused) and summed up above the button.
 function showHandProblem(problem) {
   const field = (problem.body.field || '').replace(/^input\./, '');
   const message = problemMessage(problem);
-  let target = 'hand-error';
-  let focus = null;
-  if (/^bids\.[NESW]/.test(field)) [target, focus] = [`bid-${field[5]}-error`, `bid-${field[5]}`];
-  else if (field.startsWith('tricks')) [target, focus] = ['tricks-total', 'tricks-N'];
-  else if (field.startsWith('events')) [target, focus] = ['renege-error', 'renege'];
-  else if (/^before\.(NS|EW)/.test(field)) [target, focus] = [`before-${field.slice(7, 9)}-error`, `score-${field.slice(7, 9)}`];
-  else if (field === 'variant') focus = 'variant';
-  if (target === 'tricks-total') {
+  const target = fieldTarget(field);
+  if (!target) {
+    $('hand-error').replaceChildren(message);
+    return;
+  }
+  if (target.error === 'tricks-total') {
     $('tricks-total').replaceChildren(message);
     $('tricks-total').classList.add('error');
-  } else {
-    showError(target, message);
+    const seats = problem.body.seats || (/^tricks\.[NESW]/.test(field) ? [field.slice(7)] : SEATS);
+    for (const s of seats) markField(`tricks-${s}`, true);
+    target.input = `tricks-${seats[0]}`;
+  } else if (target.error !== 'hand-error') {
+    $(target.error).replaceChildren(message);
   }
-  if (target !== 'hand-error') $('hand-error').textContent = 'The hand cannot be ruled on as entered: see the marked field.';
-  if (focus) $(focus).focus();
+  for (const id of target.all || [target.input]) markField(id, true);
+  if (target.error === 'hand-error') $('hand-error').replaceChildren(message);
+  else $('hand-error').textContent = `The hand cannot be ruled on as entered: ${fieldLabel(field)} (marked).`;
+  $(target.input).focus();
 }
 
 function handChanged() {
   showTricksTotal();
+  showBeforeProblems();
   $('hand-error').textContent = '';
   savePrefs();
 }
@@ -304,19 +394,28 @@ async function rule(event) {
   event.preventDefault();
   $('hand-error').textContent = '';
   $('renege-error').textContent = '';
-  for (const t of TEAMS) showError(`before-${t}-error`, null);
+  markField('renege', false);
+  markField('variant', false);
   let hand;
   try {
     hand = readHand();
     const answer = await postJSON('/v1/score', {...variantFields(), ...hand, before: before()});
     lastRuling = {hand, answer};
     renderRuling(answer);
+    showRuling();
   } catch (problem) {
     lastRuling = null;
-    $('add-hand').hidden = true;
+    $('add-box').hidden = true;
     $('ruling').replaceChildren(h('p', {class: 'error'}, 'No ruling: ', problemMessage(problem)));
     showHandProblem(problem);
   }
+}
+
+// The ruling in view with the focus on it, so the answer is read first.
+function showRuling() {
+  const ruling = $('ruling');
+  ruling.scrollIntoView({block: 'start'});
+  ruling.focus({preventScroll: true});
 }
 
 // Paths of answer fields that differ between the variants (from the service's "differences").
@@ -338,11 +437,11 @@ function renderRuling(answer) {
   const rulings = answer.rulings || {[answer.variant]: answer};
   const keys = Object.keys(rulings);
   const differs = differingFields(answer);
-  const baseLines = (team) => new Set((rulings[keys[0]].teams?.[team].lines || []).map(lineKey));
+  const linesOf = (key, team) => new Set((rulings[key].teams?.[team].lines || []).map(lineKey));
   const cards = keys.map((key, i) => {
     const ruling = rulings[key];
-    const card = h('article', {class: i === 0 ? 'ruling yours' : 'ruling'},
-      h('h3', {}, key, i === 0 ? h('small', {}, ' the rules you play') : null));
+    const card = h('article', {class: i === 0 ? 'ruling yours' : 'ruling', 'aria-labelledby': `ruling-${i}-h`},
+      h('h3', {id: `ruling-${i}-h`}, key, i === 0 ? h('small', {}, ' the rules you play') : null));
     if (ruling.error) {
       card.append(h('p', {class: 'error differs'}, 'Not allowed here: ', problemMessage({body: ruling.error})));
       return card;
@@ -350,9 +449,10 @@ function renderRuling(answer) {
     const fields = differs[key] || new Set();
     for (const team of TEAMS) {
       const result = ruling.teams[team];
-      // A line differs when another variant does not score it the same way.
-      const others = keys.filter((k) => k !== key && rulings[k].teams).map((k) => new Set(rulings[k].teams[team].lines.map(lineKey)));
-      const differsLine = (line) => (i === 0 ? others.some((o) => !o.has(lineKey(line))) : !baseLines(team).has(lineKey(line)));
+      // Other columns: a line differs when yours does not score it so. Yours: when no other book scores it so.
+      const others = keys.filter((k) => k !== key && rulings[k].teams).map((k) => linesOf(k, team));
+      const differsLine = (line) => (i === 0 ? others.length > 0 && others.every((o) => !o.has(lineKey(line)))
+        : !linesOf(keys[0], team).has(lineKey(line)));
       const mark = (field) => (fields.has(`teams.${team}.${field}`) ? 'differs' : null);
       card.append(h('section', {class: 'team', 'aria-label': `${team} under ${key}`},
         h('h4', {}, `${team}: `, h('span', {class: mark('points')}, `${signed(result.points)} points`)),
@@ -360,7 +460,7 @@ function renderRuling(answer) {
           h('caption', {class: 'visually-hidden'}, `${team} points line by line`),
           h('tbody', {}, result.lines.map((line) => h('tr', {class: differsLine(line) ? 'differs' : null},
             h('td', {class: 'pts'}, signed(line.points)),
-            h('td', {}, line.why || '', differsLine(line) ? h('span', {class: 'visually-hidden'}, ' (differs)') : null,
+            h('td', {}, line.reason || line.why || '', differsLine(line) ? h('span', {class: 'visually-hidden'}, ' (differs)') : null,
               h('br'), clause(line)))))),
         h('p', {class: 'after'},
           h('span', {class: mark('score')}, `Score ${num(result.score)}`), ' · ',
@@ -373,29 +473,44 @@ function renderRuling(answer) {
       game.rule ? clause(game.rule) : null));
     return card;
   });
-  const parts = [h('div', {class: 'rulings'}, cards)];
-  if (answer.rulings) parts.push(renderDifferences(answer));
+  const parts = [];
+  if (answer.rulings) parts.push(renderSummary(answer));
+  parts.push(h('div', {class: 'rulings'}, cards));
+  if (answer.rulings && !answer.agree) parts.push(renderRulesAsWritten(answer));
   $('ruling').replaceChildren(...parts);
-  $('add-hand').hidden = Boolean(rulings[keys[0]].error);
+  $('add-box').hidden = Boolean(rulings[keys[0]].error);
+  showAddNote();
 }
 
-// "teams.NS.bags_added" → "NS bags added"
-function fieldName(path) {
-  return path.replace(/^teams\./, '').replace(/[._]/g, ' ');
+// The answer first: one sentence per difference (from the service), or that all the books agree.
+function renderSummary(answer) {
+  if (answer.agree) return h('p', {class: 'agree summary'}, 'All the chosen rule books rule the same way.');
+  const sentences = answer.differences.flatMap((d) => d.sentences || []);
+  return h('section', {class: 'summary', 'aria-labelledby': 'summary-h'},
+    h('h3', {id: 'summary-h'}, 'Where the rule books differ'),
+    h('ul', {}, sentences.map((text) => h('li', {}, text))));
 }
 
-function show(value) {
-  return typeof value === 'number' ? num(value) : String(value);
-}
-
-function renderDifferences(answer) {
-  if (answer.agree) return h('p', {class: 'agree'}, 'All the chosen variants rule the same way.');
-  return h('section', {class: 'differences', 'aria-label': 'Where the rules differ'},
-    h('h3', {}, 'Where the rules differ'),
-    answer.differences.map(({variants: [a, b], rules: changed, fields}) => h('div', {},
-      h('p', {}, `${b} against ${a}: `, fields.map((f) => `${fieldName(f.field)} ${show(f[a])} → ${show(f[b])}`).join('; ')),
+// The rules behind the differences as each book writes them, folded away below the rulings.
+function renderRulesAsWritten(answer) {
+  return h('details', {class: 'differences'},
+    h('summary', {}, 'The rules as each book writes them'),
+    answer.differences.map(({variants: [a, b], rules: changed}) => h('div', {},
+      h('p', {}, `${b} against ${a}:`),
       h('ul', {}, changed.map((r) => h('li', {}, h('code', {}, r.rule), ': ',
-        `${a} says ${r[a].value} (${r[a].cite || 'not stated'}), ${b} says ${r[b].value} (${r[b].cite || 'not stated'})`))))));
+        `${a} ${r[a].value} (${r[a].cite || 'not stated'}), ${b} ${r[b].value} (${r[b].cite || 'not stated'})`))))));
+}
+
+// Which game the ruled hand would join, and under which rules it is scored there.
+function showAddNote() {
+  if (!restored) return;   // the sheet is still being set up
+  const target = sheet.nextGame();
+  const now = rules.problem ? null : variantName(rules.ref);
+  $('add-hand').textContent = `Add this hand to game ${target.number} (scored under ${target.name || now})`;
+  $('add-note').textContent = target.name && now && target.name !== now
+    ? `Game ${target.number} is scored under ${target.name}, the rules it started with, not ${now}. `
+      + `Start a new game to score hands under ${now}.`
+    : '';
 }
 
 // ---------------------------------------------------------------- wiring
@@ -409,6 +524,7 @@ const sheet = setupSheet({
     }
     savePrefs();
   },
+  onRender: showAddNote,
 });
 
 $('variant').addEventListener('change', chooseVariant);
@@ -454,7 +570,7 @@ $('add-hand').addEventListener('click', async () => {
   if (!lastRuling) return;
   if (await sheet.addHand(lastRuling.hand)) {
     lastRuling = null;
-    $('add-hand').hidden = true;
+    $('add-box').hidden = true;
     for (const s of SEATS) $(`bid-${s}`).value = $(`tricks-${s}`).value = '';
     $('renege').value = '';
     tally.length = 0;
@@ -462,6 +578,20 @@ $('add-hand').addEventListener('click', async () => {
     checkBids();
   }
 });
+
+// Enter on a drop-down does what Enter does in a text box of the same form: submits it (or presses the
+// button the drop-down names in data-enter).
+document.addEventListener('keydown', (event) => {
+  const el = event.target;
+  if (event.key !== 'Enter' || el.tagName !== 'SELECT' || event.altKey || event.ctrlKey || event.metaKey) return;
+  const button = el.dataset.enter ? $(el.dataset.enter) : null;
+  if (!button && !el.form) return;
+  event.preventDefault();
+  if (button) button.click();
+  else el.form.requestSubmit();
+});
+$('cards').addEventListener('input', savePrefs);
+$('cards').addEventListener('change', savePrefs);
 
 setupCards(variantFields, () => rules.handSize);
 loadVariants();

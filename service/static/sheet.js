@@ -50,7 +50,7 @@ function resultText(result, name) {
     : `After ${result.after_hand} hand(s): ${totals}.`;
 }
 
-export function setupSheet({current, others, onTotals}) {
+export function setupSheet({current, others, onTotals, onRender}) {
   let sheet = loadSheet();
   const game = () => sheet.games[sheet.games.length - 1];
 
@@ -66,6 +66,13 @@ export function setupSheet({current, others, onTotals}) {
     const g = game();
     const result = g && g.scored && !g.scored.result.over ? g.scored.result.scores : null;
     onTotals(Object.fromEntries(TEAMS.map((t) => [t, result ? result[t] : {score: 0, bags: 0}])));
+  }
+
+  // The game the next hand joins: its number, and the rules it is scored under (null: the rules on screen).
+  function nextGame() {
+    const g = game();
+    if (!g || (g.scored && g.scored.result.over)) return {number: sheet.games.length + 1, name: null};
+    return {number: sheet.games.length, name: g.hands.length ? variantName(g.variant) : null};
   }
 
   async function addHand(hand) {
@@ -157,6 +164,7 @@ export function setupSheet({current, others, onTotals}) {
     const name = variantName(g.variant);
     const isCurrent = index === sheet.games.length - 1;
     const body = [h('p', {class: g.scored && g.scored.result.over ? 'game over' : 'game'}, resultText(g.scored && g.scored.result, name))];
+    if (g.hands.length) body.push(h('p', {class: 'hint scored-under'}, `Every hand of this game is scored under ${name}.`));
     if (g.scored) {
       body.push(h('table', {class: 'sheet'},
         h('caption', {class: 'visually-hidden'}, `Game ${index + 1}, hand by hand`),
@@ -172,8 +180,9 @@ export function setupSheet({current, others, onTotals}) {
     }
     if (g.hands.length) {
       const out = h('div', {class: 'rescored', 'aria-live': 'polite'});
-      const select = h('select', {id: `rescore-${index}`}, others().filter((id) => id !== name).map((id) => h('option', {}, id)));
-      const go = h('button', {type: 'button'}, 'Re-score');
+      const select = h('select', {id: `rescore-${index}`, 'data-enter': `rescore-${index}-go`},
+        others().filter((id) => id !== name).map((id) => h('option', {}, id)));
+      const go = h('button', {type: 'button', id: `rescore-${index}-go`}, 'Re-score');
       go.addEventListener('click', () => rescore(g, select.value, out));
       actions.append(h('label', {for: select.id}, 'Re-score under'), select, go);
       body.push(actions, out);
@@ -188,6 +197,7 @@ export function setupSheet({current, others, onTotals}) {
   function render() {
     const games = sheet.games.map(renderGame).reverse();
     $('sheet').replaceChildren(...(games.length ? games : [h('p', {class: 'hint'}, 'No hands yet: rule on a hand, then add it here.')]));
+    onRender();
   }
 
   function exportSheet() {
@@ -233,5 +243,5 @@ export function setupSheet({current, others, onTotals}) {
   });
   render();
   refreshTotals();
-  return {addHand, refreshTotals, render};
+  return {addHand, nextGame, refreshTotals, render};
 }

@@ -6,12 +6,16 @@ from html import escape
 from .report import SECTIONS, headline
 
 _CSS = """
-body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}
+body{font:14px/1.45 system-ui,sans-serif;margin:1em auto 2em;max-width:1100px;color:#222;padding:0 1em}
 h1,h2,h3{line-height:1.2} h2{border-top:2px solid #ccd;padding-top:.6em;margin-top:2em}
-table{border-collapse:collapse;margin:.6em 0} td,th{border:1px solid #ccd;padding:3px 7px;text-align:left}
-th{background:#eef} td.num{text-align:right} pre{background:#f6f6fa;padding:.6em;overflow:auto}
-.charts{display:flex;flex-wrap:wrap;gap:1.5em} figure{margin:0} figcaption{font-size:12px;color:#555}
-code{background:#f3f3f7;padding:0 2px}
+table{border-collapse:collapse;margin:.6em 0} td,th{border:1px solid #ccd;padding:3px 7px;text-align:left;vertical-align:top}
+th{background:#eef} td.num{text-align:right}
+pre{background:#f6f6fa;padding:.6em;white-space:pre-wrap;overflow-wrap:anywhere}
+.wide{overflow-x:auto;max-width:100%} svg{max-width:100%;height:auto}
+.charts{display:flex;flex-wrap:wrap;gap:1.5em} figure{margin:0;max-width:100%} figcaption{font-size:12px;color:#555}
+code{background:#f3f3f7;padding:0 2px;overflow-wrap:anywhere}
+nav.contents{background:#f6f6fa;border:1px solid #ccd;border-radius:6px;padding:.3em 1em}
+nav.contents ol{columns:16em;margin:.3em 0} nav.contents a{display:inline-block;min-height:24px;padding:2px 0}
 """
 
 
@@ -30,8 +34,7 @@ def bar_chart(rows: list[tuple[str, float, tuple[float, float] | None]], width: 
     """Horizontal bars of proportions (0..1), with optional interval whiskers."""
     label_w, bar_w, row_h = 150, width - 210, 20
     height = row_h * len(rows) + 24
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
-             f'aria-label="{escape(title)}">']
+    parts = [_svg_open(width, height, title)]
     for k, (label, value, ci) in enumerate(rows):
         y = 4 + k * row_h
         parts.append(f'<text x="{label_w - 6}" y="{y + 13}" text-anchor="end" font-size="12">{escape(label)}</text>')
@@ -49,29 +52,51 @@ def bar_chart(rows: list[tuple[str, float, tuple[float, float] | None]], width: 
     return "".join(parts)
 
 
-def histogram_chart(bins: list[dict], width: int = 420, height: int = 170, title: str = "") -> str:
-    """Vertical bars of a histogram [{lo, hi, count}]."""
+def _svg_open(width: int, height: int, title: str) -> str:
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
+            f'role="img" aria-label="{escape(title)}">')
+
+
+def histogram_chart(bins: list[dict], width: int = 420, height: int = 200, title: str = "") -> str:
+    """Vertical bars of a histogram [{lo, hi, count}], each with its count printed on it.  The bin that
+    holds 0 (no change) is drawn apart on the right, on its own scale, so that it does not flatten the rest."""
     if not bins:
         return ""
-    top = max(b["count"] for b in bins)
-    left, bottom, plot_h = 36, 34, height - 50
-    bar_w = (width - left - 10) / len(bins)
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
-             f'aria-label="{escape(title)}">']
-    for k, b in enumerate(bins):
-        h = plot_h * b["count"] / top
-        x = left + k * bar_w
-        y = height - bottom - h
+    zero = next((b for b in bins if b["lo"] <= 0 <= b["hi"]), None)
+    rest = [b for b in bins if b is not zero]
+    left, bottom, top_pad = 8, 50, 16
+    plot_h = height - bottom - top_pad
+    apart = 62 if zero else 0
+    bar_w = (width - left - 10 - apart) / max(1, len(rest))
+    parts = [_svg_open(width, height, title)]
+    base = height - bottom
+
+    def bar(x: float, w: float, b: dict, scale: int, colour: str) -> None:
+        h = plot_h * b["count"] / scale if scale else 0
         label = str(b["lo"]) if b["lo"] == b["hi"] else f"{b['lo']}…{b['hi']}"
-        parts.append(f'<rect x="{x + 1:.1f}" y="{y:.1f}" width="{bar_w - 2:.1f}" height="{h:.1f}" fill="#d08a6a">'
+        parts.append(f'<rect x="{x + 1:.1f}" y="{base - h:.1f}" width="{w - 2:.1f}" height="{h:.1f}" fill="{colour}">'
                      f'<title>{escape(label)}: {b["count"]}</title></rect>')
-        if len(bins) <= 8 or k % 2 == 0:
-            parts.append(f'<text x="{x + bar_w / 2:.1f}" y="{height - bottom + 13}" font-size="9" '
+        parts.append(f'<text x="{x + w / 2:.1f}" y="{base - h - 3:.1f}" font-size="9" text-anchor="middle">'
+                     f'{b["count"]}</text>')
+
+    top = max((b["count"] for b in rest), default=0)
+    for k, b in enumerate(rest):
+        x = left + k * bar_w
+        bar(x, bar_w, b, top, "#d08a6a")
+        if len(rest) <= 8 or k % 2 == 0:
+            parts.append(f'<text x="{x + bar_w / 2:.1f}" y="{base + 12}" font-size="9" '
                          f'text-anchor="middle">{escape(str(b["lo"]))}</text>')
-    parts.append(f'<text x="{left - 4}" y="{height - bottom - plot_h + 8}" font-size="10" text-anchor="end">{top}</text>')
-    parts.append(f'<text x="{left - 4}" y="{height - bottom}" font-size="10" text-anchor="end">0</text>')
-    parts.append(f'<line x1="{left}" x2="{width - 10}" y1="{height - bottom}" y2="{height - bottom}" stroke="#999"/>')
-    parts.append(f'<text x="{(width + left) / 2:.0f}" y="{height - 4}" font-size="11" text-anchor="middle">'
+    parts.append(f'<line x1="{left}" x2="{left + bar_w * len(rest)}" y1="{base}" y2="{base}" stroke="#999"/>')
+    if zero:
+        x = width - apart
+        bar(x + 8, apart - 14, zero, zero["count"], "#8a9bb0")
+        parts.append(f'<line x1="{x + 6}" x2="{width - 4}" y1="{base}" y2="{base}" stroke="#999"/>')
+        parts.append(f'<text x="{x + apart / 2 + 1:.1f}" y="{base + 12}" font-size="9" text-anchor="middle">'
+                     f'{zero["lo"]}…{zero["hi"]}</text>')
+        for dy, note in ((21, "incl. 0,"), (30, "own scale")):
+            parts.append(f'<text x="{x + apart / 2 + 1:.1f}" y="{base + dy}" font-size="9" text-anchor="middle">'
+                         f'{note}</text>')
+    parts.append(f'<text x="{width / 2:.0f}" y="{height - 4}" font-size="11" text-anchor="middle">'
                  f'{escape(title)}</text></svg>')
     return "".join(parts)
 
@@ -89,10 +114,11 @@ def _matrix_html(report: dict) -> str:
             flip = f"<br><small>flips {_pct(cell['game_flip'])}</small>" if cell and cell["game_flip"] is not None else ""
             row.append(f'<td class="num" style="background:{_heat(rate)}">{text}{flip}</td>')
         rows.append("<tr>" + "".join(row) + "</tr>")
-    return "".join(rows) + "</table>"
+    return ('<div class="wide" tabindex="0" role="region" aria-label="summary table">' + "".join(rows)
+            + "</table></div>")
 
 
-def _stage_table(data: dict, stages: dict) -> str:
+def _stage_table(data: dict, stages: dict, label: str) -> str:
     rows = ["<table><tr><th>stage</th><th>deals</th><th>rate</th><th>95% CI</th><th>causes (ablation)</th>"
             "<th>score change B−A</th><th>forbidding clauses</th></tr>"]
     for stage, st in data["stages"].items():
@@ -103,7 +129,8 @@ def _stage_table(data: dict, stages: dict) -> str:
         rows.append(f"<tr><td>{escape(stages[stage])}</td><td class=num>{st['count']}</td>"
                     f"<td class=num>{_pct(st['rate'])}</td><td>{_pct(st['ci95'][0])}–{_pct(st['ci95'][1])}</td>"
                     f"<td>{causes}</td><td>{dtext}</td><td>{clauses}</td></tr>")
-    return "".join(rows) + "</table>"
+    return (f'<div class="wide" tabindex="0" role="region" aria-label="{escape(label)}">' + "".join(rows)
+            + "</table></div>")
 
 
 def _pair_html(p: dict, stages: dict) -> str:
@@ -125,9 +152,10 @@ def _pair_html(p: dict, stages: dict) -> str:
             if bins:
                 caption = f"{stages[stage]}: {p['b']} minus {p['a']}"
                 charts.append(f"<figure>{histogram_chart(bins, title=caption)}"
-                              f"<figcaption>Distribution of the {escape(stages[stage])} change per team</figcaption></figure>")
+                              f"<figcaption>Distribution of the {escape(stages[stage])} change per team (count on "
+                              f"each bar; the bin holding no change on the right, on its own scale)</figcaption></figure>")
         out.append(f"<div class=charts>{''.join(charts)}</div>")
-        out.append(_stage_table(data, stages))
+        out.append(_stage_table(data, stages, f"{p['a']} vs {p['b']}: {title}"))
     g = p["games"]
     if g["n"]:
         rows = [(k, v / g["n"], None) for k, v in g["outcomes"].items()]
@@ -151,10 +179,14 @@ def _pair_html(p: dict, stages: dict) -> str:
 def render(report: dict) -> str:
     cfg = report["config"]
     stages = report["stages"]
+    contents = ('<nav class="contents" aria-label="Contents"><h2>Contents</h2><ol><li><a href="#summary">Summary</a></li>'
+                + "".join(f'<li><a href="#{escape(p["a"])}-{escape(p["b"])}">{escape(p["a"])} vs {escape(p["b"])}</a></li>'
+                          for p in report["pairs"]) + "</ol></nav>")
     body = [f"<h1>Variant differences</h1><p>{cfg['deals']} deals, seed <code>{escape(str(cfg['seed']))}</code>, "
-            f"policies {escape(', '.join(cfg['policies']))}; {cfg['games']} whole games.</p>",
-            "<h2>Summary</h2><p>Share of deals whose hand score differs (and how often the game winner flips).</p>",
-            _matrix_html(report)]
+            f"policies {escape(', '.join(cfg['policies']))}; {cfg['games']} whole games.</p>", contents,
+            "<h2 id='summary'>Summary</h2><p>Share of deals whose hand score differs (and how often the game winner "
+            "flips).</p>", _matrix_html(report)]
     body += [_pair_html(p, stages) for p in report["pairs"]]
-    return ("<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>Variant differences</title>"
-            f"<style>{_CSS}</style></head><body>{''.join(body)}</body></html>\n")
+    return ("<!DOCTYPE html><html lang=en><head><meta charset=utf-8>"
+            '<meta name="viewport" content="width=device-width, initial-scale=1"><title>Variant differences</title>'
+            f"<style>{_CSS}</style></head><body><main>{''.join(body)}</main></body></html>\n")

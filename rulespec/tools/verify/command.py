@@ -20,7 +20,8 @@ import click
 @click.option("--max-game-hands", default=200, show_default=True, type=click.IntRange(1, 100_000),
               help="A random game still running after this many hands counts as unfinished.")
 @click.option("--seed", default="0", show_default=True)
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), help="Write NAME.md, NAME.html, NAME.json here.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False),
+              help="Write NAME.md, NAME.html, NAME.json here (and index.html, all documents side by side).")
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON record instead of the Markdown report.")
 @click.option("--strict", is_flag=True, help="Exit 1 when any dead end or conflict is found.")
 def verify(variants: tuple[str, ...], hands: int, examples: int, endgame_tricks: int, endgame_roots: int,
@@ -29,7 +30,7 @@ def verify(variants: tuple[str, ...], hands: int, examples: int, endgame_tricks:
     games, dead rules, open points and the documents' own claims."""
     from ...errors import RulespecError
     from ...model.ruleset import load_ruleset
-    from .report import markdown, to_html, to_json
+    from .report import index_html, markdown, to_html, to_json
     from .run import verify as run
     from .search import Budget
     try:
@@ -40,6 +41,8 @@ def verify(variants: tuple[str, ...], hands: int, examples: int, endgame_tricks:
         click.echo(str(exc), err=True)
         sys.exit(2)
     problems = 0
+    records: list[dict] = []
+    files: dict[str, str] = {}
     for rs in rulesets:
         rec = run(rs, budget)
         problems += len(rec["dead_ends"]) + len(rec["conflicts"])
@@ -50,11 +53,17 @@ def verify(variants: tuple[str, ...], hands: int, examples: int, endgame_tricks:
             folder.mkdir(parents=True, exist_ok=True)
             name = f"{rs.doc}-{rs.id}" if rs.doc else rs.id
             (folder / f"{name}.md").write_text(md, encoding="utf-8")
-            (folder / f"{name}.html").write_text(to_html(md, f"Verification of {rs.id}"), encoding="utf-8")
+            index = "index.html" if len(rulesets) > 1 else None
+            (folder / f"{name}.html").write_text(to_html(md, f"Verification of {rs.id}", rec, index),
+                                                 encoding="utf-8")
+            records.append(rec)
+            files[rs.id] = f"{name}.html"
             (folder / f"{name}.json").write_text(to_json(rec), encoding="utf-8")
         summary = (f"{rs.id}: {len(rec['dead_ends'])} dead end(s), {len(rec['conflicts'])} conflict(s), "
                    f"{len(rec['nontermination']['witnesses'])} endless-game witness(es), "
                    f"{len(rec['dead_rules'])} dead rule(s), {len(rec['open_points'])} open point(s), "
                    f"{sum(not c['holds'] for c in rec['claims'])}/{len(rec['claims'])} claim(s) failing")
         click.echo(summary, err=True)
+    if out_dir and len(records) > 1:
+        (Path(out_dir) / "index.html").write_text(index_html(records, files), encoding="utf-8")
     sys.exit(1 if strict and problems else 0)

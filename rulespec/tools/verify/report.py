@@ -87,9 +87,19 @@ def markdown(rec: dict) -> str:
     return "\n".join(out) + "\n"
 
 
-_CSS = ("body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.45}"
-        "code{background:#f3f3f3;padding:0 .2rem;border-radius:3px;word-break:break-word}"
-        "h1{font-size:1.5rem}h2{font-size:1.2rem;border-bottom:1px solid #ccc}blockquote{color:#555}")
+_CSS = ("body{font-family:system-ui,sans-serif;max-width:60rem;margin:1rem auto 2rem;padding:0 1rem;line-height:1.45}"
+        "code{background:#f3f3f3;padding:0 .2rem;border-radius:3px;overflow-wrap:anywhere}"
+        "pre{background:#f6f6f6;padding:.5rem;white-space:pre-wrap;overflow-wrap:anywhere;font-size:.85rem}"
+        "h1{font-size:1.5rem}h2{font-size:1.2rem;border-bottom:1px solid #ccc}blockquote{color:#555}"
+        "table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ccc;padding:.2rem .45rem;"
+        "text-align:left;vertical-align:top}th{background:#eef}td.num{text-align:right}"
+        ".wide{overflow-x:auto;max-width:100%}svg{max-width:100%;height:auto}figure{margin:.5rem 0}"
+        "caption{text-align:left;font-weight:600}figcaption{font-size:.85rem;color:#555}details summary{cursor:pointer;min-height:24px}"
+        "nav.contents{background:#f6f6f9;border:1px solid #ccc;border-radius:6px;padding:.2rem 1rem}"
+        "nav.contents a{display:inline-block;min-height:24px;padding:2px 0}")
+
+_SECTIONS = (("dead-ends", "Dead ends"), ("conflicts", "Conflicts"), ("non-termination", "Non-termination"),
+             ("dead-rules", "Dead rules"), ("open-points", "Open points"), ("claims", "Claims"))
 
 
 def _inline(text: str) -> str:
@@ -103,31 +113,157 @@ def _inline(text: str) -> str:
     return body
 
 
-def to_html(md: str, title: str) -> str:
-    """Self-contained HTML (no external assets) from the Markdown this module writes."""
-    out, lists = [], 0
+def _raw_item(text: str) -> str | None:
+    """A list item whose value is a raw JSON record ("Minimal state: `{...}`") as a folded block, else None."""
+    label, sep, rest = text.partition(": `")
+    if not sep or rest[:1] not in "{[" or not rest.endswith("`"):
+        return None
+    return (f"<details><summary>{_inline(label)} (raw record)</summary><pre>{html.escape(rest[:-1])}</pre>"
+            "</details>")
+
+
+def summary_row(rec: dict) -> dict:
+    """The counts a verification comes to, for the summary tables."""
+    kinds = sorted({w["kind"] for w in rec["nontermination"]["witnesses"]})
+    return {"document": f"{rec['doc'] or '-'} {rec['variant']}", "dead_ends": len(rec["dead_ends"]),
+            "conflicts": len(rec["conflicts"]), "endless": ", ".join(kinds) or "none",
+            "dead_rules": len(rec["dead_rules"]), "open_points": len(rec["open_points"]),
+            "claims": len(rec["claims"]), "claims_failed": sum(not c["holds"] for c in rec["claims"])}
+
+
+def summary_table(recs: list[dict], links: dict[str, str] | None = None) -> str:
+    """One row per document: dead ends, conflicts, endless games, dead rules, open points, claims."""
+    head = ("<div class=wide tabindex=0 role=region aria-label=\"summary table\"><table><caption>What each document gets wrong or leaves open</caption><tr>"
+            "<th scope=col>document</th><th scope=col>dead ends</th><th scope=col>conflicts</th>"
+            "<th scope=col>endless games</th><th scope=col>dead rules</th><th scope=col>open points</th>"
+            "<th scope=col>claims checked</th><th scope=col>claims failed</th></tr>")
+    rows = []
+    for rec in recs:
+        row = summary_row(rec)
+        name = html.escape(row["document"])
+        if links and rec["variant"] in links:
+            name = f'<a href="{html.escape(links[rec["variant"]])}">{name}</a>'
+        rows.append(f"<tr><th scope=row>{name}</th><td class=num>{row['dead_ends']}</td>"
+                    f"<td class=num>{row['conflicts']}</td><td>{html.escape(row['endless'])}</td>"
+                    f"<td class=num>{row['dead_rules']}</td><td class=num>{row['open_points']}</td>"
+                    f"<td class=num>{row['claims']}</td><td class=num>{row['claims_failed']}</td></tr>")
+    return head + "".join(rows) + "</table></div>"
+
+
+def _page(title: str, body: str) -> str:
+    return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{html.escape(title)}</title>"
+            f"<style>{_CSS}</style></head><body><main>\n{body}\n</main></body></html>\n")
+
+
+def to_html(md: str, title: str, rec: dict | None = None, index: str | None = None) -> str:
+    """Self-contained HTML (no external assets) from the Markdown this module writes: with ``rec``, it opens
+    with the record's summary table and contents, and raw JSON records are folded away; ``index`` links the
+    cross-document page."""
+    out: list[str] = []
+    lists: list[bool] = []    # open lists, each True when it sits inside the item before it
     for line in md.splitlines():
         stripped = line.strip()
         item = stripped.startswith("- ") or stripped[:1].isdigit() and ". " in stripped[:4]
         depth = (len(line) - len(line.lstrip(" "))) // 2 + 1 if item else 0
-        while lists > depth:
-            out.append("</ul>")
-            lists -= 1
-        while lists < depth:
+        while len(lists) > depth:
+            out.append("</ul></li>" if lists.pop() else "</ul>")
+        while len(lists) < depth:
+            nested = bool(out) and out[-1].startswith("<li>") and out[-1].endswith("</li>")
+            if nested:
+                out[-1] = out[-1][:-len("</li>")]
             out.append("<ul>")
-            lists += 1
+            lists.append(nested)
         if item:
-            out.append(f"<li>{_inline(stripped.split(' ', 1)[1])}</li>")
+            text = stripped.split(" ", 1)[1]
+            out.append(f"<li>{_raw_item(text) or _inline(text)}</li>")
         elif stripped.startswith("#"):
             level = len(stripped) - len(stripped.lstrip("#"))
-            out.append(f"<h{level}>{_inline(stripped[level:].strip())}</h{level}>")
+            heading = stripped[level:].strip()
+            slug = next((sid for sid, name in _SECTIONS if heading.startswith(name)), None)
+            out.append(f"<h{level}{f' id={slug}' if slug else ''}>{_inline(heading)}</h{level}>")
+            if level == 1 and rec is not None:
+                out.append(_head(rec, index))
         elif stripped.startswith("> "):
             out.append(f"<blockquote>{_inline(stripped[2:])}</blockquote>")
         elif stripped:
             out.append(f"<p>{_inline(stripped)}</p>")
-    out.extend("</ul>" for _ in range(lists))
-    return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
-            f"<style>{_CSS}</style></head><body>\n" + "\n".join(out) + "\n</body></html>\n")
+    out.extend("</ul></li>" if nested else "</ul>" for nested in reversed(lists))
+    return _page(title, "\n".join(out))
+
+
+def _head(rec: dict, index: str | None) -> str:
+    """Summary table and contents at the top of a document's report."""
+    back = f'<p><a href="{html.escape(index)}">All documents side by side</a></p>' if index else ""
+    links = "".join(f'<li><a href="#{sid}">{name}</a></li>' for sid, name in _SECTIONS)
+    row = summary_row(rec)
+    cells = (("dead ends", row["dead_ends"]), ("conflicts", row["conflicts"]), ("endless games", row["endless"]),
+             ("dead rules", row["dead_rules"]), ("open points", row["open_points"]),
+             ("claims checked", row["claims"]), ("claims failed", row["claims_failed"]))
+    table = (f"<table><caption>Summary of {html.escape(row['document'])}</caption>"
+             + "".join(f"<tr><th scope=row>{name}</th><td class=num>{html.escape(str(value))}</td></tr>"
+                       for name, value in cells) + "</table>")
+    return (back + table + f'<nav class="contents" aria-label="Contents"><ol>{links}</ol></nav>'
+            "<p>Raw records are folded under each finding; the whole record is in the JSON file beside this one.</p>")
+
+
+def _open_point_key(p: dict) -> str:
+    return p["rule"] or f"clause {p.get('clause')}"
+
+
+def open_points_chart(recs: list[dict], width: int = 420) -> str:
+    """Bars: open points per document (with dead ends and conflicts beside them)."""
+    row_h, label_w = 26, 120
+    top = max([len(r["open_points"]) for r in recs] + [1])
+    bar_w = width - label_w - 50
+    height = row_h * len(recs) + 30
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} '
+             f'{height}" role="img" aria-label="Open points per document">']
+    for k, rec in enumerate(recs):
+        y = 6 + k * row_h
+        n = len(rec["open_points"])
+        problems = len(rec["dead_ends"]) + len(rec["conflicts"])
+        name = f"{rec['doc'] or '-'} {rec['variant']}"
+        parts.append(f'<text x="{label_w - 6}" y="{y + 14}" text-anchor="end" font-size="12">{html.escape(name)}</text>')
+        parts.append(f'<rect x="{label_w}" y="{y + 2}" width="{bar_w * n / top:.1f}" height="{row_h - 8}" '
+                     f'fill="#6a8fd0"/>')
+        note = f"{n}" + (f" (+{problems} dead end/conflict)" if problems else "")
+        parts.append(f'<text x="{label_w + bar_w * n / top + 4:.1f}" y="{y + 14}" font-size="11">{note}</text>')
+    parts.append(f'<text x="{label_w}" y="{height - 6}" font-size="11">open points (rules the document leaves to a '
+                 f'default or to the reader)</text></svg>')
+    return "".join(parts)
+
+
+def index_html(recs: list[dict], files: dict[str, str]) -> str:
+    """The cross-document page: the summary table, one chart, and which open points each document leaves."""
+    docs = [f"{r['doc'] or '-'} {r['variant']}" for r in recs]
+    keys: list[str] = []
+    for rec in recs:
+        keys += [k for k in map(_open_point_key, rec["open_points"]) if k not in keys]
+    keys.sort()
+    cells = [{_open_point_key(p): p for p in rec["open_points"]} for rec in recs]
+    rows = []
+    for key in keys:
+        tds = []
+        for found in cells:
+            p = found.get(key)
+            tds.append(f"<td>{html.escape(p['reason'])}</td>" if p else "<td>—</td>")
+        rows.append(f"<tr><th scope=row><code>{html.escape(key)}</code></th>{''.join(tds)}</tr>")
+    table = ("<div class=wide tabindex=0 role=region aria-label=\"open points table\"><table><caption>Open points: what each document leaves unstated or ambiguous "
+             "(— : the document settles it)</caption><tr><th scope=col>rule or clause</th>"
+             + "".join(f"<th scope=col>{html.escape(d)}</th>" for d in docs) + "</tr>" + "".join(rows)
+             + "</table></div>")
+    body = ("<h1>Verification of the rule books, side by side</h1>"
+            '<nav class="contents" aria-label="Contents"><ol><li><a href="#summary">Summary</a></li>'
+            '<li><a href="#chart">Open points per document</a></li><li><a href="#open-points">Open points, '
+            'document by document</a></li><li>Each document: '
+            + ", ".join(f'<a href="{html.escape(files[r["variant"]])}">{html.escape(d)}</a>' for r, d in zip(recs, docs))
+            + "</li></ol></nav>"
+            "<h2 id=summary>Summary</h2>" + summary_table(recs, files)
+            + f"<h2 id=chart>Open points per document</h2><figure>{open_points_chart(recs)}"
+            "<figcaption>Open points per document; dead ends and conflicts noted beside the bar.</figcaption></figure>"
+            "<h2 id=open-points>Open points, document by document</h2>" + table)
+    return _page("Verification of the rule books", body)
 
 
 def to_json(rec: dict) -> str:

@@ -1,0 +1,450 @@
+"""Plain-language reasons: why a rule applied (or allowed something) and why it
+refused, in a player's words, for every rule slot.
+
+One template per slot (``TEMPLATES``), shared by the API (a ``reason`` beside
+each line of a rule trail), the command line (``rulespec explain``) and the
+dispute page.  A template names *facts* (``{card}``, ``{team}``...) from its
+``group``; ``*_facts`` build those facts from the situation the answer is
+about.  ``why_not`` may depend on a ``case`` the facts builder picks (e.g. a
+spade led before spades are broken reads differently from another card).
+``difference_sentence`` puts one difference between two rule books in a
+sentence: "Under standard (001) NS score −59 this hand, under classic (004) −10: a
+failed nil costs 100 in standard and 50 in classic (001 §Nil bids; 004 §Nil and
+Blind Nil)."
+"""
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..core import cards as C
+from ..core.schema import BOOL, INT, SLOTS
+
+SEAT_NAMES = dict(zip(C.SEATS, ("North", "East", "South", "West")))
+_SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+# The facts each group of templates may name (every group also has "value": the rule's value in words).
+GROUPS: dict[str, frozenset[str]] = {
+    "plain": frozenset({"value"}),
+    "play": frozenset({"value", "card", "allowed", "led_suit", "trump", "trump_state", "holding", "trick_number"}),
+    "trick": frozenset({"value", "led_card", "led_suit", "trump", "trumps_played", "winner_card"}),
+    "bid": frozenset({"value", "seat", "bid", "team", "team_score", "opponents", "opponents_score"}),
+    "team_bid": frozenset({"value", "team", "bids"}),
+    "hand": frozenset({"value", "team", "points", "detail"}),
+    "game": frozenset({"value", "ns_score", "ew_score", "target"}),
+}
+
+
+@dataclass(frozen=True)
+class Template:
+    """``why``: the rule applied or allowed; ``why_not``: it refused (a text, or texts by case);
+    ``subject``: the rule as a phrase for comparisons ("a failed nil", "the winning total")."""
+    group: str
+    why: str
+    why_not: str | Mapping[str, str]
+    subject: str
+
+    def texts(self) -> list[str]:
+        cases = self.why_not.values() if isinstance(self.why_not, Mapping) else [self.why_not]
+        return [self.why, *cases]
+
+
+T = Template
+TEMPLATES: dict[str, Template] = {
+    # deck and cards
+    "deck.cards": T("plain", "the pack is {value}", "that card is not in the pack these rules play with",
+                    "the pack"),
+    "card.suit": T("trick", "{led_card} was led, so the trick is in {led_suit}",
+                   "a card counts in the suit these rules give it, not always the one printed on it",
+                   "which suit a card belongs to"),
+    "card.power": T("trick", "cards rank in the order these rules give", "a lower-ranked card cannot beat a higher one",
+                    "the order of the cards"),
+    "trump.suit": T("trick", "{trump} are trumps: {trumps_played}", "only {trump} are trumps", "the trump suit"),
+    # deal
+    "deal.hand_size": T("plain", "each player is dealt {value} cards", "a hand here has {value} cards",
+                        "the number of cards dealt to each player"),
+    "deal.next_dealer": T("plain", "{value} deals next", "the deal passes in the order these rules give",
+                          "who deals next"),
+    "deal.first_bidder": T("plain", "{value} bids first", "the bidding starts with the player these rules name",
+                           "who bids first"),
+    # bidding
+    "bid.regular_min": T("bid", "the smallest bid here is {value}",
+                         "a bid must be at least {value} here", "the smallest bid"),
+    "bid.regular_max": T("bid", "the largest bid here is {value}",
+                         "a bid may be at most {value} here", "the largest bid"),
+    "nil.allowed": T("bid", "{seat} may bid nil", "these rules do not allow {seat} to bid nil here", "nil"),
+    "blind_nil.allowed": T("bid", "{seat} may bid blind nil here",
+                           {"never": "these rules do not allow blind nil at all",
+                            "scores": "blind nil is allowed only at some scores, and not with {team} on {team_score} "
+                                      "against {opponents} on {opponents_score}"},
+                           "blind nil"),
+    "blind_bid.allowed": T("bid", "{team} may bid blind {bid}",
+                           {"never": "these rules do not allow a blind team bid",
+                            "scores": "a blind team bid is allowed only at some scores, and not with {team} on "
+                                      "{team_score} against {opponents} on {opponents_score}"},
+                           "a blind team bid"),
+    "bid.team_min": T("team_bid", "{team}'s bids together must make at least {value}",
+                      "{team}'s bids ({bids}) add up to too little: together they must make at least {value}",
+                      "the smallest contract for a partnership"),
+    "bid.team_max": T("team_bid", "{team}'s bids together may make at most {value}",
+                      "{team}'s bids ({bids}) add up to too much: together they may make at most {value}",
+                      "the largest contract for a partnership"),
+    "bid.team_valid": T("team_bid", "{team}'s pair of bids ({bids}) is allowed",
+                        "these rules do not allow {team}'s pair of bids ({bids})",
+                        "which pairs of bids a partnership may make"),
+    "bid.team_contract": T("team_bid", "{team} play for {value} tricks together ({bids})",
+                           "{team}'s contract is worked out from both bids ({bids})",
+                           "a partnership's contract"),
+    "nil.partner_may_raise": T("plain", "a nil bidder's partner may raise a bid already made: {value}",
+                               "a nil bidder's partner may not change a bid already made",
+                               "whether a nil bidder's partner may raise"),
+    "blind_nil.exchange": T("plain", "a blind nil bidder and partner swap {value} cards",
+                            "no cards are swapped for blind nil here", "the cards swapped for blind nil"),
+    # play
+    "play.lead": T("play", "you may lead {allowed}",
+                   {"trump_unbroken": "{card} may not be led: {trump_state}, and {holding}",
+                    "other": "{card} may not be led here; you may lead {allowed}"},
+                   "which cards may be led"),
+    "play.follow": T("play", "you may play {allowed}",
+                     {"must_follow": "{card} may not be played: {led_suit} were led and you hold {led_suit}, "
+                                     "so you must follow suit with {allowed}",
+                      "other": "{card} may not be played here; you may play {allowed}"},
+                     "which cards may be played to a trick"),
+    "play.first_lead": T("play", "the first trick may be opened with {allowed}",
+                         "{card} may not open the first trick; it may be opened with {allowed}",
+                         "which cards may open the first trick"),
+    "play.first_trick_trump": T("play", "on the first trick you may play {allowed}",
+                                "{card} may not be played on the first trick: no {trump} on the first trick "
+                                "while you have another card",
+                                "whether trumps may be played on the first trick"),
+    "play.first_trick_suit": T("play", "the first trick demands {allowed}",
+                               "{card} may not be played on the first trick: these rules demand {allowed}",
+                               "what the first trick demands"),
+    "trump.breaks": T("play", "{card} breaks {trump}: they may be led from now on",
+                      "{card} does not break {trump}", "when trumps are broken"),
+    "play.first_leader": T("plain", "{value} leads the first trick", "the first trick is led by the player these "
+                           "rules name", "who leads the first trick"),
+    # trick
+    "trick.winner": T("trick", "{winner_card} wins the trick", "only the card these rules name wins the trick",
+                      "which card wins a trick"),
+    # hand scoring
+    "nil.tricks_count": T("hand", "{value}", "{value}", "whether a nil bidder's tricks count toward the contract"),
+    "scoring.made": T("hand", "{team} made the contract ({detail}): it {points}",
+                      "{team} did not make the contract", "a contract made"),
+    "scoring.set": T("hand", "{team} were set ({detail}): it {points}", "{team} were not set", "a contract set"),
+    "scoring.overtrick_points": T("hand", "the overtrick bonus ({detail}) {points}", "no overtricks, no points for them",
+                                  "the overtrick bonus"),
+    "scoring.bags": T("hand", "{team} add {value} bag(s) this hand", "{team} add no bags this hand", "bags"),
+    "blind_bid.made": T("hand", "{team} made their blind bid ({detail}): it {points}",
+                        "{team} did not make their blind bid", "a blind team bid made"),
+    "blind_bid.set": T("hand", "{team} were set on their blind bid ({detail}): it {points}",
+                       "{team} were not set on their blind bid", "a blind team bid set"),
+    "nil.made": T("hand", "nil made ({detail}): it {points}", "the nil bidder took a trick, so nil is not made",
+                  "a nil made"),
+    "nil.failed": T("hand", "nil failed ({detail}): it {points}", "the nil bidder took no trick, so nil did not fail",
+                    "a failed nil"),
+    "blind_nil.made": T("hand", "blind nil made ({detail}): it {points}",
+                        "the blind nil bidder took a trick, so blind nil is not made", "a blind nil made"),
+    "blind_nil.failed": T("hand", "blind nil failed ({detail}): it {points}",
+                          "the blind nil bidder took no trick, so blind nil did not fail", "a failed blind nil"),
+    "bonus.last_trick": T("hand", "last-trick bonus ({detail}): it {points}", "no last-trick bonus this hand",
+                          "the last-trick bonus"),
+    "bags.limit": T("hand", "bags are penalised at {value}", "there is no bag penalty", "the bag limit"),
+    "bags.penalty": T("hand", "too many bags ({detail}): it {points}", "{team} are below the bag limit",
+                      "reaching the bag limit"),
+    "bags.carry": T("hand", "{value}", "{value}", "bags beyond the limit"),
+    "renege.mode": T("hand", "a called renege is settled this way: {value}",
+                     "these rules have no penalty for a renege: an illegal card is simply not allowed",
+                     "a called renege"),
+    "renege.transfer_tricks": T("hand", "renege ({detail})", "no tricks move for a renege", "tricks moved for a renege"),
+    "renege.victim_bags": T("hand", "after a renege: {detail}", "after a renege the opponents' overtricks are bags",
+                            "the opponents' overtricks after a renege"),
+    # game
+    "game.target": T("game", "the game is played to {value}", "the game is played to {value}", "the winning total"),
+    "game.target_reached": T("game", "a side has reached the target of {target} (NS {ns_score}, EW {ew_score})",
+                             "no side has reached the target of {target} yet (NS {ns_score}, EW {ew_score})",
+                             "reaching the target"),
+    "game.mercy": T("game", "the game ends early under these rules (NS {ns_score}, EW {ew_score})",
+                    "nothing else ends the game at NS {ns_score}, EW {ew_score}", "ending the game early"),
+    "game.winner": T("game", "{value} wins the game", "no winner yet: play on", "the winner"),
+}
+del T
+
+# Words for a few parameter values that a template shows as {value}.
+_BOOL_WORDS = {
+    "nil.tricks_count": ("a nil bidder's tricks count toward the partners' contract",
+                         "a nil bidder's tricks do not count toward the partners' contract"),
+    "bags.carry": ("bags beyond the limit carry over", "bags start again from 0 after the penalty"),
+    "nil.partner_may_raise": ("yes", "no"),
+}
+
+
+def pretty(card: str) -> str:
+    """``10H`` → ``10♥``; jokers as they are."""
+    return card[:-1] + _SYMBOL[card[-1]] if len(card) > 1 and card[-1] in _SYMBOL else card
+
+
+def cards_text(cards: Iterable[str]) -> str:
+    text = " ".join(pretty(c) for c in cards)
+    return text or "no card"
+
+
+def num(n: int) -> str:
+    """A number with a true minus sign."""
+    return f"−{-n}" if n < 0 else str(n)
+
+
+def points_text(points: int) -> str:
+    """``scores 40``, ``costs 100``, ``scores nothing``."""
+    return f"scores {points}" if points > 0 else f"costs {-points}" if points < 0 else "scores nothing"
+
+
+def value_text(rule: str, value) -> str:
+    """A rule's value in words."""
+    if isinstance(value, bool):
+        yes, no = _BOOL_WORDS.get(rule, ("yes", "no"))
+        return yes if value else no
+    if isinstance(value, list):
+        return cards_text(str(v) for v in value)
+    if value is None:
+        return "not checked"
+    if isinstance(value, str) and value in C.SEATS:
+        return SEAT_NAMES[value]
+    return num(value) if isinstance(value, int) else str(value)
+
+
+def placeholders(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def reason(rule: str, facts: Mapping[str, str], refused: bool = False, case: str | None = None) -> str:
+    """The plain-language reason for one rule: why it applied, or (``refused``) why not."""
+    template = TEMPLATES[rule]
+    text = template.why_not if refused else template.why
+    if isinstance(text, Mapping):
+        text = text[case] if case in text else next(iter(text.values()))
+    return text.format_map(facts)
+
+
+# --------------------------------------------------------------------------- facts
+def _suit_name(suit: str) -> str:
+    return C.SUIT_NAMES["CDHS".index(suit)] if suit and suit in "CDHS" else "jokers"
+
+
+def play_facts(card: str | None, allowed: list[str], hand_suits: list[str], led: str, trump: str,
+               broken: bool, number: int) -> dict[str, str]:
+    """Facts about a card and the hand it is played from.  Suits are letters (``CDHS``) as the variant
+    counts them (``hand_suits``: one per card held); ``led`` is empty when leading."""
+    trump_name = _suit_name(trump)
+    return {"value": cards_text(allowed), "card": pretty(card) if card else "that card",
+            "allowed": cards_text(allowed), "led_suit": _suit_name(led) if led else "nothing",
+            "trump": trump_name,
+            "trump_state": f"{trump_name} have been broken" if broken else f"{trump_name} are not broken yet",
+            "holding": "you hold other suits" if any(s != trump for s in hand_suits) else f"you hold only {trump_name}",
+            "trick_number": str(number)}
+
+
+def play_case(rule: str, card_suit: str, hand_suits: list[str], led: str, trump: str, broken: bool) -> str:
+    """Which ``why_not`` text fits a refused card (suits as in ``play_facts``)."""
+    if rule == "play.lead" and card_suit == trump and not broken and any(s != trump for s in hand_suits):
+        return "trump_unbroken"
+    if rule == "play.follow" and led and led in hand_suits and card_suit != led:
+        return "must_follow"
+    return "other"
+
+
+def trick_facts(cards: list[str], suits: list[str], trump: str, winner: str, value) -> dict[str, str]:
+    """Facts about a complete trick: its cards in order and the suit each counts in."""
+    trump_name = _suit_name(trump)
+    trumps = [c for c, s in zip(cards, suits) if s == trump]
+    return {"value": value_text("", value), "led_card": pretty(cards[0]), "led_suit": _suit_name(suits[0]),
+            "trump": trump_name,
+            "trumps_played": f"{cards_text(trumps)} played" if trumps else f"no {trump_name} were played",
+            "winner_card": pretty(winner)}
+
+
+def bid_facts(seat: str, bid: str, scores: tuple[int, int], value) -> dict[str, str]:
+    team = C.SEATS.index(seat) % 2
+    return {"value": value_text("", value), "seat": SEAT_NAMES[seat], "bid": bid, "team": C.TEAMS[team],
+            "team_score": num(scores[team]), "opponents": C.TEAMS[1 - team],
+            "opponents_score": num(scores[1 - team])}
+
+
+def team_bid_facts(team: str, bids: str, value) -> dict[str, str]:
+    return {"value": value_text("", value), "team": team, "bids": bids}
+
+
+def hand_facts(rule: str, team: str, points: int | None, detail: str, value=None) -> dict[str, str]:
+    return {"value": value_text(rule, value), "team": team,
+            "points": points_text(points) if points is not None else "", "detail": _plain_detail(detail)}
+
+
+@lru_cache(maxsize=4096)
+def line_reason(rule: str, team: str, points: int, detail: str) -> str:
+    """The reason of a scoring line (cached: a few hundred distinct lines make up most hands)."""
+    return reason(rule, hand_facts(rule, team, points, detail))
+
+
+@lru_cache(maxsize=4096)
+def contract_reason(team: str, bids: str, contract: int) -> str:
+    """Why a partnership plays for its contract."""
+    return reason("bid.team_contract", team_bid_facts(team, bids, contract))
+
+
+@lru_cache(maxsize=256)
+def setting_reason(rule: str, team: str, value) -> str:
+    """A setting of the scoring group shown in a trail (e.g. whether a nil bidder's tricks count)."""
+    return reason(rule, hand_facts(rule, team, None, "", value))
+
+
+@lru_cache(maxsize=4096)
+def game_reason(rule: str, scores: tuple[int, int], target: int, value) -> str:
+    """The reason of a game-end step: why the game ends, or why not yet."""
+    return reason(rule, game_facts(scores, target, value), refused=value in (False, None))
+
+
+def game_facts(scores: tuple[int, int], target: int, value) -> dict[str, str]:
+    return {"value": value_text("", value), "ns_score": num(scores[0]), "ew_score": num(scores[1]),
+            "target": num(target)}
+
+
+_SEAT_WORD = re.compile(r"\b([NESW])(?= bid| with)|(?<=by )([NESW])\b")
+_OVERTRICKS = re.compile(r"\b(\d+) overtrick\(s\) x (\d+)")
+_OUTCOME = re.compile(r": (made|set)\b")
+_CARD = re.compile(r"\b([2-9JQKA]|10)([SHDC])\b")
+
+
+def _plain_detail(detail: str) -> str:
+    """The engine's short note in words: "N bid nil, took 1" → "North bid nil, took 1"."""
+    detail = _SEAT_WORD.sub(lambda m: SEAT_NAMES[m.group(1) or m.group(2)], detail)
+    detail = _OVERTRICKS.sub(lambda m: f"{m.group(1)} overtrick(s), {m.group(2)} each", detail)
+    detail = _OUTCOME.sub("", detail)
+    return _CARD.sub(lambda m: pretty(m.group(0)), detail)
+
+
+# --------------------------------------------------------------------------- comparisons
+_FIELD_WORDS = {"points": "score {v} this hand", "score": "total {v}", "bags": "bags {v}",
+                "bags_added": "{v} bag(s) added"}
+
+
+def _plain_value(value) -> bool:
+    """A value a sentence can show: a number, text, yes/no, nothing, or a list of cards."""
+    return not isinstance(value, (dict, list)) or all(isinstance(v, str) for v in value)
+
+
+def _field_phrase(path: str, value, first: bool) -> str:
+    parts = path.split(".")
+    team = re.search(r"(?:^|\.)(NS|EW)\.(points|score|bags|bags_added)$", path)
+    if team and parts[0] != "teams":      # a game's result: result.scores.NS.score
+        parts = ["teams", team.group(1), team.group(2)]
+    if parts[0] == "teams" and len(parts) == 3 and parts[2] in _FIELD_WORDS:
+        text = _FIELD_WORDS[parts[2]].format(v=num(value) if isinstance(value, int) else value)
+        return f"{parts[1]} {text}" if first else text.replace("score ", "").replace("total ", "").replace(
+            " this hand", "")
+    if path == "winner":
+        return f"{SEAT_NAMES.get(value, value)} wins the trick"
+    if path == "card":
+        return f"{pretty(value)} takes it" if first else pretty(value)
+    if path == "allowed":
+        return "the bid is allowed" if value else "the bid is refused"
+    if path == "legal":
+        return f"you may play {cards_text(value)}" if first else cards_text(value)
+    if path in ("conflicts", "dead_ends"):
+        what = "two rules clash" if path == "conflicts" else "a rule allows no card of the hand"
+        return what if value else f"no {'clash' if path == 'conflicts' else 'dead end'}"
+    if path == "game.over":
+        return "the game is over" if value else "the game goes on"
+    if path == "game.winner":
+        return f"{value} wins the game" if value else "no winner"
+    if isinstance(value, list):
+        return f"{path} {cards_text(str(v) for v in value)}"
+    return f"{path} {value_text('', value)}" if first else value_text("", value)
+
+
+_FIELD_ORDER = ("points", "score", "game.over", "game.winner", "bags", "bags_added", "winner", "allowed", "legal")
+
+
+def _main_field(fields: list[str]) -> str:
+    for key in _FIELD_ORDER:
+        for f in fields:
+            if f.endswith(key):
+                return f
+    return fields[0]
+
+
+def _rule_value(rule: str, team: str | None, ruling: Mapping, text: str):
+    """A rule's value in one ruling: the points of its lines for ``team`` (or both teams), else its
+    literal text, else None."""
+    teams = ruling.get("teams") or {}
+    points = [line["points"] for name, result in teams.items() if team in (None, name)
+              for line in result["lines"] if line.get("rule") == rule]
+    if points:
+        return sum(points)
+    if text in ("true", "false"):
+        return text == "true"
+    if re.fullmatch(r"-?\d+", text or ""):
+        return int(text)
+    return None
+
+
+def _rule_clause(rule: str, a: str, b: str, va, vb, texts: tuple[str, str],
+                 reasons: tuple[str | None, str | None] = (None, None)) -> str:
+    """"a failed nil costs 100 in standard and 50 in classic"."""
+    slot = SLOTS[rule]
+    subject = TEMPLATES[rule].subject
+    if isinstance(va, bool) and isinstance(vb, bool) and slot.type == BOOL:
+        if rule in _BOOL_WORDS and _BOOL_WORDS[rule] != ("yes", "no"):
+            yes_in, no_in = (a, b) if va else (b, a)
+            return f"{_BOOL_WORDS[rule][0]} in {yes_in}, not in {no_in}"
+        return f"{subject} is {'allowed' if va else 'not allowed'} in {a} and {'allowed' if vb else 'not allowed'} in {b}"
+    if isinstance(va, int) and isinstance(vb, int) and slot.type == INT:
+        if slot.context in ("team_hand", "nil_hand", "bonus_hand") or rule == "bags.penalty":
+            if (va < 0) == (vb < 0):
+                return f"{subject} {points_text(va)} in {a} and {abs(vb)} in {b}"
+            return f"{subject} {points_text(va)} in {a} and {points_text(vb)} in {b}"
+        return f"{subject} is {num(va)} in {a} and {num(vb)} in {b}"
+    if reasons[0] and reasons[1] and reasons[0] != reasons[1]:
+        return f"in {a} {reasons[0]}; in {b} {reasons[1]}"
+    shown = f" ({a}: {texts[0]}; {b}: {texts[1]})" if max(map(len, texts)) <= 30 else ""
+    return f"{a} and {b} differ on {subject}{shown}"
+
+
+def _trail_reason(rule: str, ruling: Mapping) -> str | None:
+    """The reason the ruling's trail gives for ``rule`` (its first step for that rule)."""
+    steps = list(ruling.get("explanation") or [])
+    return next((step["reason"] for step in steps if step.get("rule") == rule and step.get("reason")), None)
+
+
+def difference_sentences(difference: Mapping, rulings: Mapping[str, Mapping],
+                         docs: Mapping[str, str] | None = None) -> list[str]:
+    """One sentence per rule behind a difference between two rulings (or one sentence when no single
+    rule explains it); ``docs`` gives each variant's document id, named after it at the head."""
+    a, b = difference["variants"]
+    fields = [f["field"] for f in difference["fields"]]
+    docs = docs or {}
+    named = {key: f"{key} ({docs[key]})" if docs.get(key) else key for key in (a, b)}
+    out = []
+    for rule in difference["rules"] or [None]:
+        moved = [f for f in (rule["changes"] if rule else fields) if f in fields] or fields
+        main = _main_field(moved)
+        values = {f["field"]: f for f in difference["fields"]}[main]
+        if _plain_value(values[a]) and _plain_value(values[b]):
+            head = (f"Under {named[a]} {_field_phrase(main, values[a], True)}, under {named[b]} "
+                    f"{_field_phrase(main, values[b], False)}")
+        else:   # a whole record (e.g. a game's sheet): named, not printed
+            head = f"{named[a]} and {named[b]} differ on {main.replace('.', ' ').replace('_', ' ')}"
+        if rule is None or rule["rule"] not in TEMPLATES:
+            out.append(f"{head}: several rules together make the difference.")
+            continue
+        name = rule["rule"]
+        team = main.split(".")[1] if main.startswith("teams.") else None
+        va = _rule_value(name, team, rulings.get(a, {}), rule[a]["value"])
+        vb = _rule_value(name, team, rulings.get(b, {}), rule[b]["value"])
+        clause = _rule_clause(name, a, b, va, vb, (rule[a]["value"], rule[b]["value"]),
+                              (_trail_reason(name, rulings.get(a, {})), _trail_reason(name, rulings.get(b, {}))))
+        cites = "; ".join(dict.fromkeys(c for c in (rule[a]["cite"], rule[b]["cite"]) if c)) or "not stated"
+        out.append(f"{head}: {clause} ({cites}).")
+    return out

@@ -1,0 +1,81 @@
+"""One worked example per endpoint for the API page: the request as a curl command and the answer the
+service itself gives to it (computed once per process by sending the request to the app, so the page
+never shows an answer the code would not give)."""
+from __future__ import annotations
+
+import json
+import shlex
+from dataclasses import dataclass
+
+from flask import Flask
+
+HOST = "http://127.0.0.1:8000"   # `make serve`
+MAX_LINES = 40                   # longer answers are cut on the page (the curl command gives all of it)
+
+HOUSE_YAML = """id: our-table
+extends: classic
+source: {doc: house, title: Our table}
+rules:
+  nil.made: 75 @ house §Nil
+"""
+
+
+@dataclass(frozen=True)
+class Example:
+    operation: str          # the operationId in /openapi.json
+    method: str
+    path: str
+    title: str
+    body: dict | str | None = None
+    content_type: str = "application/json"
+
+    def curl(self) -> str:
+        """The request as a command line that runs as shown."""
+        parts = ["curl", "-s"]
+        if self.method != "GET":
+            data = self.body if isinstance(self.body, str) else json.dumps(self.body, ensure_ascii=False)
+            parts += ["-H", f"Content-Type: {self.content_type}", "--data-binary", data]
+        return " ".join(shlex.quote(p) for p in parts) + f" {HOST}{self.path}"
+
+
+EXAMPLES = [
+    Example("healthz", "GET", "/healthz", "Is the service up?"),
+    Example("openapi", "GET", "/openapi.json", "The contract as OpenAPI 3.1"),
+    Example("list_variants", "GET", "/v1/variants", "Which rule books are bundled?"),
+    Example("get_variant", "GET", "/v1/variants/classic", "Every rule of classic with its clause"),
+    Example("check_variant", "POST", "/v1/variants/check", "Check a house rule before using it",
+            HOUSE_YAML, "text/yaml"),
+    Example("trick", "POST", "/v1/trick", "Who wins this trick?",
+            {"variant": "standard", "leader": "N", "cards": ["AH", "2S", "KH", "3H"]}),
+    Example("legal", "POST", "/v1/legal", "May I lead 2♠ with spades not broken?",
+            {"variant": "standard", "hand": ["9C", "KD", "AH", "2S"], "number": 10}),
+    Example("bid", "POST", "/v1/bid", "May West bid 1 under the tournament book?",
+            {"variant": "tournament", "seat": "W", "bid": 1}),
+    Example("score", "POST", "/v1/score", "Score a failed nil",
+            {"variant": "standard", "bids": {"N": "nil", "E": 3, "S": 4, "W": 3},
+             "tricks": {"N": 1, "E": 4, "S": 4, "W": 4}}),
+    Example("game", "POST", "/v1/game", "Score two hands in a row",
+            {"variant": "classic", "hands": [
+                {"bids": {"N": 4, "E": 3, "S": 3, "W": 3}, "tricks": {"N": 5, "E": 3, "S": 3, "W": 2}},
+                {"bids": {"N": "nil", "E": 4, "S": 5, "W": 3}, "tricks": {"N": 0, "E": 4, "S": 6, "W": 3}}]}),
+    Example("compare", "POST", "/v1/compare", "The same failed nil under two books",
+            {"variants": ["standard", "classic"], "kind": "score",
+             "input": {"bids": {"N": "nil", "E": 3, "S": 4, "W": 3}, "tricks": {"N": 1, "E": 4, "S": 4, "W": 4}}}),
+    Example("diff", "POST", "/v1/diff", "A small differential run",
+            {"variants": ["standard", "classic"], "deals": 5, "seed": "7", "policies": ["random"]}),
+]
+
+
+def answer_text(app: Flask, example: Example) -> tuple[int, str]:
+    """The status and answer the app gives to ``example`` (pretty JSON, cut after ``MAX_LINES`` lines)."""
+    client = app.test_client()
+    if example.method == "GET":
+        response = client.get(example.path)
+    else:
+        data = example.body if isinstance(example.body, str) else json.dumps(example.body)
+        response = client.post(example.path, data=data.encode(), content_type=example.content_type)
+    text = json.dumps(response.get_json(), indent=2, ensure_ascii=False)
+    lines = text.splitlines()
+    if len(lines) > MAX_LINES:
+        lines = lines[:MAX_LINES] + [f"… ({len(text.splitlines()) - MAX_LINES} more lines)"]
+    return response.status_code, "\n".join(lines)

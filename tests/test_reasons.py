@@ -1,0 +1,131 @@
+"""Plain-language reasons: a template for every rule slot, facts for every group, and the
+reasons as the API, the CLI and the page receive them."""
+from __future__ import annotations
+
+import pytest
+
+from rulespec.app import reasons as R
+from rulespec.app.answers import answer, compare
+from rulespec.errors import InputError
+from rulespec.core.schema import SLOTS
+
+BUILDERS = {
+    "play": R.play_facts("2S", ["9C"], ["C", "S"], "", "S", False, 1),
+    "trick": R.trick_facts(["AH", "2S", "KH", "3H"], ["H", "S", "H", "H"], "S", "2S", "2S"),
+    "bid": R.bid_facts("W", "1", (0, 0), 2),
+    "team_bid": R.team_bid_facts("NS", "N 3, S 4", 7),
+    "hand": R.hand_facts("nil.failed", "NS", -100, "N bid nil, took 1"),
+    "game": R.game_facts((120, -40), 500, False),
+    "plain": {"value": "13"},
+}
+
+
+def test_every_slot_has_a_why_and_a_why_not():
+    assert set(R.TEMPLATES) == set(SLOTS), "a rule slot without plain-language templates (or a stray one)"
+    for name, template in R.TEMPLATES.items():
+        assert template.group in R.GROUPS, name
+        assert template.subject and all(text.strip() for text in template.texts()), name
+        for text in template.texts():
+            assert R.placeholders(text) <= R.GROUPS[template.group], (name, text)
+
+
+@pytest.mark.parametrize("group", sorted(R.GROUPS))
+def test_each_group_has_a_builder_giving_exactly_its_facts(group):
+    assert set(BUILDERS[group]) == R.GROUPS[group]
+    for name, template in R.TEMPLATES.items():
+        if template.group == group:
+            for refused in (False, True):
+                assert "{" not in R.reason(name, BUILDERS[group], refused)
+
+
+def test_a_spade_led_too_early_says_so_in_words():
+    ans = answer("legal", {"variant": "standard", "hand": ["9C", "KD", "AH", "2S"], "number": 10})
+    refused = {c["card"]: c["reasons"] for c in ans["illegal"]}
+    [why] = refused["2S"]
+    assert why["rule"] == "play.lead" and why["cite"] == "001 §Turns"
+    assert why["reason"] == "2♠ may not be led: spades are not broken yet, and you hold other suits"
+    assert ans["explanation"][0]["reason"] == "you may lead 9♣ K♦ A♥"
+
+
+def test_not_following_suit_says_so():
+    ans = answer("legal", {"variant": "standard", "hand": ["AH", "2S", "KD"], "trick": ["3H"], "number": 11})
+    refused = {c["card"]: c["reasons"][0]["reason"] for c in ans["illegal"]}
+    assert refused["KD"] == ("K♦ may not be played: hearts were led and you hold hearts, so you must follow suit "
+                             "with A♥")
+
+
+def test_bid_refusals_name_the_hand_in_words():
+    ans = answer("bid", {"variant": "standard", "seat": "N", "bid": "blind nil"})
+    assert ans["refusals"][0]["reason"] == "these rules do not allow blind nil at all"
+    ans = answer("bid", {"variant": "tournament", "seat": "W", "bid": "blind nil",
+                         "before": {"NS": {"score": 0}, "EW": {"score": 0}}})
+    assert ans["refusals"][0]["reason"] == ("blind nil is allowed only at some scores, and not with EW on 0 "
+                                            "against NS on 0")
+    ans = answer("bid", {"variant": "tournament", "seat": "W", "bid": 1})
+    assert ans["refusals"][0]["reason"] == "a bid must be at least 2 here"
+    with pytest.raises(InputError) as refused:
+        answer("score", {"variant": "tournament", "bids": {"N": 4, "E": 4, "S": 4, "W": 1},
+                         "tricks": {"N": 4, "E": 4, "S": 4, "W": 1}})
+    assert refused.value.message == "West may not bid 1: a bid must be at least 2 here"
+    assert refused.value.field == "bids.W"
+    assert all("reason" in step for step in ans["explanation"])
+
+
+def test_score_lines_carry_reasons():
+    ans = answer("score", {"variant": "standard", "bids": {"N": "nil", "E": 3, "S": 4, "W": 3},
+                           "tricks": {"N": 1, "E": 4, "S": 4, "W": 4}})
+    lines = {line["rule"]: line["reason"] for line in ans["teams"]["NS"]["lines"]}
+    assert lines["nil.failed"] == "nil failed (North bid nil, took 1): it costs 100"
+    assert all(step.get("reason") for step in ans["explanation"])
+    trick = answer("trick", {"variant": "standard", "leader": "N", "cards": ["AH", "2S", "KH", "3H"]})
+    assert [s["reason"] for s in trick["explanation"]] == [
+        "A♥ was led, so the trick is in hearts", "spades are trumps: 2♠ played", "2♠ wins the trick"]
+
+
+def test_one_sentence_per_difference():
+    result = compare({"variants": ["standard", "classic"], "kind": "score",
+                      "input": {"bids": {"N": "nil", "E": 3, "S": 4, "W": 3}, "tricks": {"N": 1, "E": 4, "S": 4, "W": 4}}})
+    sentences = result["differences"][0]["sentences"]
+    assert ("Under standard (001) NS score −59 this hand, under classic (004) −10: a failed nil costs 100 in standard and 50 "
+            "in classic (001 §Nil bids; 004 §Nil and Blind Nil).") in sentences
+    assert ("Under standard (001) NS score −59 this hand, under classic (004) −10: a nil bidder's tricks count toward the "
+            "partners' contract in standard, not in classic (001 §Nil bids; 004 §Nil).") in sentences
+    assert len(sentences) == len(result["differences"][0]["rules"])
+
+
+def test_game_end_differences_read_as_words():
+    result = compare({"variants": ["pirates", "classic"], "kind": "score",
+                      "input": {"bids": {"N": 4, "E": 3, "S": 4, "W": 2}, "tricks": {"N": 4, "E": 3, "S": 4, "W": 2},
+                                "before": {"NS": {"score": 420}, "EW": {"score": 300}}}})
+    [text] = [t for d in result["differences"] for t in d["sentences"]]
+    assert text.startswith("Under pirates (002) the game is over, under classic (004) the game goes on: ")
+    assert text.endswith(")."), text
+
+
+def test_trick_differences_name_the_winner():
+    result = compare({"variants": ["house", "jokers-deuces"], "kind": "trick",
+                      "input": {"leader": "N", "cards": ["3D", "3C", "2D", "4C"]}})
+    sentences = result["differences"][0]["sentences"]
+    assert sentences[0].startswith("Under house (003) North wins the trick, under jokers-deuces (003) South wins the trick: ")
+    assert all("card.natural_suit" not in s for s in sentences)   # no rule expressions in a player's sentence
+
+
+def test_a_refused_card_in_a_played_hand_says_why():
+    from test_api_data import played_hand
+    request, at, offender = played_hand(renege=True)
+    with pytest.raises(InputError) as refused:
+        answer("score", request)
+    assert refused.value.field == f"play[{at}]" and refused.value.rule == "play.follow"
+    message = refused.value.message
+    card = R.pretty(request["play"][at])
+    assert message.startswith(f"{R.SEAT_NAMES[offender]}: {card} may not be played: "), message
+    assert "were led and you hold" in message and "so you must follow suit with" in message
+
+
+def test_game_comparisons_never_print_a_raw_record():
+    result = compare({"variants": ["standard", "classic"], "kind": "game", "input": {"hands": [
+        {"bids": {"N": "nil", "E": 3, "S": 4, "W": 3}, "tricks": {"N": 1, "E": 4, "S": 4, "W": 4}}]}})
+    sentences = [t for d in result["differences"] for t in d["sentences"]]
+    assert sentences and not any("{" in t or "'" in t.split(":")[0] for t in sentences), sentences
+    assert ("Under standard (001) NS total −59, under classic (004) −10: a failed nil costs 100 in standard and 50 "
+            "in classic (001 §Nil bids; 004 §Nil and Blind Nil).") in sentences
