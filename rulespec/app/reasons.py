@@ -335,30 +335,34 @@ def _plain_value(value) -> bool:
     return not isinstance(value, (dict, list)) or all(isinstance(v, str) for v in value)
 
 
+def _team_field_phrase(parts: list[str], value, first: bool) -> str:
+    text = _FIELD_WORDS[parts[2]].format(v=num(value) if isinstance(value, int) else value)
+    return f"{parts[1]} {text}" if first else text.replace("score ", "").replace("total ", "").replace(
+        " this hand", "")
+
+
+# words for the answer fields that are not a team's: field -> (value, first mention) -> phrase
+_FIELD_PHRASES = {
+    "winner": lambda v, first: f"{SEAT_NAMES.get(v, v)} wins the trick",
+    "card": lambda v, first: f"{pretty(v)} takes it" if first else pretty(v),
+    "allowed": lambda v, first: "the bid is allowed" if v else "the bid is refused",
+    "legal": lambda v, first: f"you may play {cards_text(v)}" if first else cards_text(v),
+    "conflicts": lambda v, first: "two rules clash" if v else "no clash",
+    "dead_ends": lambda v, first: "a rule allows no card of the hand" if v else "no dead end",
+    "game.over": lambda v, first: "the game is over" if v else "the game goes on",
+    "game.winner": lambda v, first: f"{v} wins the game" if v else "no winner",
+}
+
+
 def _field_phrase(path: str, value, first: bool) -> str:
     parts = path.split(".")
     team = re.search(r"(?:^|\.)(NS|EW)\.(points|score|bags|bags_added)$", path)
     if team and parts[0] != "teams":      # a game's result: result.scores.NS.score
         parts = ["teams", team.group(1), team.group(2)]
     if parts[0] == "teams" and len(parts) == 3 and parts[2] in _FIELD_WORDS:
-        text = _FIELD_WORDS[parts[2]].format(v=num(value) if isinstance(value, int) else value)
-        return f"{parts[1]} {text}" if first else text.replace("score ", "").replace("total ", "").replace(
-            " this hand", "")
-    if path == "winner":
-        return f"{SEAT_NAMES.get(value, value)} wins the trick"
-    if path == "card":
-        return f"{pretty(value)} takes it" if first else pretty(value)
-    if path == "allowed":
-        return "the bid is allowed" if value else "the bid is refused"
-    if path == "legal":
-        return f"you may play {cards_text(value)}" if first else cards_text(value)
-    if path in ("conflicts", "dead_ends"):
-        what = "two rules clash" if path == "conflicts" else "a rule allows no card of the hand"
-        return what if value else f"no {'clash' if path == 'conflicts' else 'dead end'}"
-    if path == "game.over":
-        return "the game is over" if value else "the game goes on"
-    if path == "game.winner":
-        return f"{value} wins the game" if value else "no winner"
+        return _team_field_phrase(parts, value, first)
+    if path in _FIELD_PHRASES:
+        return _FIELD_PHRASES[path](value, first)
     if isinstance(value, list):
         return f"{path} {cards_text(str(v) for v in value)}"
     return f"{path} {value_text('', value)}" if first else value_text("", value)
@@ -396,20 +400,29 @@ def _rule_clause(rule: str, a: str, b: str, va, vb, texts: tuple[str, str],
     slot = SLOTS[rule]
     subject = TEMPLATES[rule].subject
     if isinstance(va, bool) and isinstance(vb, bool) and slot.type == BOOL:
-        if rule in _BOOL_WORDS and _BOOL_WORDS[rule] != ("yes", "no"):
-            yes_in, no_in = (a, b) if va else (b, a)
-            return f"{_BOOL_WORDS[rule][0]} in {yes_in}, not in {no_in}"
-        return f"{subject} is {'allowed' if va else 'not allowed'} in {a} and {'allowed' if vb else 'not allowed'} in {b}"
+        return _yes_no_clause(rule, subject, a, b, va, vb)
     if isinstance(va, int) and isinstance(vb, int) and slot.type == INT:
-        if slot.context in ("team_hand", "nil_hand", "bonus_hand") or rule == "bags.penalty":
-            if (va < 0) == (vb < 0):
-                return f"{subject} {points_text(va)} in {a} and {abs(vb)} in {b}"
-            return f"{subject} {points_text(va)} in {a} and {points_text(vb)} in {b}"
-        return f"{subject} is {num(va)} in {a} and {num(vb)} in {b}"
+        return _number_clause(rule, slot.context, subject, a, b, va, vb)
     if reasons[0] and reasons[1] and reasons[0] != reasons[1]:
         return f"in {a} {reasons[0]}; in {b} {reasons[1]}"
     shown = f" ({a}: {texts[0]}; {b}: {texts[1]})" if max(map(len, texts)) <= 30 else ""
     return f"{a} and {b} differ on {subject}{shown}"
+
+
+def _yes_no_clause(rule: str, subject: str, a: str, b: str, va: bool, vb: bool) -> str:
+    if rule in _BOOL_WORDS and _BOOL_WORDS[rule] != ("yes", "no"):
+        yes_in, no_in = (a, b) if va else (b, a)
+        return f"{_BOOL_WORDS[rule][0]} in {yes_in}, not in {no_in}"
+    return (f"{subject} is {'allowed' if va else 'not allowed'} in {a} and "
+            f"{'allowed' if vb else 'not allowed'} in {b}")
+
+
+def _number_clause(rule: str, context: str, subject: str, a: str, b: str, va: int, vb: int) -> str:
+    if context in ("team_hand", "nil_hand", "bonus_hand") or rule == "bags.penalty":
+        if (va < 0) == (vb < 0):
+            return f"{subject} {points_text(va)} in {a} and {abs(vb)} in {b}"
+        return f"{subject} {points_text(va)} in {a} and {points_text(vb)} in {b}"
+    return f"{subject} is {num(va)} in {a} and {num(vb)} in {b}"
 
 
 def _trail_reason(rule: str, ruling: Mapping) -> str | None:
@@ -430,21 +443,30 @@ def difference_sentences(difference: Mapping, rulings: Mapping[str, Mapping],
     for rule in difference["rules"] or [None]:
         moved = [f for f in (rule["changes"] if rule else fields) if f in fields] or fields
         main = _main_field(moved)
-        values = {f["field"]: f for f in difference["fields"]}[main]
-        if _plain_value(values[a]) and _plain_value(values[b]):
-            head = (f"Under {named[a]} {_field_phrase(main, values[a], True)}, under {named[b]} "
-                    f"{_field_phrase(main, values[b], False)}")
-        else:   # a whole record (e.g. a game's sheet): named, not printed
-            head = f"{named[a]} and {named[b]} differ on {main.replace('.', ' ').replace('_', ' ')}"
+        head = _sentence_head(difference, main, named, a, b)
         if rule is None or rule["rule"] not in TEMPLATES:
             out.append(f"{head}: several rules together make the difference.")
-            continue
-        name = rule["rule"]
-        team = main.split(".")[1] if main.startswith("teams.") else None
-        va = _rule_value(name, team, rulings.get(a, {}), rule[a]["value"])
-        vb = _rule_value(name, team, rulings.get(b, {}), rule[b]["value"])
-        clause = _rule_clause(name, a, b, va, vb, (rule[a]["value"], rule[b]["value"]),
-                              (_trail_reason(name, rulings.get(a, {})), _trail_reason(name, rulings.get(b, {}))))
-        cites = "; ".join(dict.fromkeys(c for c in (rule[a]["cite"], rule[b]["cite"]) if c)) or "not stated"
-        out.append(f"{head}: {clause} ({cites}).")
+        else:
+            out.append(f"{head}: {_rule_part(rule, main, rulings, a, b)}.")
     return out
+
+
+def _sentence_head(difference: Mapping, main: str, named: Mapping[str, str], a: str, b: str) -> str:
+    """"Under standard (001) NS score −59 this hand, under classic (004) −10"."""
+    values = {f["field"]: f for f in difference["fields"]}[main]
+    if _plain_value(values[a]) and _plain_value(values[b]):
+        return (f"Under {named[a]} {_field_phrase(main, values[a], True)}, under {named[b]} "
+                f"{_field_phrase(main, values[b], False)}")
+    return f"{named[a]} and {named[b]} differ on {main.replace('.', ' ').replace('_', ' ')}"   # a whole record
+
+
+def _rule_part(rule: Mapping, main: str, rulings: Mapping[str, Mapping], a: str, b: str) -> str:
+    """What the rule says in each book, with both clauses cited."""
+    name = rule["rule"]
+    team = main.split(".")[1] if main.startswith("teams.") else None
+    va = _rule_value(name, team, rulings.get(a, {}), rule[a]["value"])
+    vb = _rule_value(name, team, rulings.get(b, {}), rule[b]["value"])
+    clause = _rule_clause(name, a, b, va, vb, (rule[a]["value"], rule[b]["value"]),
+                          (_trail_reason(name, rulings.get(a, {})), _trail_reason(name, rulings.get(b, {}))))
+    cites = "; ".join(dict.fromkeys(c for c in (rule[a]["cite"], rule[b]["cite"]) if c)) or "not stated"
+    return f"{clause} ({cites})"
