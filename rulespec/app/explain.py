@@ -117,43 +117,54 @@ def render_compare(result: Mapping, request: Mapping) -> list[str]:
     names = list(result["rulings"])
     columns = {name: _rows(ruling) for name, ruling in result["rulings"].items()}
     first = next(iter(result["rulings"].values()))
-    labels: list[str] = []
-    for rows in columns.values():
-        labels += [label for label in rows if label not in labels]
-    order = {label: i for i, label in enumerate(labels)}
-    labels.sort(key=lambda label: (_group(label), order[label]))
-    width = max(len(label) for label in labels)
-    widths = {name: max([len(name)] + [len(rows.get(label, "-")) for label in labels for rows in [columns[name]]])
-              for name in names}
-    head = f"  {'':<{width}}  " + "  ".join(f"{name:>{widths[name]}}" for name in names)
     out = [click.style(f"Same hand under {len(names)} variants (* marks lines that differ)", bold=True)]
     if "bids" in first:
         out += _seat_rows(first)
     before = _before(request)
     if any(before[team] != (0, 0) for team in TEAMS):
         out.append("  before  " + "  ".join(f"{t} {s}/{b}" for t, (s, b) in before.items()))
-    out += ["", head.rstrip()]
+    out += ["", *_compare_table(names, columns)]
+    sentences = [text for diff in result["differences"] for text in diff.get("sentences", ())]
+    if sentences:
+        out[1:1] = [f"  {text}" for text in sentences] + [""]
+    out += _differing_rules(names, result["differences"])
+    out += ["", "Agree." if result["agree"] else "The variants disagree on the lines marked *."]
+    return out
+
+
+def _compare_table(names: list[str], columns: Mapping[str, Mapping[str, str]]) -> list[str]:
+    """One column per variant, one row per answer line; rows that differ start with ``*``."""
+    labels: list[str] = []
+    for rows in columns.values():
+        labels += [label for label in rows if label not in labels]
+    order = {label: i for i, label in enumerate(labels)}
+    labels.sort(key=lambda label: (_group(label), order[label]))
+    width = max(len(label) for label in labels)
+    widths = {name: max([len(name)] + [len(columns[name].get(label, "-")) for label in labels]) for name in names}
+    out = [(f"  {'':<{width}}  " + "  ".join(f"{name:>{widths[name]}}" for name in names)).rstrip()]
     for label in labels:
         cells = [columns[name].get(label, "-") for name in names]
         differs = len(set(cells)) > 1
         text = f"{'*' if differs else ' '} {label:<{width}}  " + "  ".join(
             f"{cell:>{widths[name]}}" for cell, name in zip(cells, names))
         out.append(click.style(text, fg="yellow", bold=True) if differs else text)
-    sentences = [text for diff in result["differences"] for text in diff.get("sentences", ())]
-    if sentences:
-        out[1:1] = [f"  {text}" for text in sentences] + [""]
+    return out
+
+
+def _differing_rules(names: list[str], differences: list[Mapping]) -> list[str]:
+    """Each rule behind a difference, with its text and citation in each variant."""
     rules: dict[str, dict[str, dict]] = {}
-    for diff in result["differences"]:
+    for diff in differences:
         for rule in diff["rules"]:
             rules.setdefault(rule["rule"], {}).update({n: rule[n] for n in names if n in rule})
-    if rules:
-        out += ["", "Rules that differ:"]
-        nw = max(len(name) for name in names)
-        for rule, by_variant in sorted(rules.items()):
-            out.append(f"  {rule}")
-            out += [f"    {name:<{nw}}  {by_variant[name]['value']}  @ {by_variant[name]['cite'] or '[no citation]'}"
-                    for name in names if name in by_variant]
-    out += ["", "Agree." if result["agree"] else "The variants disagree on the lines marked *."]
+    if not rules:
+        return []
+    out = ["", "Rules that differ:"]
+    nw = max(len(name) for name in names)
+    for rule, by_variant in sorted(rules.items()):
+        out.append(f"  {rule}")
+        out += [f"    {name:<{nw}}  {by_variant[name]['value']}  @ {by_variant[name]['cite'] or '[no citation]'}"
+                for name in names if name in by_variant]
     return out
 
 
