@@ -42,8 +42,13 @@ def markdown(rec: dict) -> str:
                           "card or bid.")
     out += _problem_lines("Conflicts", rec["conflicts"], "No explored state has two clauses demanding "
                           "different things.")
-    nt = rec["nontermination"]
-    out += [f"## Non-termination ({len(nt['witnesses'])})", ""]
+    out += _nontermination_md(rec["nontermination"]) + _dead_rules_md(rec) + _open_points_md(rec["open_points"])
+    out += _claims_md(rec["claims"])
+    return "\n".join(out) + "\n"
+
+
+def _nontermination_md(nt: dict) -> list[str]:
+    out = [f"## Non-termination ({len(nt['witnesses'])})", ""]
     if not nt["witnesses"]:
         out.append("No way to play for ever was found.")
     for w in nt["witnesses"]:
@@ -52,16 +57,23 @@ def markdown(rec: dict) -> str:
         if w.get("totals"):
             out.append(f"  - Totals: `{_kv(w['totals'][:8])}`")
     rp = nt["random_play"]
-    out += ["", f"Random play: {rp['games_finished']} game(s) finished (longest {rp['longest_finished']} hands), "
-            f"{rp['games_unfinished']} still unfinished after {rp['unfinished_after']} hands.", ""]
-    out += [f"## Dead rules ({len(rec['dead_rules'])})", ""]
+    return out + ["", f"Random play: {rp['games_finished']} game(s) finished (longest {rp['longest_finished']} "
+                  f"hands), {rp['games_unfinished']} still unfinished after {rp['unfinished_after']} hands.", ""]
+
+
+def _dead_rules_md(rec: dict) -> list[str]:
+    out = [f"## Dead rules ({len(rec['dead_rules'])})", ""]
     out += [f"- `{d['rule']}` = `{d['text']}` ({d.get('cite') or 'unspecified'}): {d['why']}"
             for d in rec["dead_rules"]] or ["Every rule that can change an outcome did so in some explored state."]
     if rec["inert_rules"]:
         out += ["", "Inert by design (cannot change an outcome in this variant): "
                 + ", ".join(f"`{d['rule']}`" for d in rec["inert_rules"]) + "."]
-    out += ["", f"## Open points ({len(rec['open_points'])})", ""]
-    for p in rec["open_points"]:
+    return out
+
+
+def _open_points_md(points: list[dict]) -> list[str]:
+    out = ["", f"## Open points ({len(points)})", ""]
+    for p in points:
         head = f"`{p['rule']}` = `{p['text']}`" if p["rule"] else f"clause {p.get('clause')} ({p.get('section')})"
         out.append(f"- {head}: {p['reason']}")
         if p.get("clause_text"):
@@ -74,17 +86,21 @@ def markdown(rec: dict) -> str:
         elif p["rule"]:
             out.append("  - No explored state tells the readings tried apart"
                        + (f" (the encoded rule is inert: {p['inert']})." if p.get("inert") else "."))
-    out += ["", f"## Claims ({len(rec['claims'])})", ""]
-    if not rec["claims"]:
+    return out
+
+
+def _claims_md(claims: list[dict]) -> list[str]:
+    out = ["", f"## Claims ({len(claims)})", ""]
+    if not claims:
         out.append("No claims of this document are encoded.")
-    for c in rec["claims"]:
+    for c in claims:
         verdict = "holds" if c["holds"] else "**fails**"
         out.append(f"- {c['cite']}: {c['claim']} — {verdict}.")
         if c["counterexample"]:
             out.append(f"  - Counterexample: `{_kv(c['counterexample'])}`")
         out.append(f"  - Holds under: {', '.join(c['holds_under']) or 'no bundled variant'}; fails under: "
                    f"{', '.join(c['fails_under']) or 'none'}.")
-    return "\n".join(out) + "\n"
+    return out
 
 
 _CSS = ("body{font-family:system-ui,sans-serif;max-width:60rem;margin:1rem auto 2rem;padding:0 1rem;line-height:1.45}"
@@ -165,31 +181,40 @@ def to_html(md: str, title: str, rec: dict | None = None, index: str | None = No
     for line in md.splitlines():
         stripped = line.strip()
         item = stripped.startswith("- ") or stripped[:1].isdigit() and ". " in stripped[:4]
-        depth = (len(line) - len(line.lstrip(" "))) // 2 + 1 if item else 0
-        while len(lists) > depth:
-            out.append("</ul></li>" if lists.pop() else "</ul>")
-        while len(lists) < depth:
-            nested = bool(out) and out[-1].startswith("<li>") and out[-1].endswith("</li>")
-            if nested:
-                out[-1] = out[-1][:-len("</li>")]
-            out.append("<ul>")
-            lists.append(nested)
+        _nest_lists(out, lists, (len(line) - len(line.lstrip(" "))) // 2 + 1 if item else 0)
         if item:
             text = stripped.split(" ", 1)[1]
             out.append(f"<li>{_raw_item(text) or _inline(text)}</li>")
-        elif stripped.startswith("#"):
-            level = len(stripped) - len(stripped.lstrip("#"))
-            heading = stripped[level:].strip()
-            slug = next((sid for sid, name in _SECTIONS if heading.startswith(name)), None)
-            out.append(f"<h{level}{f' id={slug}' if slug else ''}>{_inline(heading)}</h{level}>")
-            if level == 1 and rec is not None:
-                out.append(_head(rec, index))
-        elif stripped.startswith("> "):
-            out.append(f"<blockquote>{_inline(stripped[2:])}</blockquote>")
-        elif stripped:
-            out.append(f"<p>{_inline(stripped)}</p>")
+        else:
+            out += _block_html(stripped, rec, index)
     out.extend("</ul></li>" if nested else "</ul>" for nested in reversed(lists))
     return _page(title, "\n".join(out))
+
+
+def _nest_lists(out: list[str], lists: list[bool], depth: int) -> None:
+    """Close and open ``<ul>`` elements until ``depth`` lists are open (a deeper list goes inside the item
+    before it)."""
+    while len(lists) > depth:
+        out.append("</ul></li>" if lists.pop() else "</ul>")
+    while len(lists) < depth:
+        nested = bool(out) and out[-1].startswith("<li>") and out[-1].endswith("</li>")
+        if nested:
+            out[-1] = out[-1][:-len("</li>")]
+        out.append("<ul>")
+        lists.append(nested)
+
+
+def _block_html(stripped: str, rec: dict | None, index: str | None) -> list[str]:
+    """A heading (the first opens with the record's summary), a quote or a paragraph."""
+    if stripped.startswith("#"):
+        level = len(stripped) - len(stripped.lstrip("#"))
+        heading = stripped[level:].strip()
+        slug = next((sid for sid, name in _SECTIONS if heading.startswith(name)), None)
+        out = [f"<h{level}{f' id={slug}' if slug else ''}>{_inline(heading)}</h{level}>"]
+        return out + [_head(rec, index)] if level == 1 and rec is not None else out
+    if stripped.startswith("> "):
+        return [f"<blockquote>{_inline(stripped[2:])}</blockquote>"]
+    return [f"<p>{_inline(stripped)}</p>"] if stripped else []
 
 
 def _head(rec: dict, index: str | None) -> str:
