@@ -140,40 +140,48 @@ def _pair_html(p: dict, stages: dict) -> str:
     if lines:
         out.append("<ul>" + "".join(f"<li>{escape(x)}</li>" for x in lines) + "</ul>")
     for sec, title in SECTIONS.items():
-        data = p[sec]
-        if not data["n"]:
-            continue
-        out.append(f"<h3>{escape(title)}</h3><p>{data['n']} comparisons.</p>")
-        charts = [bar_chart([(stages[s], st["rate"], tuple(st["ci95"])) for s, st in data["stages"].items()],
-                            title="disagreement rate by stage")]
-        charts[0] = f"<figure>{charts[0]}<figcaption>How often the variants disagree, by stage (95% CI)</figcaption></figure>"
-        for stage in ("score", "bags"):
-            bins = data["stages"][stage].get("histogram")
-            if bins:
-                caption = f"{stages[stage]}: {p['b']} minus {p['a']}"
-                charts.append(f"<figure>{histogram_chart(bins, title=caption)}"
-                              f"<figcaption>Distribution of the {escape(stages[stage])} change per team (count on "
-                              f"each bar; the bin holding no change on the right, on its own scale)</figcaption></figure>")
-        out.append(f"<div class=charts>{''.join(charts)}</div>")
-        out.append(_stage_table(data, stages, f"{p['a']} vs {p['b']}: {title}"))
-    g = p["games"]
-    if g["n"]:
-        rows = [(k, v / g["n"], None) for k, v in g["outcomes"].items()]
-        out.append(f"<h3>Whole games</h3><p>The winner differs in {g['flips']} of {g['n']} games "
-                   f"({_pct(g['rate'])}, 95% CI {_pct(g['ci95'][0])}–{_pct(g['ci95'][1])}).</p>"
-                   f"<figure>{bar_chart(rows, title='game outcomes')}<figcaption>Winners ({escape(p['a'])} / "
-                   f"{escape(p['b'])})</figcaption></figure>")
-        if g["attribution"]:
-            out.append("<p>Causes: " + ", ".join(f"{escape(r['rule'])} {_pct(r['share'])}"
-                                                 for r in g["attribution"]) + "</p>")
+        if p[sec]["n"]:
+            out += _section_html(p, p[sec], title, stages)
+    out += _games_html(p)
     examples = [e for e in p["examples"] if e.get("scenario")]
     if examples:
         out.append("<h3>Minimal examples</h3>")
-        for e in examples:
-            out.append(f"<p><b>{escape(e['rule'])}</b> ({escape(stages[e['stage']])}): {escape(p['a'])} "
-                       f"<code>{escape(e['a_rule']['text'])}</code>, {escape(p['b'])} "
-                       f"<code>{escape(e['b_rule']['text'])}</code></p><pre>{escape(e['scenario_yaml'])}</pre>")
+    for e in examples:
+        out.append(f"<p><b>{escape(e['rule'])}</b> ({escape(stages[e['stage']])}): {escape(p['a'])} "
+                   f"<code>{escape(e['a_rule']['text'])}</code>, {escape(p['b'])} "
+                   f"<code>{escape(e['b_rule']['text'])}</code></p><pre>{escape(e['scenario_yaml'])}</pre>")
     return "".join(out)
+
+
+def _section_html(p: dict, data: dict, title: str, stages: dict) -> list[str]:
+    """One section: its rate chart, the score and bags histograms, the stage table."""
+    charts = [bar_chart([(stages[s], st["rate"], tuple(st["ci95"])) for s, st in data["stages"].items()],
+                        title="disagreement rate by stage")]
+    charts[0] = f"<figure>{charts[0]}<figcaption>How often the variants disagree, by stage (95% CI)</figcaption></figure>"
+    for stage in ("score", "bags"):
+        bins = data["stages"][stage].get("histogram")
+        if bins:
+            caption = f"{stages[stage]}: {p['b']} minus {p['a']}"
+            charts.append(f"<figure>{histogram_chart(bins, title=caption)}"
+                          f"<figcaption>Distribution of the {escape(stages[stage])} change per team (count on "
+                          f"each bar; the bin holding no change on the right, on its own scale)</figcaption></figure>")
+    return [f"<h3>{escape(title)}</h3><p>{data['n']} comparisons.</p>", f"<div class=charts>{''.join(charts)}</div>",
+            _stage_table(data, stages, f"{p['a']} vs {p['b']}: {title}")]
+
+
+def _games_html(p: dict) -> list[str]:
+    g = p["games"]
+    if not g["n"]:
+        return []
+    rows = [(k, v / g["n"], None) for k, v in g["outcomes"].items()]
+    out = [f"<h3>Whole games</h3><p>The winner differs in {g['flips']} of {g['n']} games "
+           f"({_pct(g['rate'])}, 95% CI {_pct(g['ci95'][0])}–{_pct(g['ci95'][1])}).</p>"
+           f"<figure>{bar_chart(rows, title='game outcomes')}<figcaption>Winners ({escape(p['a'])} / "
+           f"{escape(p['b'])})</figcaption></figure>"]
+    if g["attribution"]:
+        out.append("<p>Causes: " + ", ".join(f"{escape(r['rule'])} {_pct(r['share'])}"
+                                             for r in g["attribution"]) + "</p>")
+    return out
 
 
 def render(report: dict) -> str:

@@ -188,45 +188,57 @@ def _pair_md(p: dict, stages: dict) -> list[str]:
            f"Rules that differ: {', '.join('`' + r + '`' for r in p['rules']) or 'none'}.", ""]
     out += [f"- {line}" for line in headline(p)] + ([""] if headline(p) else [])
     for sec, title in SECTIONS.items():
-        data = p[sec]
-        if not data["n"]:
-            continue
-        out += [f"### {title}", "", f"{data['n']} comparisons.", "",
-                "| stage | deals | rate | 95% CI | causes (ablation) | score change (B−A) |", "|---|---|---|---|---|---|"]
-        for stage, st in data["stages"].items():
-            causes = ", ".join(f"{r['rule']} {_pct(r['share'])}" for r in st["attribution"]) or "—"
-            delta = st.get("delta")
-            dtext = (f"median {delta['median']}, mean {delta['mean']}, range {delta['min']}…{delta['max']}"
-                     if delta else "—")
-            out.append(f"| {stages[stage]} | {st['count']} | {_pct(st['rate'])} | {_pct(st['ci95'][0])}–"
-                       f"{_pct(st['ci95'][1])} | {causes} | {dtext} |")
-        out.append("")
-        for stage in ("bid", "legal", "trick"):
-            first = data["stages"][stage].get("first")
-            if first:
-                out.append(f"- first {stages[stage]} difference: {_first_text(first)}")
-        out.append("")
+        if p[sec]["n"]:
+            out += _section_md(p[sec], title, stages)
+    out += _games_md(p)
+    out += _examples_md(p, stages)
+    out.append("")
+    return out
+
+
+def _section_md(data: dict, title: str, stages: dict) -> list[str]:
+    """One section's stage table (rates, intervals, causes, score changes) and first differences."""
+    out = [f"### {title}", "", f"{data['n']} comparisons.", "",
+           "| stage | deals | rate | 95% CI | causes (ablation) | score change (B−A) |", "|---|---|---|---|---|---|"]
+    for stage, st in data["stages"].items():
+        causes = ", ".join(f"{r['rule']} {_pct(r['share'])}" for r in st["attribution"]) or "—"
+        delta = st.get("delta")
+        dtext = f"median {delta['median']}, mean {delta['mean']}, range {delta['min']}…{delta['max']}" if delta else "—"
+        out.append(f"| {stages[stage]} | {st['count']} | {_pct(st['rate'])} | {_pct(st['ci95'][0])}–"
+                   f"{_pct(st['ci95'][1])} | {causes} | {dtext} |")
+    out.append("")
+    for stage in ("bid", "legal", "trick"):
+        first = data["stages"][stage].get("first")
+        if first:
+            out.append(f"- first {stages[stage]} difference: {_first_text(first)}")
+    return out + [""]
+
+
+def _games_md(p: dict) -> list[str]:
     g = p["games"]
-    if g["n"]:
-        out += ["### Whole games", "",
-                f"The winner differs in {g['flips']} of {g['n']} games ({_pct(g['rate'])}, 95% CI "
-                f"{_pct(g['ci95'][0])}–{_pct(g['ci95'][1])}). Outcomes ({p['a']} / {p['b']}): "
-                + ", ".join(f"{k}: {v}" for k, v in g["outcomes"].items()) + ".", ""]
-        if g["attribution"]:
-            out += ["Causes: " + ", ".join(f"{r['rule']} {_pct(r['share'])}" for r in g["attribution"]) + ".", ""]
+    if not g["n"]:
+        return []
+    out = ["### Whole games", "",
+           f"The winner differs in {g['flips']} of {g['n']} games ({_pct(g['rate'])}, 95% CI "
+           f"{_pct(g['ci95'][0])}–{_pct(g['ci95'][1])}). Outcomes ({p['a']} / {p['b']}): "
+           + ", ".join(f"{k}: {v}" for k, v in g["outcomes"].items()) + ".", ""]
+    if g["attribution"]:
+        out += ["Causes: " + ", ".join(f"{r['rule']} {_pct(r['share'])}" for r in g["attribution"]) + ".", ""]
+    return out
+
+
+def _examples_md(p: dict, stages: dict) -> list[str]:
+    """Each minimal example as a scenario case and a compare request; why the others have none."""
+    out = []
     examples = [e for e in p["examples"] if e.get("scenario")]
     if examples:
         out += ["### Minimal examples", ""]
-        for e in examples:
-            out += [f"**{e['rule']}** ({stages[e['stage']]}): {p['a']} `{e['a_rule']['text']}` "
-                    f"@ {e['a_rule']['cite'] or 'unspecified'}; {p['b']} `{e['b_rule']['text']}` "
-                    f"@ {e['b_rule']['cite'] or 'unspecified'}", "", "```yaml", e["scenario_yaml"].rstrip(), "```", "",
-                    f"`POST /v1/compare` `{_json(e['request']['body'])}`", ""]
-    for e in p["examples"]:
-        if not e.get("scenario"):
-            out.append(f"- {e['rule']}: {e['why_none']}")
-    out.append("")
-    return out
+    for e in examples:
+        out += [f"**{e['rule']}** ({stages[e['stage']]}): {p['a']} `{e['a_rule']['text']}` "
+                f"@ {e['a_rule']['cite'] or 'unspecified'}; {p['b']} `{e['b_rule']['text']}` "
+                f"@ {e['b_rule']['cite'] or 'unspecified'}", "", "```yaml", e["scenario_yaml"].rstrip(), "```", "",
+                f"`POST /v1/compare` `{_json(e['request']['body'])}`", ""]
+    return out + [f"- {e['rule']}: {e['why_none']}" for e in p["examples"] if not e.get("scenario")]
 
 
 def _first_text(first: dict) -> str:
