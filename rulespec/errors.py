@@ -83,3 +83,7 @@ class GameError(RulespecError):
 
 class DeadEndError(GameError):
     """The rules leave a player no legal move."""
+
+
+class EngineError(RulespecError):
+    """Another Spades engine (an adapter or a recorded file) that cannot be loaded or driven."""
