@@ -192,3 +192,12 @@ def test_a_trick_winner_fault_is_found_and_the_hand_goes_on_in_lockstep():
                                                        "count": trick["kinds"]["winner"]["states"]}]
     example = next(e for e in report["examples"] if e["stage"] == "trick")
     assert any(card.startswith("A") for card in example["input"]["cards"])
+
+
+def test_score_credit_prefers_the_line_the_engine_leaves_out_then_lines_never_cleared():
+    from rulespec.tools.conform.lockstep import NO_LINE, score_credit
+    lines = (("scoring.made", 60), ("bags.penalty", -100))
+    cleared = {("scoring.made", 60), ("bags.penalty", -100)}
+    assert score_credit(lines, -100, cleared) == ["bags.penalty"]
+    assert score_credit(lines, -50, cleared - {("bags.penalty", -100)}) == ["bags.penalty"]
+    assert score_credit(lines, 6, cleared) == [NO_LINE]

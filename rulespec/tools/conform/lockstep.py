@@ -41,6 +41,7 @@ class Finding:
     note: dict
     example: dict | None = None      # {kind, input, book, engine}: a scenario input and both answers
     lines: tuple[tuple[str, int], ...] | None = None   # a team's score lines (rule, points), for ``score``
+    delta: int = 0                                     # the book's points minus the engine's, for ``score``
 
 
 def _bid_json(bid: Bid):
@@ -57,11 +58,12 @@ def score_lines(result) -> tuple[tuple[str, int], ...]:
     return tuple((line["rule"], line["points"]) for line in result.lines if line.get("rule"))
 
 
-def score_credit(lines, cleared: set) -> list[str]:
-    """The rules that decide a score the engine makes differently: the team's score lines that never
-    appeared, with the same points, in a team score the engine agreed with (or, when every line did,
-    a line the book does not have)."""
-    return sorted({rule for rule, points in lines if (rule, points) not in cleared}) or [NO_LINE]
+def score_credit(lines, delta: int, cleared: set) -> list[str]:
+    """The rules that decide a score the engine makes ``delta`` points lower than the book: the book's
+    line worth exactly ``delta`` (the engine leaves it out), else the team's lines that never appeared,
+    with the same points, in a team score the engine agreed with, else a line the book does not have."""
+    exact = {rule for rule, points in lines if points == delta}
+    return sorted(exact or {rule for rule, points in lines if (rule, points) not in cleared}) or [NO_LINE]
 
 
 class Lockstep:
@@ -85,8 +87,9 @@ class Lockstep:
         return self
 
     # ------------------------------------------------------------------ helpers
-    def _find(self, stage: str, kind: str, rules, note: dict, example: dict | None = None, lines=None) -> None:
-        self.findings.append(Finding(stage, kind, sorted(set(rules)), note, example, lines))
+    def _find(self, stage: str, kind: str, rules, note: dict, example: dict | None = None, lines=None,
+              delta: int = 0) -> None:
+        self.findings.append(Finding(stage, kind, sorted(set(rules)), note, example, lines, delta))
 
     def _turn(self, seat: int, rule: str) -> bool:
         self.states["turn"] += 1
@@ -259,7 +262,8 @@ class Lockstep:
             [line["rule"] for line in mine.lines if str(line.get("rule")).startswith("bags.")] or ["scoring.bags"]
         self._find(stage, KINDS[stage][0], rules, {"team": name, "book": book_value, "engine": value},
                    {"kind": "score", "input": situation, "book": {"teams": {name: {field: book_value}}},
-                    "engine": {"teams": {name: {field: value}}}}, score_lines(mine) if stage == "score" else None)
+                    "engine": {"teams": {name: {field: value}}}}, score_lines(mine) if stage == "score" else None,
+                   book_value - value)
 
     def _game(self, status: dict, theirs: HandResult) -> None:
         if theirs.game_over is None:

@@ -99,7 +99,7 @@ def tally(acc: dict, section: str, hand: Lockstep, where: dict) -> None:
         hit_kinds.add((f.stage, f.kind))
         example = None if f.example is None else {**f.example, "where": where}
         if f.lines is not None:       # credited by settle(), once every cleared line is known
-            kind["pending"].append((f.lines, example))
+            kind["pending"].append((f.lines, f.delta, example))
         else:
             _credit(acc, kind, f"{f.stage}|{f.kind}", f.rules, example)
     acc["cleared"] |= hand.cleared
@@ -121,8 +121,8 @@ def settle(acc: dict) -> None:
     for sec in acc["sections"].values():
         for stage, st in sec["stages"].items():
             for name, kind in st["kinds"].items():
-                for lines, example in kind["pending"]:
-                    _credit(acc, kind, f"{stage}|{name}", score_credit(lines, acc["cleared"]), example)
+                for lines, delta, example in kind["pending"]:
+                    _credit(acc, kind, f"{stage}|{name}", score_credit(lines, delta, acc["cleared"]), example)
                 kind["pending"] = []
 
 
