@@ -171,7 +171,7 @@ class Lockstep:
         self.eng.play(card)
 
     def _compare_cards(self, seat: int, mine: int, theirs: int) -> None:
-        book, rs = self.book, self.rs
+        book = self.book
         situation = {"hand": C.card_names(book.hands[seat]), "trick": [C.card_name(c) for c in book.trick],
                      "number": book.number, "broken": book.broken}
         answers = {"book": {"legal": C.card_names(mine)}, "engine": {"legal": C.card_names(theirs)}}

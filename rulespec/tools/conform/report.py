@@ -114,7 +114,6 @@ def _ci(pair: list[float]) -> str:
 
 def headline(report: dict) -> list[str]:
     """One sentence per kind of difference seen: how often, and the rules that decide it."""
-    engine, variant = report["config"]["engine_name"], report["config"]["variant"]["id"]
     lines = []
     for name, sec in report["sections"].items():
         for stage, st in sec["stages"].items():
@@ -122,7 +121,7 @@ def headline(report: dict) -> list[str]:
                 if not k["hands"]:
                     continue
                 rules = ", ".join(f"{r['rule']} {100 * r['share']:.0f}%" for r in k["attribution"][:3])
-                lines.append(f"{STAGE_TITLES[stage]}: {KIND_TITLES[kind]} ({engine} vs {variant}) in {k['hands']} "
+                lines.append(f"{STAGE_TITLES[stage]}: {KIND_TITLES[kind]} in {k['hands']} "
                              f"of {sec['n']} {name.replace('_', ' ')} ({_pct(k['rate'])}, 95% CI {_ci(k['ci95'])}); "
                              f"{k['states']} of {st['states']} states; decided by {rules}")
     return lines
