@@ -201,3 +201,20 @@ def test_score_credit_prefers_the_line_the_engine_leaves_out_then_lines_never_cl
     assert score_credit(lines, -100, cleared) == ["bags.penalty"]
     assert score_credit(lines, -50, cleared - {("bags.penalty", -100)}) == ["bags.penalty"]
     assert score_credit(lines, 6, cleared) == [NO_LINE]
+
+
+def test_a_run_on_a_local_dask_cluster_equals_the_local_run(faulty):
+    distributed = pytest.importorskip("distributed")
+    cfg = ConformConfig("fake_engine:faulty", "standard", deals=40, games=3, chunk=10)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        remote = conform(cfg, scheduler=cluster.scheduler_address)
+    assert remote == faulty
+
+
+def test_an_unreachable_scheduler_exits_2(tmp_path):
+    pytest.importorskip("distributed")
+    result = CliRunner().invoke(main, ["conform", "fake_engine:faulty", "--variant", "standard", "--deals", "2",
+                                       "--scheduler", "tcp://127.0.0.1:9", "--scheduler-timeout", "2",
+                                       "--out", str(tmp_path)])
+    assert result.exit_code == 2 and "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in result.output
