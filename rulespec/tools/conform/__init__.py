@@ -1,7 +1,8 @@
 """Conformance: drive another Spades engine and a variant in lockstep and report where they differ.
 
-``protocol`` (the adapter protocol and ``load_engine``), ``openspiel`` (the OpenSpiel
-adapter, with the ``bench`` extra), ``recorded`` (an engine's recorded hands), ``lockstep``
+``protocol`` (the adapter protocol), ``engines`` (``load_engine``: an engine by name),
+``openspiel`` (the OpenSpiel adapter, with the ``bench`` extra), ``recorded`` (an engine's
+recorded hands), ``lockstep``
 (one hand compared at every state), ``runner`` (chunks, workers, tallies), ``report`` and
 ``html`` (the report forms).  See ``docs/conformance.md``.
 """

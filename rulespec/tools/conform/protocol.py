@@ -3,18 +3,15 @@
 An engine is compared with a variant in lockstep, decision by decision.  It is
 either driven in process (``Engine.new_hand`` gives an ``EngineHand``) or read
 from a recorded JSON Lines file (``recorded.RecordedEngine``, which implements the
-same protocol by replaying the file).  Seats are 0..3 (N E S W), cards are the
+same protocol by replaying the file); ``engines.load_engine`` finds one by name.  Seats are 0..3 (N E S W), cards are the
 project's card ids (``rulespec.core.cards``), bids are ``rulespec.game.Bid``.
 See ``docs/conformance.md``.
 """
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Protocol, runtime_checkable
 
-from ...errors import EngineError
 from ...game import Bid
 from ..diff.deals import Deal
 
@@ -68,34 +65,3 @@ class Engine(Protocol):
 
     def fixed_deals(self) -> list[Deal] | None:
         """The deals the engine can play (a recorded file's), or None for any deal."""
-
-
-ENGINES = {"openspiel": ("rulespec.tools.conform.openspiel", "OpenSpielEngine")}
-
-
-def load_engine(spec: str) -> Engine:
-    """The engine named by ``spec``: ``openspiel``, a recorded ``.jsonl`` file, or ``module:factory``."""
-    if spec in ENGINES:
-        module, attr = ENGINES[spec]
-        try:
-            return getattr(importlib.import_module(module), attr)()
-        except ImportError as exc:
-            raise EngineError(f"engine {spec!r} needs the 'bench' extra (pip install -e '.[bench]'): {exc}") from None
-    if spec.endswith(".jsonl") or Path(spec).is_file():
-        from .recorded import RecordedEngine
-        return RecordedEngine(spec)
-    if ":" not in spec:
-        raise EngineError(f"unknown engine {spec!r}: name one of {', '.join(ENGINES)}, a recorded .jsonl file, "
-                          "or module:factory (a Python adapter; see docs/conformance.md)")
-    module, _, attr = spec.partition(":")
-    try:
-        factory = getattr(importlib.import_module(module), attr)
-    except ImportError as exc:
-        raise EngineError(f"engine {spec!r}: cannot import {module}: {exc}") from None
-    except AttributeError:
-        raise EngineError(f"engine {spec!r}: {module} has no {attr}") from None
-    engine = factory()
-    missing = [m for m in ("name", "new_hand", "fixed_deals") if not hasattr(engine, m)]
-    if missing:
-        raise EngineError(f"engine {spec!r}: not an engine adapter (missing {', '.join(missing)})")
-    return engine

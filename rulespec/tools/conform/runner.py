@@ -21,7 +21,8 @@ from ..diff.deals import Deal, seeded_deal
 from ..diff.minimal import measure
 from ..diff.replay import policy_for
 from .lockstep import KINDS, STAGES, Lockstep, score_credit
-from .protocol import Engine, load_engine
+from .engines import load_engine
+from .protocol import Engine
 
 SECTIONS = ("deals", "game_hands")
 
