@@ -10,7 +10,7 @@ See ``docs/conformance.md``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Protocol
 
 from ...game import Bid
 from ..diff.deals import Deal
@@ -25,7 +25,6 @@ class HandResult:
     winner: str | None = None                    # "NS", "EW" or None
 
 
-@runtime_checkable
 class EngineHand(Protocol):
     """One hand in the engine, from the deal to the score."""
 
@@ -54,7 +53,6 @@ class EngineHand(Protocol):
         """The engine's own choice for the next decision (a recorded hand), or None to let the runner choose."""
 
 
-@runtime_checkable
 class Engine(Protocol):
     """A Spades engine: ``new_hand`` starts a hand from a deal (hands, dealer, scores before)."""
 
