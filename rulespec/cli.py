@@ -22,6 +22,9 @@ class LazyGroup(click.Group):
     (``rulespec --help`` stays fast).  ``LAZY`` keeps each one's short help for the listing."""
 
     LAZY = {
+        "conform": ("rulespec.tools.conform.cli", "conform",
+                    "Check ENGINE (openspiel, a recorded .jsonl file, or module:factory) against a variant, "
+                    "state by state."),
         "diff": ("rulespec.tools.diff.cli", "diff",
                  "Replay identical deals under VARIANTS (ids or paths) and report where and why they disagree."),
         "verify": ("rulespec.tools.verify.command", "verify",

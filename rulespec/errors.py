@@ -20,7 +20,8 @@ where one can be made::
     │   ├── ScenarioFileError a scenario (test case) file
     │   └── DealFileError     a deal or deals file
     ├── DiffError             a differential run's set-up
-    └── VerifyError           a verification request
+    ├── VerifyError           a verification request
+    └── EngineError           another Spades engine that cannot be loaded or driven (conformance)
 """
 from __future__ import annotations
 
@@ -151,3 +152,7 @@ class DiffError(RulespecError):
 
 class VerifyError(RulespecError):
     """A verification request that cannot be run as given (budget, variant, output)."""
+
+
+class EngineError(RulespecError):
+    """Another Spades engine (an adapter or a recorded file) that cannot be loaded or driven."""

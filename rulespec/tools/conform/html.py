@@ -1,0 +1,77 @@
+"""report.html for a conformance run: one self-contained page (inline CSS and SVG, no scripts)."""
+from __future__ import annotations
+
+import json
+from html import escape
+
+from ..diff.html import bar_chart
+from .lockstep import KIND_TITLES, STAGE_TITLES
+from .report import SECTION_TITLES, headline
+
+_CSS = """
+body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}
+h2{border-top:2px solid #ccd;padding-top:.6em;margin-top:2em} table{border-collapse:collapse;margin:.6em 0}
+td,th{border:1px solid #ccd;padding:3px 7px;text-align:left} th{background:#eef} td.num{text-align:right}
+pre{background:#f6f6fa;padding:.6em;overflow:auto} code{background:#f3f3f7;padding:0 2px}
+.ok{color:#176017;font-weight:bold} .diff{color:#a01818;font-weight:bold}
+"""
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.2f}%"
+
+
+def _section_html(name: str, sec: dict) -> str:
+    rows = ["<table><tr><th>stage</th><th>kind</th><th>hands</th><th>rate (95% CI)</th><th>states</th>"
+            "<th>state rate (95% CI)</th><th>decided by</th><th>first</th></tr>"]
+    bars = []
+    for stage, st in sec["stages"].items():
+        if not st["states"]:
+            rows.append(f"<tr><td>{escape(STAGE_TITLES[stage])}</td><td colspan=7>not compared "
+                        "(the engine does not say)</td></tr>")
+            continue
+        for kind, k in st["kinds"].items():
+            rules = "<br>".join(f"{escape(r['rule'])} {100 * r['share']:.0f}%" for r in k["attribution"]) or "—"
+            first = escape(json.dumps(k["first"], ensure_ascii=False)) if "first" in k else "—"
+            rows.append(f"<tr><td>{escape(STAGE_TITLES[stage])}</td><td>{escape(KIND_TITLES[kind])}</td>"
+                        f"<td class=num>{k['hands']}</td><td>{_pct(k['rate'])} ({_pct(k['ci95'][0])}–"
+                        f"{_pct(k['ci95'][1])})</td><td class=num>{k['states']} of {st['states']}</td>"
+                        f"<td>{_pct(k['state_rate'])} ({_pct(k['state_ci95'][0])}–{_pct(k['state_ci95'][1])})</td>"
+                        f"<td>{rules}</td><td><small>{first}</small></td></tr>")
+            bars.append((f"{stage}: {kind}", k["rate"], tuple(k["ci95"])))
+    chart = bar_chart(bars, width=520, title="share of hands with each kind of difference")
+    return (f"<h2>{escape(SECTION_TITLES[name])}</h2><p>{sec['n']} hands.</p><figure>{chart}<figcaption>"
+            "Share of hands with each kind of difference (95% CI)</figcaption></figure>" + "".join(rows) + "</table>")
+
+
+def _examples_html(report: dict) -> str:
+    if not report["examples"]:
+        return ""
+    out = ["<h2>Examples (the simplest situation met, as a scenario case)</h2>"]
+    for e in report["examples"]:
+        text = f" <code>{escape(e['rule_text'])}</code>" if "rule_text" in e else ""
+        out.append(f"<p><b>{escape(e['rule'])}</b> ({escape(STAGE_TITLES[e['stage']])}, "
+                   f"{escape(KIND_TITLES[e['kind']])}){text}</p>")
+        out.append(f"<pre>{escape(e['scenario_yaml'])}</pre>" if "scenario_yaml" in e
+                   else f"<p>no case: {escape(e['why_none'])}</p>")
+    return "".join(out)
+
+
+def render(report: dict) -> str:
+    cfg = report["config"]
+    engine, variant = cfg["engine_name"], cfg["variant"]["id"]
+    if report["conforms"]:
+        verdict = f"<p class=ok>{escape(engine)} conforms to {escape(variant)} on every compared point.</p>"
+    else:
+        verdict = ("<p class=diff>Differences on: " + escape(", ".join(STAGE_TITLES[s] for s in report["differing"]))
+                   + "</p><ul>" + "".join(f"<li>{escape(x)}</li>" for x in headline(report)) + "</ul>")
+    body = [f"<h1>Conformance: {escape(engine)} against {escape(variant)}</h1>",
+            f"<p>{cfg['deals']} deals, seed <code>{escape(str(cfg['seed']))}</code>, players "
+            f"{escape(', '.join(cfg['policies']))}; {cfg['games']} whole games.</p>", verdict]
+    body += [_section_html(name, sec) for name, sec in report["sections"].items() if sec["n"]]
+    body.append(_examples_html(report))
+    if report["errors"]:
+        body.append("<h2>Hands that could not be compared</h2><ul>"
+                    + "".join(f"<li>{escape(k)}: {v}</li>" for k, v in report["errors"].items()) + "</ul>")
+    return (f"<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>Conformance: {escape(engine)}</title>"
+            f"<style>{_CSS}</style></head><body>{''.join(body)}</body></html>\n")

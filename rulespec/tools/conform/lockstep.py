@@ -1,0 +1,277 @@
+"""One hand played in lockstep by another engine and by a variant's ``HandState``, compared at every state.
+
+At each decision the seat to act and the legal bids or cards are compared; after
+each trick its winner; after the hand each team's points, the bags held and the end
+of the game.  A difference is a *finding*: its stage and kind, the variant's rules
+that decide the point (see ``docs/conformance.md``), and the situation as a
+scenario input with both answers.  The move made is one both allow (the engine's own
+in a recorded hand): the hand stays one the rule book can reach while the engine
+is never asked to make a move it forbids.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from ...core import cards as C
+from ...errors import EngineError
+from ...game import BLIND_NIL, Bid, HandState, applicable_constraints, bid_refusals, game_status
+from ...model.ruleset import Ruleset
+from ..diff.deals import Deal
+from .protocol import EngineHand, HandResult
+
+STAGES = ("turn", "bid", "legal", "trick", "score", "bags", "game")
+STAGE_TITLES = {"turn": "seat to act", "bid": "legal bids", "legal": "legal cards", "trick": "trick winner",
+                "score": "hand score", "bags": "bags after the hand", "game": "game over/winner"}
+KINDS = {"turn": ("seat",), "bid": ("engine_forbids", "engine_allows"), "legal": ("engine_forbids", "engine_allows"),
+         "trick": ("winner",), "score": ("points",), "bags": ("bags",), "game": ("end",)}
+KIND_TITLES = {"seat": "another seat acts", "engine_forbids": "the engine forbids what the book allows",
+               "engine_allows": "the engine allows what the book forbids", "winner": "another seat wins the trick",
+               "points": "other points", "bags": "other bags", "end": "another game status"}
+TURN_ORDER = "(order of play)"
+NO_LINE = "(a score line the book does not have)"
+
+
+@dataclass
+class Finding:
+    """One difference: where, which rules of the variant decide it, and the situation that shows it."""
+    stage: str
+    kind: str
+    rules: list[str]
+    note: dict
+    example: dict | None = None      # {kind, input, book, engine}: a scenario input and both answers
+    lines: tuple[tuple[str, int], ...] | None = None   # a team's score lines (rule, points), for ``score``
+    delta: int = 0                                     # the book's points minus the engine's, for ``score``
+
+
+def _bid_json(bid: Bid):
+    return "nil" if bid.kind == "nil" else bid.n if bid.kind == "regular" else str(bid)
+
+
+def _before_json(before) -> dict:
+    scores, bags = before
+    return {team: {"score": scores[i], "bags": bags[i]} for i, team in enumerate(C.TEAMS)}
+
+
+def score_lines(result) -> tuple[tuple[str, int], ...]:
+    """A team's score lines as (rule, points)."""
+    return tuple((line["rule"], line["points"]) for line in result.lines if line.get("rule"))
+
+
+def score_credit(lines, delta: int, cleared: set) -> list[str]:
+    """The rules that decide a score the engine makes ``delta`` points lower than the book: the book's
+    line worth exactly ``delta`` (the engine leaves it out), else the team's lines that never appeared,
+    with the same points, in a team score the engine agreed with, else a line the book does not have."""
+    exact = {rule for rule, points in lines if points == delta}
+    return sorted(exact or {rule for rule, points in lines if (rule, points) not in cleared}) or [NO_LINE]
+
+
+class Lockstep:
+    """A hand of ``deal`` under ``rs`` and in the engine's ``hand``, the moves chosen by ``policy``."""
+
+    def __init__(self, rs: Ruleset, deal: Deal, hand: EngineHand, policy, hands_played: int = 1):
+        self.rs, self.deal, self.eng, self.policy = rs, deal, hand, policy
+        self.book = HandState(rs, list(deal.hands), deal.dealer, *deal.before)
+        self.hands_played = hands_played
+        self.findings: list[Finding] = []
+        self.states: Counter[str] = Counter()
+        self.after: tuple[tuple[int, int], tuple[int, int]] | None = None   # the book's totals after the hand
+        self.over = False
+        self.engine_tricks = [0, 0, 0, 0]    # tricks per seat by the engine's winners
+        self.cleared: set[tuple[str, int]] = set()   # score lines of teams the engine scores as the book does
+
+    def run(self) -> Lockstep:
+        """Play and compare the whole hand (a hand whose seat to act differs stops there)."""
+        if self._bids() and self._play():
+            self._score()
+        return self
+
+    # ------------------------------------------------------------------ helpers
+    def _find(self, stage: str, kind: str, rules, note: dict, example: dict | None = None, lines=None,
+              delta: int = 0) -> None:
+        self.findings.append(Finding(stage, kind, sorted(set(rules)), note, example, lines, delta))
+
+    def _turn(self, seat: int, rule: str) -> bool:
+        self.states["turn"] += 1
+        theirs = self.eng.to_act()
+        if theirs == seat:
+            return True
+        self._find("turn", "seat", [rule], {"book": C.SEATS[seat], "engine": C.SEATS[theirs]})
+        return False
+
+    # ------------------------------------------------------------------ bids
+    def _bids(self) -> bool:
+        book, rs = self.book, self.rs
+        if hasattr(self.policy, "observe_scores"):
+            self.policy.observe_scores(self.deal.before[0])
+        exchange = bool(rs.params["blind_nil.exchange"])
+        for _ in range(4):
+            seat = book.bidder
+            if not self._turn(seat, "deal.first_bidder"):
+                return False
+            mine, theirs = book.legal_bids(), self.eng.legal_bids()
+            if theirs is not None:
+                self.states["bid"] += 1
+                self._compare_bids(seat, mine, theirs)
+            choice = self.eng.chosen()
+            if choice is None:
+                both = [b for b in mine if (theirs is None or b in theirs) and not (exchange and b.kind == BLIND_NIL)]
+                options = both or theirs or mine
+                if not options:
+                    raise EngineError(f"{C.SEATS[seat]} has no bid both sides allow")
+                choice = self.policy.bid(rs, seat, options, book.hands[seat])
+            book.bid(choice)
+            self.eng.bid(choice)
+        return True
+
+    def _compare_bids(self, seat: int, mine: list[Bid], theirs: list[Bid]) -> None:
+        book = self.book
+        ask = dict(hand=book.hands[seat], dealer=book.dealer, bids=book.bids, scores=book.scores, bags=book.bags)
+        for kind, extra, allowed in (("engine_allows", [b for b in theirs if b not in mine], False),
+                                     ("engine_forbids", [b for b in mine if b not in theirs], True)):
+            if not extra:
+                continue
+            rules = []
+            for bid in extra:
+                checked: list = []
+                refusals = bid_refusals(self.rs, seat, bid, checked=checked, **ask)
+                rules += [refusals[0]["rule"]] if refusals else [step["rule"] for step in checked]
+            situation = {"seat": C.SEATS[seat], "bid": _bid_json(extra[0]), "dealer": C.SEATS[book.dealer],
+                         "bids": {C.SEATS[s]: _bid_json(b) for s, b in enumerate(book.bids) if b is not None},
+                         "before": _before_json((book.scores, book.bags))}
+            self._find("bid", kind, rules, {"seat": C.SEATS[seat], "bids": [str(b) for b in extra]},
+                       {"kind": "bid", "input": situation, "book": {"allowed": allowed},
+                        "engine": {"allowed": not allowed}})
+
+    # ------------------------------------------------------------------ play
+    def _play(self) -> bool:
+        book = self.book
+        for number in range(1, book.size + 1):
+            for position in range(4):
+                rule = TURN_ORDER if position else "play.first_leader" if number == 1 else "trick.winner"
+                if not self._turn(book.to_play, rule):
+                    return False
+                self._card(book.to_play)
+            self.engine_tricks[self._trick()] += 1
+        return True
+
+    def _card(self, seat: int) -> None:
+        book, rs = self.book, self.rs
+        mine, theirs = rs.deck & book.legal(seat), self.eng.legal_cards()
+        self.states["legal"] += 1
+        if mine != theirs:
+            self._compare_cards(seat, mine, theirs)
+        card = self.eng.chosen()
+        if card is None:
+            options = mine & theirs or theirs
+            if not options:
+                raise EngineError(f"the engine gives {C.SEATS[seat]} no legal card")
+            card = self.policy.play(rs, seat, options, book.trick, book.hands[seat])
+        book.play(card, seat)
+        self.eng.play(card)
+
+    def _compare_cards(self, seat: int, mine: int, theirs: int) -> None:
+        book = self.book
+        situation = {"hand": C.card_names(book.hands[seat]), "trick": [C.card_name(c) for c in book.trick],
+                     "number": book.number, "broken": book.broken}
+        answers = {"book": {"legal": C.card_names(mine)}, "engine": {"legal": C.card_names(theirs)}}
+        note = {"trick": book.number, "seat": C.SEATS[seat], "broken": book.broken}
+        forbidden = theirs & ~mine
+        if forbidden:
+            self._find("legal", "engine_allows", self._forbidding(seat, forbidden),
+                       {**note, "cards": C.card_names(forbidden)}, {"kind": "legal", "input": situation, **answers})
+        allowed = mine & ~theirs
+        if allowed:
+            self._find("legal", "engine_forbids", self._allowing(seat),
+                       {**note, "cards": C.card_names(allowed)}, {"kind": "legal", "input": situation, **answers})
+
+    def _forbidding(self, seat: int, cards: int) -> list[str]:
+        """The rule that removes each card from the book's legal set (its pack, or a play constraint)."""
+        book, rs = self.book, self.rs
+        steps = book.legal_cards(seat, explain=True).steps
+        rules = []
+        for card in C.iter_cards(cards):
+            name = C.card_name(card)
+            if not (rs.deck >> card) & 1:
+                rules.append("deck.cards")
+                continue
+            rules.append(next((s["rule"] for s in steps if name not in s["value"]), TURN_ORDER))
+        return rules
+
+    def _allowing(self, seat: int) -> list[str]:
+        """The book's play constraints that apply here and let the cards through (the ones that narrowed the
+        hand, else all that apply), with ``trump.breaks`` where one of them reads whether trumps are broken."""
+        book, rs = self.book, self.rs
+        steps = [s["rule"] for s in book.legal_cards(seat, explain=True).steps]
+        rules = steps or list(applicable_constraints(not book.trick, book.number == 1))
+        if book.broken and any("trump_broken" in rs.rules[r].names for r in rules if r in rs.rules):
+            rules.append("trump.breaks")
+        return rules
+
+    def _trick(self) -> int:
+        book = self.book
+        leader = book.plays[-4][0]
+        cards = [C.card_name(c) for c in book.trick]
+        number = book.number
+        mine = book.finish_trick()
+        theirs = self.eng.trick_winner()
+        if theirs is None:
+            return mine
+        self.states["trick"] += 1
+        if theirs != mine:
+            situation = {"leader": C.SEATS[leader], "cards": cards, "number": number}
+            self._find("trick", "winner", ["trick.winner"],
+                       {"trick": number, "book": C.SEATS[mine], "engine": C.SEATS[theirs]},
+                       {"kind": "trick", "input": situation, "book": {"winner": C.SEATS[mine]},
+                        "engine": {"winner": C.SEATS[theirs]}})
+            book.leader = theirs     # the engine's winner leads on: the hand goes on in lockstep
+        return theirs
+
+    # ------------------------------------------------------------------ score
+    def _score(self) -> None:
+        book = self.book
+        results = book.score(tricks=self.engine_tricks, explain=True)
+        self.after = (tuple(r.score for r in results), tuple(r.bags for r in results))
+        status = game_status(self.rs, self.after[0], self.after[1], self.hands_played)
+        self.over = status["over"]
+        theirs = self.eng.result()
+        if theirs is None:
+            return
+        situation = {"bids": {C.SEATS[s]: _bid_json(b) for s, b in enumerate(book.bids)},
+                     "tricks": {C.SEATS[s]: self.engine_tricks[s] for s in range(4)},
+                     "before": _before_json(self.deal.before)}
+        for team, mine in enumerate(results):
+            self.states["score"] += 1
+            if theirs.points[team] != mine.points:
+                self._team_finding("score", team, mine, theirs.points[team], situation)
+            else:
+                self.cleared.update(score_lines(mine))
+            if theirs.bags is not None:
+                self.states["bags"] += 1
+                if theirs.bags[team] != mine.bags:
+                    self._team_finding("bags", team, mine, theirs.bags[team], situation)
+        self._game(status, theirs)
+
+    def _team_finding(self, stage: str, team: int, mine, value: int, situation: dict) -> None:
+        """A team's points (``score``) or bags (``bags``) differ.  Bags: the book's bag rules that applied.
+        Points: decided when the run is merged (``score_credit``), from the team's score lines."""
+        name = C.TEAMS[team]
+        field = "points" if stage == "score" else "bags"
+        book_value = getattr(mine, field)
+        rules = [] if stage == "score" else \
+            [line["rule"] for line in mine.lines if str(line.get("rule")).startswith("bags.")] or ["scoring.bags"]
+        self._find(stage, KINDS[stage][0], rules, {"team": name, "book": book_value, "engine": value},
+                   {"kind": "score", "input": situation, "book": {"teams": {name: {field: book_value}}},
+                    "engine": {"teams": {name: {field: value}}}}, score_lines(mine) if stage == "score" else None,
+                   book_value - value)
+
+    def _game(self, status: dict, theirs: HandResult) -> None:
+        if theirs.game_over is None:
+            return
+        self.states["game"] += 1
+        mine = (status["over"], status["winner"])
+        if mine != (theirs.game_over, theirs.winner if theirs.game_over else None):
+            rule = (status.get("rule") or {}).get("rule")
+            self._find("game", "end", [rule] if rule else ["game.target_reached", "game.mercy"],
+                       {"scores": list(self.after[0]), "book": {"over": mine[0], "winner": mine[1]},
+                        "engine": {"over": theirs.game_over, "winner": theirs.winner}})

@@ -1,0 +1,65 @@
+"""The engine adapter protocol: how ``rulespec conform`` drives another Spades engine.
+
+An engine is compared with a variant in lockstep, decision by decision.  It is
+either driven in process (``Engine.new_hand`` gives an ``EngineHand``) or read
+from a recorded JSON Lines file (``recorded.RecordedEngine``, which implements the
+same protocol by replaying the file); ``engines.load_engine`` finds one by name.  Seats are 0..3
+(N E S W), cards are the project's card ids (``rulespec.core.cards``), bids are ``rulespec.game.Bid``.
+See ``docs/conformance.md``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from ...game import Bid
+from ..diff.deals import Deal
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """What the engine says of a finished hand, by team (NS, EW); None where it does not say."""
+    points: tuple[int, int]
+    bags: tuple[int, int] | None = None          # bags held after the hand
+    game_over: bool | None = None
+    winner: str | None = None                    # "NS", "EW" or None
+
+
+class EngineHand(Protocol):
+    """One hand in the engine, from the deal to the score."""
+
+    def to_act(self) -> int:
+        """The seat to bid or to play next."""
+
+    def legal_bids(self) -> list[Bid] | None:
+        """The bids the seat to act may make (None: the engine does not say)."""
+
+    def bid(self, bid: Bid) -> None:
+        """The seat to act bids ``bid``."""
+
+    def legal_cards(self) -> int:
+        """The cards (a mask of card ids) the seat to act may play."""
+
+    def play(self, card: int) -> None:
+        """The seat to act plays ``card``."""
+
+    def trick_winner(self) -> int | None:
+        """The seat that won the trick just completed (called after its fourth card; None: not said)."""
+
+    def result(self) -> HandResult | None:
+        """The hand's score, after the last trick (None: not said)."""
+
+    def chosen(self) -> Bid | int | None:
+        """The engine's own choice for the next decision (a recorded hand), or None to let the runner choose."""
+
+
+class Engine(Protocol):
+    """A Spades engine: ``new_hand`` starts a hand from a deal (hands, dealer, scores before)."""
+
+    name: str
+
+    def new_hand(self, deal: Deal) -> EngineHand:
+        """A new hand of ``deal``: its four hands, its dealer and the scores and bags before it."""
+
+    def fixed_deals(self) -> list[Deal] | None:
+        """The deals the engine can play (a recorded file's), or None for any deal."""
