@@ -10,14 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-import yaml
-
 from . import cards as C
 from . import engine as E
 from .ablation import differing_rules, with_rule_from
 from .errors import CardError, GameError, RulesFileError, RulespecError, UnknownVariantError
-from .ruleset import Ruleset, compile_spec, load_ruleset
-from .variants import read_variant_text
+from .limits import MAX_CONTEXT_INT
+from .ruleset import Ruleset, load_ruleset
 
 MAX_INLINE_RULES = 64
 MAX_VARIANTS = 8
@@ -49,49 +47,9 @@ def resolve_variant(value, field: str = "variant", allow_paths: bool = False) ->
 
 
 def inline_variant(value: Mapping, field: str) -> Ruleset:
-    """Compile an inline house rule; rules without a citation cite the request itself."""
-    allowed = {"id", "title", "extends", "rules", "params", "notes"}
-    for key in value:
-        if key not in allowed:
-            raise InputError(f"unknown key '{key}' (allowed: {', '.join(sorted(allowed))})", f"{field}.{key}")
-    if not isinstance(value.get("extends"), str):
-        raise InputError("an inline house rule must say which bundled variant it extends", f"{field}.extends")
-    if value["extends"].endswith((".yaml", ".yml")) or "/" in value["extends"]:
-        raise InputError("an inline house rule extends a bundled variant id", f"{field}.extends")
-    out: dict = {"id": str(value.get("id") or "house"), "title": str(value.get("title") or "inline house rule"),
-                 "source": {"doc": "house", "title": "rules sent with the request"},
-                 "extends": value["extends"]}
-    for section in ("rules", "params"):
-        rules = value.get(section) or {}
-        if not isinstance(rules, Mapping):
-            raise InputError(f"'{section}' must be an object of rule names to values", f"{field}.{section}")
-        if len(rules) > MAX_INLINE_RULES:
-            raise InputError(f"at most {MAX_INLINE_RULES} rules inline", f"{field}.{section}")
-        entries = {}
-        for name, rule in rules.items():
-            path = f"{field}.{section}.{name}"
-            if isinstance(rule, Mapping):
-                entry = dict(rule)
-                if "cite" not in entry and "unspecified" not in entry:
-                    entry["cite"] = f"house §{name}"
-            elif isinstance(rule, str) and " @ " in rule:   # carries its own inline citation
-                entry = rule
-            elif isinstance(rule, (bool, int, str, list)):
-                entry = {"value": rule, "cite": f"house §{name}"}
-            else:
-                raise InputError("a rule value is a number, true/false, a list of numbers or an expression", path)
-            entries[name] = entry
-        out[section] = entries
-    text = yaml.safe_dump(out, sort_keys=False, allow_unicode=True)
-    try:
-        return compile_spec(read_variant_text(text, "<request>"))
-    except RulesFileError as exc:
-        first = exc.problems[0]
-        path = f"{field}.rules.{first.rule}" if first.rule else field
-        raise InputError(first.message + (f" ({first.suggestion})" if first.suggestion else ""), path,
-                         details={"problems": [p.as_dict() for p in exc.problems]}) from None
-    except UnknownVariantError as exc:
-        raise InputError(str(exc), f"{field}.extends") from None
+    """Compile an inline house rule: an object or the variant file's text (see ``rulespec.inline``)."""
+    from .inline import compile_inline
+    return compile_inline(value, field, MAX_INLINE_RULES)
 
 
 # --------------------------------------------------------------------------- fields
@@ -379,6 +337,7 @@ def answer_score(rs: Ruleset, req: Mapping) -> dict:
         results = E.score_hand(rs, bids, tricks, scores, bags, reneges, last)
     except GameError as exc:
         raise InputError(exc.message, exc.field, exc.rule, exc.cite) from None
+    _within_bounds(rs, results)
     new_scores = (results[0].score, results[1].score)
     new_bags = (results[0].bags, results[1].bags)
     hands = _int(req.get("hands_played", 0), "hands_played", 0, 10_000) + 1
@@ -402,6 +361,16 @@ def answer_score(rs: Ruleset, req: Mapping) -> dict:
     return {"variant": rs.id, "bids": dict(zip(C.SEATS, names)), "tricks": dict(zip(C.SEATS, tricks)),
             "teams": {C.TEAMS[t]: r.as_dict() for t, r in enumerate(results)},
             "game": game, "explanation": explanation}
+
+
+def _within_bounds(rs: Ruleset, results) -> None:
+    """Scores and bags stay within ``MAX_CONTEXT_INT``: the rules' arithmetic is bounded for numbers of
+    that size, and a game that multiplies its scores hand after hand is refused, naming the rule."""
+    for t, r in enumerate(results):
+        if max(abs(r.score), abs(r.bags), abs(r.points)) > MAX_CONTEXT_INT:
+            line = max(r.lines, key=lambda ln: abs(ln.get("points") or 0), default={})
+            raise InputError(f"{C.TEAMS[t]}'s score or bags would exceed {MAX_CONTEXT_INT:,} (the rules' limit)",
+                             "variant", line.get("rule"), line.get("cite"))
 
 
 def _fill_dead_hand(tricks: list[int], fill: int, reneges: list[int]) -> list[int]:
@@ -456,6 +425,9 @@ def answer_game(rs: Ruleset, req: Mapping) -> dict:
     return {"variant": rs.id, "sheet": sheet, "result": result}
 
 
+REQUIRED: dict[str, tuple[str, ...]] = {     # fields each kind needs, whatever the variant
+    "trick": ("leader", "cards"), "legal": ("hand",), "bid": ("seat", "bid"), "score": ("bids",), "game": ("hands",),
+}
 KINDS: dict[str, Callable[[Ruleset, Mapping], dict]] = {
     "trick": answer_trick, "legal": answer_legal, "bid": answer_bid, "score": answer_score, "game": answer_game,
 }
@@ -467,8 +439,15 @@ def answer(kind: str, req, allow_paths: bool = False) -> dict:
     if kind not in KINDS:
         raise InputError(f"unknown kind '{kind}' (one of: {', '.join(KINDS)})", "kind")
     if "variants" in req:
-        return compare({"variants": req["variants"], "kind": kind,
-                        "input": {k: v for k, v in req.items() if k != "variants"}}, allow_paths)
+        if "variant" in req:
+            raise InputError("give either 'variant' (one ruling) or 'variants' (side by side), not both", "variants")
+        try:
+            return compare({"variants": req["variants"], "kind": kind,
+                            "input": {k: v for k, v in req.items() if k != "variants"}}, allow_paths)
+        except InputError as exc:   # the request's own fields are at the top level, not under 'input'
+            if exc.field.startswith("input."):
+                raise InputError(exc.message, exc.field[len("input."):], exc.rule, exc.cite, exc.details) from None
+            raise
     rs = resolve_variant(_get(req, "variant", ""), "variant", allow_paths)
     return KINDS[kind](rs, req)
 
@@ -510,6 +489,8 @@ def compare(req, allow_paths: bool = False) -> dict:
     if not isinstance(kind, str) or kind not in KINDS:
         raise InputError(f"unknown kind '{kind}' (one of: {', '.join(KINDS)})", "kind")
     body = _obj(_get(req, "input", ""), "input")
+    for key in REQUIRED[kind]:
+        _get(body, key, "input")
     rulesets = [resolve_variant(v, f"variants[{i}]", allow_paths) for i, v in enumerate(variants)]
     rulings = {}
     for i, rs in enumerate(rulesets):
@@ -519,6 +500,10 @@ def compare(req, allow_paths: bool = False) -> dict:
         except InputError as exc:
             rulings[key] = {"variant": rs.id, "error": {"field": f"input.{exc.field}" if exc.field else "input",
                                                         "detail": exc.message, "rule": exc.rule, "cite": exc.cite}}
+    errors = [r["error"] for r in rulings.values() if "error" in r]
+    if len(errors) == len(rulings) and not any(e["rule"] for e in errors) and len({e["field"] for e in errors}) == 1:
+        first = errors[0]      # no variant can answer, and not because of its rules: the input is wrong
+        raise InputError(first["detail"], first["field"])
     keys = list(rulings)
     base_key, base_rs = keys[0], rulesets[0]
     base = _leaves(rulings[base_key])

@@ -23,6 +23,7 @@ cites a section that the cited document's index knows.  It returns a
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
 from dataclasses import dataclass, field
@@ -95,6 +96,22 @@ def section_of_cite(cite: str) -> tuple[str, str] | None:
         return None
     rest = match.group("rest").strip()
     return match.group("doc"), (rest if match.group("mark") == "§" else "¶" + rest)
+
+
+@functools.lru_cache(maxsize=32)
+def known_sections(doc: str) -> frozenset[str] | None:
+    """The sections of ``doc``'s clause index (``NNN.yaml``), or None where the document has none."""
+    if not re.fullmatch(r"\d{3}", doc):
+        return None
+    path = clauses_dir() / f"{doc}.yaml"
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except (OSError, yaml.YAMLError):
+        return None
+    clauses = data.get("clauses") if isinstance(data, dict) else None
+    if not isinstance(clauses, list):
+        return None
+    return frozenset(str(c["section"]).strip() for c in clauses if isinstance(c, dict) and _is_text(c.get("section")))
 
 
 class _Resolver:

@@ -25,6 +25,7 @@ class Problem:
     source_line: str | None = None
     suggestion: str | None = None
     kind: str = "error"
+    field: str | None = None      # JSON path of the value, for rules sent inside a request
 
     def format(self) -> str:
         where = self.file

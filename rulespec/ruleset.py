@@ -98,8 +98,7 @@ def _problem_at(rule: RuleDef, spec_texts: dict[str, VariantSpec], exc: CompileE
     line, col = rule.position(exc.line, exc.column)
     spec = spec_texts.get(rule.origin)
     src = spec.source_line(line) if spec else None
-    hint = f"did you mean '{exc.suggestion}'?" if exc.suggestion else None
-    return Problem(exc.message, rule.file, line, col, rule.name, src, hint)
+    return Problem(exc.message, rule.file, line, col, rule.name, src, exc.hint)
 
 
 def _problem_rule(rule: RuleDef, spec_texts: dict[str, VariantSpec], message: str,
@@ -127,8 +126,11 @@ def compile_chain(chain: list[VariantSpec]) -> Ruleset:
         for name, rule in spec.rules.items():
             if name not in SLOTS and name not in param_names:
                 hint = did_you_mean(name, [*SLOTS, *param_names])
-                problems.append(_problem_rule(
-                    rule, by_id, f"unknown rule '{name}': it overrides nothing",
+                spec_of = by_id.get(rule.origin)
+                line, col = (rule.name_line, rule.name_column) if rule.name_line else (rule.line, rule.column)
+                problems.append(Problem(
+                    f"unknown rule '{name}': it overrides nothing", rule.file, line, col, name,
+                    spec_of.source_line(line) if spec_of else None,
                     f"did you mean '{hint}'?" if hint else "see `rulespec rules` for the rule names"))
                 continue
             merged[name] = rule

@@ -12,6 +12,8 @@ import orjson
 from flask import Flask, Response, jsonify
 from flask.json.provider import DefaultJSONProvider
 
+from rulespec.limits import REQUEST_SECONDS, REQUEST_STEPS
+
 from .api import v1
 from .apipage import render
 from .openapi import build_spec
@@ -22,6 +24,8 @@ DEFAULTS = {
     "MAX_CONTENT_LENGTH": 256 * 1024,  # bytes; larger bodies get 413
     "DIFF_MAX_DEALS": 200,
     "DIFF_TIME_LIMIT": 10.0,           # seconds per /v1/diff request
+    "RULE_STEPS": REQUEST_STEPS,       # rule evaluation steps per request (rulespec.limits)
+    "RULE_SECONDS": REQUEST_SECONDS,   # rule evaluation time per request
 }
 
 

@@ -9,8 +9,9 @@ from rulespec.answers import MAX_INLINE_RULES, MAX_VARIANTS
 from rulespec.compiler import MAX_RULE_CHARS
 from rulespec.diff import DiffConfig
 from rulespec.policies import POLICIES
+from rulespec.limits import MAX_ID_CHARS, MAX_NOTE_CHARS, MAX_TITLE_CHARS
 from rulespec.schema import SLOTS
-from rulespec.variants import bundled_ids
+from rulespec.variants import MAX_FILE_BYTES, bundled_ids
 
 from .bodies import MAX_DEPTH, YAML_TYPES
 from .catalog import MAX_CHECK_RULES
@@ -47,6 +48,10 @@ def per(keys: list[str], value: dict, description: str = "") -> dict:
 
 
 STR, INT, BOOL, ANY = {"type": "string"}, {"type": "integer"}, {"type": "boolean"}, {}
+ID_PATTERN = r"^[a-z0-9][a-z0-9_-]*$"
+RULE_NAME = {"type": "string", "pattern": r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*$", "maxLength": 100}
+YAML_TEXT = {"type": "string", "minLength": 1, "maxLength": MAX_FILE_BYTES,
+             "description": "a house rule's YAML: a mapping with at least 'id' and 'extends' or every rule"}
 
 
 def _schemas(max_deals: int, time_limit: float) -> dict:
@@ -66,8 +71,10 @@ def _schemas(max_deals: int, time_limit: float) -> dict:
                "one line of an explanation: the rule applied, its citation (null where the document is "
                "silent; then 'note' says so), the value it gave, and why; 'inherited_from' names the "
                "variant that wrote an inherited rule; scoring lines carry 'points' (and 'team')")
-    variant_ref = {"anyOf": [{"enum": bundled_ids()}, {"type": "string", "maxLength": 200}, ref("InlineVariant")],
-                   "description": "a bundled variant id (GET /v1/variants) or an inline house rule"}
+    variant_id = {"type": "string", "pattern": ID_PATTERN, "maxLength": MAX_ID_CHARS}
+    variant_ref = {"anyOf": [{"enum": bundled_ids()}, variant_id, ref("InlineVariant"), ref("InlineYaml")],
+                   "description": "a bundled variant id (GET /v1/variants), an inline house rule, or a house "
+                                  "rule's own YAML text as {\"yaml\": ...}"}
     scalar_value = [INT, BOOL, {"type": "string", "maxLength": MAX_RULE_CHARS}, arr(INT, maxItems=64)]
     rule_value = {"anyOf": [*scalar_value, ref("RuleObject")]}
     before = obj({t: obj({"score": {"type": "integer", "minimum": -100_000, "maximum": 100_000},
@@ -78,7 +85,7 @@ def _schemas(max_deals: int, time_limit: float) -> dict:
                       "variants": arr(ref("VariantRef"), minItems=1, maxItems=MAX_VARIANTS,
                                       description="rule under several variants side by side "
                                                   "(answer as POST /v1/compare)")}
-    choose = {"anyOf": [{"required": ["variant"]}, {"required": ["variants"]}]}
+    choose = {"oneOf": [{"required": ["variant"]}, {"required": ["variants"]}]}
     hand_score = obj({"bids": per(SEATS, bid), "tricks": per(SEATS, {"type": "integer", "minimum": 0, "maximum": 13},
                                                             "tricks taken by each seat; they sum to the hand size"),
                       "deal": per(SEATS, arr(ref("Card"), maxItems=27), "the four hands as dealt"),
@@ -122,16 +129,25 @@ def _schemas(max_deals: int, time_limit: float) -> dict:
                           additionalProperties=False),
         "InlineVariant": obj(
             {"extends": {"type": "string", "description": "a bundled variant id (no file paths)",
-                         "anyOf": [{"enum": bundled_ids()}, {"type": "string", "maxLength": 200}]},
-             "id": STR, "title": STR, "notes": STR,
+                         "anyOf": [{"enum": bundled_ids()}, variant_id]},
+             "id": {**variant_id, "not": {"enum": bundled_ids()},
+                    "description": "the house rule's own id (default 'inline', 'inline-N' in variants[N]); "
+                                   "never a bundled id"},
+             "title": {"type": "string", "maxLength": MAX_TITLE_CHARS},
+             "notes": {"type": "string", "maxLength": MAX_NOTE_CHARS},
              "rules": {"type": "object", "maxProperties": MAX_INLINE_RULES, "additionalProperties": rule_value,
-                       "propertyNames": {"anyOf": [{"enum": list(SLOTS)}, {"type": "string", "maxLength": 100}]},
+                       "propertyNames": {"anyOf": [{"enum": list(SLOTS)}, RULE_NAME]},
                        "description": f"rule name -> value, DSL text (≤ {MAX_RULE_CHARS} characters, optionally "
                                       f"'… @ DOC §Clause') or {{value, cite, …}}; at most {MAX_INLINE_RULES}; "
                                       "uncited rules cite 'house §<rule>'"},
              "params": {"type": "object", "maxProperties": MAX_INLINE_RULES, "additionalProperties": rule_value,
+                        "propertyNames": RULE_NAME,
                         "description": "the house rule's own named constants"}},
             ("extends",), "a house rule sent with the request", additionalProperties=False),
+        "InlineYaml": obj({"yaml": {"type": "string", "minLength": 1, "maxLength": MAX_FILE_BYTES,
+                                    "description": "the variant file's text, as POST /v1/variants/check takes it"}},
+                          ("yaml",), "a house rule's own YAML file sent with the request",
+                          additionalProperties=False),
         "TrickRequest": obj({**variant_choice, "leader": ref("Seat"),
                              "cards": arr(ref("Card"), minItems=4, maxItems=4, description="in play order, leader first"),
                              "number": {"type": "integer", "minimum": 1, "maximum": 13, "default": 1}},
@@ -157,9 +173,10 @@ def _schemas(max_deals: int, time_limit: float) -> dict:
                                                                          "without variant(s)"}},
                               ("variants", "input")),
         "DiffRequest": obj({"variants": arr({"enum": bundled_ids()}, minItems=2, maxItems=MAX_VARIANTS,
-                                            description="distinct bundled variant ids"),
+                                            uniqueItems=True, description="distinct bundled variant ids"),
                             "deals": {"type": "integer", "minimum": 1, "maximum": max_deals, "default": 20},
-                            "seed": {"anyOf": [INT, {"type": "string", "maxLength": 64}], "default": "0"},
+                            "seed": {"anyOf": [{"type": "integer", "minimum": -10 ** 63 + 1, "maximum": 10 ** 64 - 1},
+                                               {"type": "string", "maxLength": 64}], "default": "0"},
                             "policies": arr({"enum": list(POLICIES)}, minItems=1, uniqueItems=True,
                                             description="seeded players that bid and play each deal "
                                                         f"(default: {', '.join(DiffConfig.policies)})"),
@@ -167,7 +184,7 @@ def _schemas(max_deals: int, time_limit: float) -> dict:
                                            "default": time_limit,
                                            "description": "seconds; no deal after the first starts later"}},
                            ("variants",), additionalProperties=False),
-        "CheckRequest": obj({"yaml": STR}, ("yaml",), additionalProperties=False),
+        "CheckRequest": obj({"yaml": YAML_TEXT}, ("yaml",), additionalProperties=False),
         "TrickAnswer": obj({"variant": STR, "winner": {"enum": SEATS}, "card": STR,
                             "played_by": per(SEATS, STR), "explanation": arr(ref("Step"))},
                            ("variant", "winner", "card", "played_by", "explanation")),
@@ -234,8 +251,9 @@ def _schemas(max_deals: int, time_limit: float) -> dict:
                                  "required": [*detail["required"], "ok"]},
         "RuleEntry": rule_entry,
         "RulesProblem": obj({"message": STR, "file": STR, "line": INT, "column": INT, "rule": STR,
-                             "source_line": STR, "suggestion": STR, "kind": STR}, ("message",),
-                            "one problem in a rules file (line and column are 1-based)"),
+                             "source_line": STR, "suggestion": STR, "kind": STR, "field": STR}, ("message",),
+                            "one problem in a rules file (line and column are 1-based); for a rule sent inline, "
+                            "'field' is its JSON path and line and column are inside that rule's text"),
         "Problem": problem,
     }
 
@@ -263,7 +281,7 @@ def _post(summary: str, request: str, answer: dict, description: str, *errors: s
                      "requestBody": {"required": True, "content": {"application/json": {"schema": ref(request)}}},
                      "responses": {**_ok(answer, "the ruling with its explanation"),
                                    **_problems(*POSTED, *COMMON, "invalid-input", "rule-refusal",
-                                               "variant-problems", *errors)}}}
+                                               "variant-problems", "work-limit", *errors)}}}
 
 
 KIND_DOCS = {
@@ -306,9 +324,9 @@ def build_spec(max_deals: int, time_limit: float, max_bytes: int) -> dict:
                            "compiled variant. 'extends' names a bundled id (no file paths); at most "
                            f"{MAX_CHECK_RULES} rules, each ≤ {MAX_RULE_CHARS} characters.",
             "requestBody": {"required": True, "content": {
-                **{t: {"schema": STR} for t in YAML_TYPES}, "application/json": {"schema": ref("CheckRequest")}}},
+                **{t: {"schema": YAML_TEXT} for t in YAML_TYPES}, "application/json": {"schema": ref("CheckRequest")}}},
             "responses": {**_ok(ref("CheckAnswer"), "the house rule compiles"),
-                          **_problems(*POSTED, *COMMON, "invalid-input", "variant-problems")}}},
+                          **_problems(*POSTED, *COMMON, "invalid-input", "variant-problems", "work-limit")}}},
         "/v1/compare": _post("The same situation under several variants", "CompareRequest", ref("CompareAnswer"),
                              "Each variant's ruling, the answer fields that differ, and the rules "
                              "(value and citation in each variant) that make them differ."),

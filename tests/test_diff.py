@@ -56,7 +56,7 @@ def house(tmp_path_factory) -> tuple[dict, dict]:
         "t0": variant(tmp, "t0", "  scoring.overtrick_points: 0 @ 000 §SCORING\n"
                                  "  nil.tricks_count: false @ 000 §SCORING\n"
                                  "  play.first_trick_suit: >-\n"
-                                 "    if hand.has(clubs) then {lowest(hand & clubs)} else hand @ 000 §PLAY\n"),
+                                 "    if hand.has(clubs) then {lowest(hand & clubs)} else hand @ 000 §PLAY OF THE HAND\n"),
         "n50": variant(tmp, "n50", "  nil.made: nil.value @ 002 §Scoring\n  nil.failed: -nil.value @ 002 §Scoring\n",
                        "params:\n  nil.value: {value: 50, cite: 002 §Scoring}\n"),
     }
@@ -99,7 +99,7 @@ def test_first_trick_lowest_club_found(house):
     assert legal["forbidding_clauses"] == {"play.first_trick_suit": legal["attributed"]} or \
         set(legal["forbidding_clauses"]) == {"play.first_trick_suit"}
     first = legal["first"]["forbidden_by"]["t0"]
-    assert first["rule"] == "play.first_trick_suit" and first["cite"] == "000 §PLAY" and first["trick"] == 1
+    assert first["rule"] == "play.first_trick_suit" and first["cite"] == "000 §PLAY OF THE HAND" and first["trick"] == 1
     e = example(p, "play.first_trick_suit")
     assert e["kind"] == "legal" and e["input"]["number"] == 1 and e["input"]["trick"] == []
     clubs = sorted((c for c in e["input"]["hand"] if c.endswith("C")), key=lambda c: "23456789TJQKA".index(c[0]))
@@ -188,7 +188,7 @@ def test_pbn_and_deals_file(tmp_path):
 def test_recorded_play_replayed_under_each_variant(tmp_path):
     """A transcript from the sample file: the first forbidden card and its clause are reported."""
     t0 = variant(tmp_path, "t0", "  play.first_trick_suit: >-\n"
-                                 "    if hand.has(clubs) then {lowest(hand & clubs)} else hand @ 000 §PLAY\n")
+                                 "    if hand.has(clubs) then {lowest(hand & clubs)} else hand @ 000 §PLAY OF THE HAND\n")
     report = diff(DiffConfig(("standard", t0), deals_file=str(ROOT / "corpus" / "deals" / "sample.jsonl"),
                              policies=("sensible",), attribute=100), jobs=1)
     legal = report["pairs"][0]["transcript"]["stages"]["legal"]

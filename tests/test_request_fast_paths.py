@@ -16,7 +16,7 @@ from rulespec.errors import CardError, GameError
 from rulespec.ruleset import load_ruleset
 from rulespec.variants import bundled_ids
 from service.app import create_app
-from service.bodies import MAX_DEPTH, parse_json
+from service.bodies import MAX_DEPTH, DuplicateKey, parse_json
 from service.problems import ApiProblem
 from test_api_data import BLIND_NIL_BEHIND, TRANSFER_RENEGE, played_hand
 
@@ -167,9 +167,19 @@ def _reject_constant(name: str):
     raise ValueError(f"{name} is not JSON")
 
 
+def _plain_pairs(pairs):
+    keys = [k for k, _ in pairs]
+    for i, key in enumerate(keys):
+        if key in keys[:i]:
+            raise DuplicateKey(f"the key {key[:80]!r} appears twice in one object")
+    return dict(pairs)
+
+
 def plain_parse_json(text: str):
     try:
-        value = json.loads(text, parse_constant=_reject_constant)
+        value = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_plain_pairs)
+    except DuplicateKey as exc:
+        raise ApiProblem("invalid-json", f"the body is ambiguous: {exc}", "body") from None
     except (ValueError, RecursionError) as exc:
         raise ApiProblem("invalid-json", f"the body is not valid JSON: {exc}", "body") from None
     if _plain_too_deep(value):
