@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from pathlib import Path
 from collections.abc import Callable, Mapping
 
 from lark import Lark, Token, Tree
@@ -20,6 +19,7 @@ from . import cards as C
 from .errors import RulespecError, did_you_mean
 from .hints import NUMBER_WORDS, expected_words, number_in_words, unexpected_hint
 from .limits import LimitError, charge, check_cost, literal_too_long
+from .resources import grammar_text
 from .schema import (ANY, BIDKIND, BID_KINDS, BOOL, CARD, CARDS, CONTEXTS, ENUM, INT, LIST, SEAT,
                      SUIT, TEAM, Slot)
 
@@ -42,8 +42,7 @@ class CompileError(RulespecError):
 
 @functools.lru_cache(maxsize=1)
 def parser() -> Lark:
-    grammar = (Path(__file__).with_name("rules.lark")).read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True, cache=True)
+    return Lark(grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=True, cache=True)
 
 
 def _expected(exc: UnexpectedInput) -> set[str]:

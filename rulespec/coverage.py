@@ -1,6 +1,6 @@
 """Clause coverage: every clause of every source document accounted for.
 
-A clause index (``corpus/clauses/NNN.yaml``) lists the clauses of one source
+A clause index (``rulespec/data/corpus/clauses/NNN.yaml``) lists the clauses of one source
 document with a status::
 
     doc: "004"
@@ -32,6 +32,7 @@ from pathlib import Path
 import yaml
 
 from .errors import RulespecError
+from .resources import data_dir
 
 STATUSES = ("encoded", "procedural", "ambiguous", "unspecified", "conflicting")
 NEEDS_REASON = ("procedural", "ambiguous", "unspecified", "conflicting")
@@ -45,7 +46,7 @@ _CITE_RE = re.compile(r"^(?P<doc>\d{3}|[a-z][a-z0-9_-]*) (?P<mark>[§¶])(?P<res
 def clauses_dir() -> Path:
     """Folder of the clause indexes (``$RULESPEC_CLAUSES`` overrides)."""
     env = os.environ.get("RULESPEC_CLAUSES")
-    return Path(env) if env else Path(__file__).resolve().parent.parent / "corpus" / "clauses"
+    return Path(env) if env else data_dir("corpus", "clauses")
 
 
 @dataclass

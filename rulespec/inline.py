@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from .answers import InputError
-from .errors import Problem, RulesFileError, UnknownVariantError
+from .errors import Problem, RulesFileError, UnknownVariantError, did_you_mean
 from .ruleset import Ruleset, compile_spec
 from .variants import _NAME_RE, ID_RE, VariantSpec, bundled_ids, read_variant_text
 
@@ -199,6 +199,10 @@ def compile_inline(value: Mapping, field: str, max_rules: int) -> Ruleset:
         raise InputError("an inline house rule must say which bundled variant it extends", f"{field}.extends")
     if value["extends"].endswith((".yaml", ".yml")) or "/" in value["extends"]:
         raise InputError("an inline house rule extends a bundled variant id", f"{field}.extends")
+    if value["extends"] not in bundled_ids():
+        hint = did_you_mean(value["extends"], bundled_ids())
+        raise InputError("'extends' names no bundled variant" + (f"; did you mean '{hint}'?" if hint else "")
+                         + f" (bundled: {', '.join(bundled_ids())})", f"{field}.extends")
     vid = value.get("id")
     if vid is None:
         vid = default_id(field)

@@ -21,7 +21,8 @@ A variant file::
         unspecified: 004 says nothing about reneges
     tests: [...]                 # optional scenario cases
 
-Bundled variants live in ``variants/``; user variants are found by path.
+Bundled variants live in ``rulespec/data/variants/`` (shipped in the package); user variants are
+found by path.
 """
 from __future__ import annotations
 
@@ -36,6 +37,7 @@ import yaml
 from . import limits as L
 from .errors import Problem, RulesFileError, UnknownVariantError, did_you_mean
 from .hints import yaml_problem
+from .resources import data_dir
 
 MAX_FILE_BYTES = 256 * 1024
 CITE_RE = re.compile(r"^(\d{3}|[a-z][a-z0-9_-]*) [§¶]\S.*$")  # document id (000-004, or a house's own name) and clause
@@ -88,7 +90,7 @@ def _alias_mark(loader):
 def bundled_dir() -> Path:
     """Folder of the bundled variants (``$RULESPEC_VARIANTS`` overrides)."""
     env = os.environ.get("RULESPEC_VARIANTS")
-    return Path(env) if env else Path(__file__).resolve().parent.parent / "variants"
+    return Path(env) if env else data_dir("variants")
 
 
 @dataclass
@@ -324,7 +326,7 @@ class _Reader:
                 self.problems.append(Problem(
                     f"document {cdoc} has no section '{section}' (its clause index lists {len(sections)})",
                     self.file, rule.cite_line, rule.cite_column, rule.name, src,
-                    f"did you mean '{hint}'?" if hint else f"see the sections in corpus/clauses/{cdoc}.yaml"))
+                    f"did you mean '{hint}'?" if hint else f"see `rulespec coverage` and the clause index of {cdoc}"))
 
     def read_rule(self, key_node, value_node, vid: str, is_param: bool) -> RuleDef | None:
         name = key_node.value

@@ -72,8 +72,15 @@ def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
     return out
 
 
+def read_float(text: str) -> float | int:
+    """A JSON number with a fraction or exponent; a whole one (``2.0``, ``1e3``) is the integer JSON Schema
+    takes it for, so that the service accepts what its OpenAPI document calls an integer."""
+    value = float(text)
+    return int(value) if value.is_integer() and abs(value) < 2 ** 53 else value
+
+
 # built once and shared, as json.loads shares its default decoder (with an option it builds one per call)
-_DECODER = json.JSONDecoder(parse_constant=_reject_constant, object_pairs_hook=_unique_keys)
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant, object_pairs_hook=_unique_keys, parse_float=read_float)
 
 
 def parse_json(text: str):

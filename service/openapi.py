@@ -15,6 +15,7 @@ from rulespec.variants import MAX_FILE_BYTES, bundled_ids
 
 from .bodies import MAX_DEPTH, YAML_TYPES
 from .catalog import MAX_CHECK_RULES
+from .diffrun import default_deals
 from .problems import PROBLEM_JSON, PROBLEM_TYPES
 
 REF = "#/components/schemas/"
@@ -55,6 +56,24 @@ YAML_TEXT = {"type": "string", "minLength": 1, "maxLength": MAX_FILE_BYTES,
 
 
 def _schemas(max_deals: int, time_limit: float) -> dict:
+    """Every schema; a compare request's input is the request of its kind, without variant(s)."""
+    schemas = _base_schemas(max_deals, time_limit)
+    branches = []
+    for kind in KIND_DOCS:
+        request = schemas[f"{kind.title()}Request"]
+        schemas[f"{kind.title()}Input"] = {
+            **{k: v for k, v in request.items() if k not in ("oneOf", "properties", "description")},
+            "properties": {k: v for k, v in request["properties"].items() if k not in ("variant", "variants")},
+            "description": f"{request.get('description', kind)} (the input of a compare request)"}
+        branches.append(obj({"kind": {"const": kind}, "input": ref(f"{kind.title()}Input")},
+                            ("input",) if kind == "score" else ("kind", "input")))
+    compare = schemas["CompareRequest"]
+    compare["properties"]["input"] = {"type": "object", "description": "the request of that kind, without variant(s)"}
+    compare["oneOf"] = branches
+    return schemas
+
+
+def _base_schemas(max_deals: int, time_limit: float) -> dict:
     card = {"type": "string", "pattern": r"^((10|[2-9TJQKA])[CDHS♣♦♥♠]|BJ|LJ)$",
             "description": "rank then suit: 'AS', '10H' or 'TH', 'Q♦'; jokers 'BJ' (big) and 'LJ' (little), "
                            "where the variant's pack has them (lower case and suit-first are also read)",
@@ -174,7 +193,8 @@ def _schemas(max_deals: int, time_limit: float) -> dict:
                               ("variants", "input")),
         "DiffRequest": obj({"variants": arr({"enum": bundled_ids()}, minItems=2, maxItems=MAX_VARIANTS,
                                             uniqueItems=True, description="distinct bundled variant ids"),
-                            "deals": {"type": "integer", "minimum": 1, "maximum": max_deals, "default": 20},
+                            "deals": {"type": "integer", "minimum": 1, "maximum": max_deals,
+                                      "default": default_deals(max_deals)},
                             "seed": {"anyOf": [{"type": "integer", "minimum": -10 ** 63 + 1, "maximum": 10 ** 64 - 1},
                                                {"type": "string", "maxLength": 64}], "default": "0"},
                             "policies": arr({"enum": list(POLICIES)}, minItems=1, uniqueItems=True,

@@ -13,7 +13,7 @@ from rulespec.scenarios import run_files
 from rulespec.variants import bundled_ids
 
 ROOT = Path(__file__).resolve().parent.parent
-CLAUSES = ROOT / "corpus" / "clauses"
+CLAUSES = ROOT / "rulespec" / "data" / "corpus" / "clauses"
 
 
 def test_coverage_passes_with_every_clause_accounted_for():
@@ -144,7 +144,7 @@ def test_first_trick_dead_end_reported_for_tournament():
 
 
 def test_corpus_cases_pass():
-    results = run_files(sorted((ROOT / "corpus" / "cases").glob("*.yaml")))
+    results = run_files(sorted((ROOT / "rulespec" / "data" / "corpus" / "cases").glob("*.yaml")))
     failed = [(r.case.name, r.case.variant, r.mismatches) for r in results if not r.passed]
     assert len(results) >= 150
     assert failed == []

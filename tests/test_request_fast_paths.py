@@ -16,7 +16,7 @@ from rulespec.errors import CardError, GameError
 from rulespec.ruleset import load_ruleset
 from rulespec.variants import bundled_ids
 from service.app import create_app
-from service.bodies import MAX_DEPTH, DuplicateKey, parse_json
+from service.bodies import MAX_DEPTH, DuplicateKey, parse_json, read_float
 from service.problems import ApiProblem
 from test_api_data import BLIND_NIL_BEHIND, TRANSFER_RENEGE, played_hand
 
@@ -177,7 +177,7 @@ def _plain_pairs(pairs):
 
 def plain_parse_json(text: str):
     try:
-        value = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_plain_pairs)
+        value = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_plain_pairs, parse_float=read_float)
     except DuplicateKey as exc:
         raise ApiProblem("invalid-json", f"the body is ambiguous: {exc}", "body") from None
     except (ValueError, RecursionError) as exc:

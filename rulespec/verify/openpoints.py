@@ -3,7 +3,7 @@ silent (or ambiguous), each with a state where the choice matters.
 
 A point comes from the rule itself (``unspecified:``, or inherited from
 another document) or from the document's clause index
-(``corpus/clauses/NNN.yaml``, status unspecified or ambiguous).  For each
+(``rulespec/data/corpus/clauses/NNN.yaml``, status unspecified or ambiguous).  For each
 rule an alternative reading is compiled in its place and the explored states
 are replayed under both: the first state where the answers differ is where
 the document's silence matters.
@@ -18,13 +18,14 @@ import yaml
 from .. import cards as C
 from .. import engine as E
 from ..errors import GameError, RulesFileError
+from ..resources import data_dir
 from ..ruleset import Ruleset, compile_chain
 from ..schema import BOOL, CARDS, INT, SLOTS
 from ..variants import resolve_chain
 from .checks import inert_reason
 from .search import Evidence
 
-CLAUSES_DIR = Path(__file__).resolve().parents[2] / "corpus" / "clauses"
+CLAUSES_DIR = data_dir("corpus", "clauses")
 SAMPLE = 400
 
 # Readings other documents give (tried first), by rule.
