@@ -67,6 +67,11 @@ def _get(req: Mapping, key: str, field: str, required: bool = True, default=None
     return req[key]
 
 
+def _present(req: Mapping) -> dict:
+    """The request's fields that are given: a null field is one left out (but a null variant is refused)."""
+    return {key: value for key, value in req.items() if value is not None or key in ("variant", "variants")}
+
+
 def _join(field: str, key: str) -> str:
     return f"{field}.{key}" if field else key
 
@@ -125,7 +130,7 @@ def _per_seat(value, field: str, parse: Callable[[object, str], object]) -> list
 
 
 def _before(req: Mapping) -> tuple[tuple[int, int], tuple[int, int]]:
-    before = req.get("before") or {}
+    before = req.get("before", {})      # (null fields were dropped: see _present)
     if not isinstance(before, Mapping):
         raise InputError("expected {\"NS\": {\"score\": …, \"bags\": …}, \"EW\": {…}}", "before")
     scores, bags = [0, 0], [0, 0]
@@ -179,7 +184,7 @@ def answer_legal(rs: Ruleset, req: Mapping) -> dict:
     hand_cards = _cards(_get(req, "hand", ""), "hand", rs, seen)
     if not hand_cards:
         raise InputError("the hand is empty", "hand")
-    trick = _cards(req.get("trick") or [], "trick", rs, seen)
+    trick = _cards(req.get("trick", []), "trick", rs, seen)
     if len(trick) > 3:
         raise InputError("the trick so far has at most 3 cards (the 4th is the one being chosen)", "trick")
     size = rs.params["deal.hand_size"]
@@ -206,7 +211,7 @@ def answer_bid(rs: Ruleset, req: Mapping) -> dict:
     seat = _seat(_get(req, "seat", ""), "seat")
     bid = _bid(_get(req, "bid", ""), "bid")
     dealer = _seat(req.get("dealer", C.SEATS[C.right_of(seat)]), "dealer")
-    so_far = req.get("bids") or {}
+    so_far = req.get("bids", {})
     if not isinstance(so_far, Mapping):
         raise InputError("expected an object of the bids already made, by seat", "bids")
     bids: list[E.Bid | None] = [None] * 4
@@ -328,7 +333,10 @@ def answer_score(rs: Ruleset, req: Mapping) -> dict:
         if sum(tricks) != size:
             raise InputError(f"tricks add up to {sum(tricks)}; a hand has {size}", "tricks")
         last = _last_trick(rs, req)
-    for i, event in enumerate(req.get("events") or []):
+    events = req.get("events", [])
+    if not isinstance(events, list):
+        raise InputError("expected a list of events such as [{\"type\": \"renege\", \"seat\": \"E\"}]", "events")
+    for i, event in enumerate(events):
         event = _obj(event, f"events[{i}]")
         if event.get("type") != "renege":
             raise InputError("the only event is {\"type\": \"renege\", \"seat\": …}", f"events[{i}].type")
@@ -407,7 +415,7 @@ def answer_game(rs: Ruleset, req: Mapping) -> dict:
         hand = _obj(hand, f"hands[{i}]")
         if status["over"]:
             raise InputError(f"the game already ended after hand {i} ({status['winner']} won)", f"hands[{i}]")
-        sub = dict(hand)
+        sub = _present(hand)
         sub["before"] = {C.TEAMS[t]: {"score": scores[t], "bags": bags[t]} for t in (0, 1)}
         sub["hands_played"] = i
         try:
@@ -435,7 +443,7 @@ KINDS: dict[str, Callable[[Ruleset, Mapping], dict]] = {
 
 def answer(kind: str, req, allow_paths: bool = False) -> dict:
     """Answer a request of ``kind``; with ``"variants": [...]`` answer side by side (see ``compare``)."""
-    req = _obj(req, "")
+    req = _present(_obj(req, ""))
     if kind not in KINDS:
         raise InputError(f"unknown kind '{kind}' (one of: {', '.join(KINDS)})", "kind")
     if "variants" in req:
@@ -488,7 +496,7 @@ def compare(req, allow_paths: bool = False) -> dict:
     kind = _get(req, "kind", "") if "kind" in req else "score"
     if not isinstance(kind, str) or kind not in KINDS:
         raise InputError(f"unknown kind '{kind}' (one of: {', '.join(KINDS)})", "kind")
-    body = _obj(_get(req, "input", ""), "input")
+    body = _present(_obj(_get(req, "input", ""), "input"))
     for key in REQUIRED[kind]:
         _get(body, key, "input")
     rulesets = [resolve_variant(v, f"variants[{i}]", allow_paths) for i, v in enumerate(variants)]

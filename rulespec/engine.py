@@ -71,7 +71,10 @@ def parse_bid(value, field: str = "bid") -> Bid:
             if len(digits) > len(str(MAX_BID)) or int(digits) > MAX_BID:
                 raise GameError(f"a blind bid is at most {MAX_BID} tricks", field)
             return Bid(BLIND, int(digits))
-    raise GameError(f"not a bid: {value!r} (use a number, 'nil', 'blind nil' or 'blind N')", field)
+    if isinstance(value, str) and any(ch.isdigit() and not ch.isascii() for ch in value):
+        raise GameError(f"not a bid: {value[:40]!r}: write numbers with the digits 0-9", field)
+    raise GameError(f"not a bid: {value[:40] if isinstance(value, str) else value!r} "
+                    "(use a number, 'nil', 'blind nil' or 'blind N')", field)
 
 
 # --------------------------------------------------------------------------- play

@@ -93,7 +93,9 @@ def _write(value: Mapping, field: str, vid: str, max_rules: int) -> _Writer:
     if value.get("notes") is not None:
         out.scalar("notes", str(value["notes"]), 0, f"{field}.notes")
     for section in ("rules", "params"):
-        rules = value.get(section) or {}
+        rules = value.get(section)
+        if rules is None:
+            continue
         if not isinstance(rules, Mapping):
             raise InputError(f"'{section}' must be an object of rule names to values", f"{field}.{section}")
         if len(rules) > max_rules:

@@ -135,7 +135,7 @@ def compile_chain(chain: list[VariantSpec]) -> Ruleset:
                 continue
             merged[name] = rule
     missing = [name for name in SLOTS if name not in merged]
-    if missing:
+    if missing and not leaf.extends_refused:     # else the rules come from the base 'extends' fails to name
         problems.append(Problem(f"variant '{leaf.id}' leaves rules undefined: {', '.join(missing)} "
                                 f"(a base variant must define every rule; or add 'extends:')", leaf.file, 1, 1))
     trees = {}

@@ -53,14 +53,18 @@ class _VariantLoader(_Loader):
     """The safe loader, refusing aliases (``*name``): a few bytes of aliases can stand for gigabytes
     once expanded, and a rules file never needs them."""
 
+    def __init__(self, text: str):
+        super().__init__(text)
+        self.text = text
+
     def get_single_node(self):
         node = super().get_single_node()
         if node is not None:
-            _refuse_aliases(node, self)
+            _refuse_aliases(node, self.text)
         return node
 
 
-def _refuse_aliases(root: yaml.Node, loader) -> None:
+def _refuse_aliases(root: yaml.Node, text: str) -> None:
     """Raise a located ``yaml.YAMLError`` if any node is reached twice (an alias names an anchored node)."""
     seen: set[int] = set()
     stack = [root]
@@ -68,7 +72,7 @@ def _refuse_aliases(root: yaml.Node, loader) -> None:
         node = stack.pop()
         if id(node) in seen:
             raise yaml.composer.ComposerError(None, None, "aliases (*name) are not allowed in a variant file",
-                                              _alias_mark(loader) or node.start_mark)
+                                              _alias_mark(text) or node.start_mark)
         seen.add(id(node))
         if isinstance(node, yaml.MappingNode):
             stack.extend(part for pair in node.value for part in pair)
@@ -76,11 +80,8 @@ def _refuse_aliases(root: yaml.Node, loader) -> None:
             stack.extend(node.value)
 
 
-def _alias_mark(loader):
+def _alias_mark(text: str):
     """Where the first alias is written (the composed nodes only keep the anchor's position)."""
-    text = getattr(loader, "_variant_text", None)
-    if text is None:
-        return None
     for token in yaml.scan(text, Loader=_Loader):
         if isinstance(token, yaml.AliasToken):
             return token.start_mark
@@ -144,6 +145,7 @@ class VariantSpec:
     text: str = ""
     extends_pos: tuple[int, int] = (1, 1)
     id_pos: tuple[int, int] = (1, 1)
+    extends_refused: bool = False  # 'extends' was given but is not usable (its problem is reported)
     problems: list[Problem] = field(default_factory=list)  # found while reading; reported with compile problems
 
     @property
@@ -197,7 +199,6 @@ class _Reader:
             return None
         try:
             loader = _VariantLoader(self.text)
-            loader._variant_text = self.text
             try:
                 node = loader.get_single_node()
                 data = loader.construct_document(node) if node is not None else None
@@ -243,7 +244,8 @@ class _Reader:
         self.check_source(keys)
         spec = VariantSpec(
             id=vid, title=str(data.get("title") or vid), source=data.get("source") or {},
-            extends=extends, notes=str(data.get("notes") or ""), file=self.file, text=self.text)
+            extends=extends, notes=str(data.get("notes") or ""), file=self.file, text=self.text,
+            extends_refused="extends" in keys and extends is None)
         if "extends" in keys:
             mark = keys["extends"][1].start_mark
             spec.extends_pos = (mark.line + 1, mark.column + 1)
@@ -305,8 +307,11 @@ class _Reader:
                                                     f"most {L.MAX_TITLE_CHARS} characters")
 
     def check_citations(self, spec: VariantSpec) -> None:
-        """Each citation names this variant's document (``source.doc``), and a section its clause index has."""
+        """Each citation names this variant's document (``source.doc``), and a section its clause index has.
+        (Bundled variants are left to `rulespec coverage`, which checks them all: startup stays fast.)"""
         from .coverage import known_sections, section_of_cite
+        if Path(self.file).parent == bundled_dir():
+            return
         doc = spec.doc
         for rule in [*spec.rules.values(), *spec.params.values()]:
             parsed = section_of_cite(rule.cite) if rule.cite else None

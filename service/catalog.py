@@ -65,7 +65,8 @@ def list_variants() -> list[dict]:
 
 def get_variant(vid: str) -> Ruleset:
     if vid not in bundled_ids():
-        raise ApiProblem("unknown-variant", f"unknown variant '{vid}' (bundled: {', '.join(bundled_ids())})",
+        shown = vid if len(vid) <= 80 else vid[:60] + f"… ({len(vid)} characters)"
+        raise ApiProblem("unknown-variant", f"unknown variant '{shown}' (bundled: {', '.join(bundled_ids())})",
                          "id", known=bundled_ids())
     try:
         return load_ruleset(vid)

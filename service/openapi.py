@@ -9,7 +9,8 @@ from rulespec.answers import MAX_INLINE_RULES, MAX_VARIANTS
 from rulespec.compiler import MAX_RULE_CHARS
 from rulespec.diff import DiffConfig
 from rulespec.policies import POLICIES
-from rulespec.limits import MAX_ID_CHARS, MAX_NOTE_CHARS, MAX_TITLE_CHARS
+from rulespec.engine import MAX_BID
+from rulespec.limits import MAX_CHOICES, MAX_ID_CHARS, MAX_NOTE_CHARS, MAX_TITLE_CHARS
 from rulespec.schema import SLOTS
 from rulespec.variants import MAX_FILE_BYTES, bundled_ids
 
@@ -49,6 +50,7 @@ def per(keys: list[str], value: dict, description: str = "") -> dict:
 
 
 STR, INT, BOOL, ANY = {"type": "string"}, {"type": "integer"}, {"type": "boolean"}, {}
+CHOOSE = {"oneOf": [{"required": ["variant"]}, {"required": ["variants"]}]}   # a variant, or several
 ID_PATTERN = r"^[a-z0-9][a-z0-9_-]*$"
 RULE_NAME = {"type": "string", "pattern": r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*$", "maxLength": 100}
 YAML_TEXT = {"type": "string", "minLength": 1, "maxLength": MAX_FILE_BYTES,
@@ -58,11 +60,15 @@ YAML_TEXT = {"type": "string", "minLength": 1, "maxLength": MAX_FILE_BYTES,
 def _schemas(max_deals: int, time_limit: float) -> dict:
     """Every schema; a compare request's input is the request of its kind, without variant(s)."""
     schemas = _base_schemas(max_deals, time_limit)
+    for name in [f"{kind.title()}Request" for kind in KIND_DOCS] + ["HandScore", "InlineVariant"]:
+        _null_is_absent(schemas[name])
     branches = []
     for kind in KIND_DOCS:
         request = schemas[f"{kind.title()}Request"]
+        rest = [part for part in request.get("allOf", ()) if part != CHOOSE]
         schemas[f"{kind.title()}Input"] = {
-            **{k: v for k, v in request.items() if k not in ("oneOf", "properties", "description")},
+            **{k: v for k, v in request.items() if k not in ("oneOf", "allOf", "properties", "description")},
+            **({"allOf": rest} if rest else {}),
             "properties": {k: v for k, v in request["properties"].items() if k not in ("variant", "variants")},
             "description": f"{request.get('description', kind)} (the input of a compare request)"}
         branches.append(obj({"kind": {"const": kind}, "input": ref(f"{kind.title()}Input")},
@@ -73,14 +79,22 @@ def _schemas(max_deals: int, time_limit: float) -> dict:
     return schemas
 
 
+def _null_is_absent(request: dict) -> None:
+    """An optional field may be null: the service reads null as leaving the field out."""
+    required = set(request.get("required", ()))
+    for name, schema in request["properties"].items():
+        if name not in required and name not in ("variant", "variants"):
+            request["properties"][name] = nullable(schema)
+
+
 def _base_schemas(max_deals: int, time_limit: float) -> dict:
     card = {"type": "string", "pattern": r"^((10|[2-9TJQKA])[CDHS♣♦♥♠]|BJ|LJ)$",
             "description": "rank then suit: 'AS', '10H' or 'TH', 'Q♦'; jokers 'BJ' (big) and 'LJ' (little), "
                            "where the variant's pack has them (lower case and suit-first are also read)",
             "examples": ["AS", "10H", "Q♦", "BJ"]}
     seat = {"enum": SEATS, "description": "N, E, S or W, clockwise (the words north … west are also read)"}
-    bid = {"anyOf": [{"type": "integer", "minimum": 0, "maximum": 13},
-                     {"type": "string", "pattern": r"^(\d{1,2}|nil|blind nil|blind \d{1,2})$"}],
+    bid = {"anyOf": [{"type": "integer", "minimum": 0, "maximum": MAX_BID},
+                     {"type": "string", "pattern": r"^([0-9]{1,2}|nil|blind nil|blind [0-9]{1,2})$"}],
            "description": "a number of tricks, 0 or 'nil', 'blind nil', or a blind team bid 'blind N'",
            "examples": [4, "nil", "blind nil", "blind 7"]}
     cite = nullable({"type": "string", "description": "document id and clause, e.g. '004 §Nil'"})
@@ -91,7 +105,7 @@ def _base_schemas(max_deals: int, time_limit: float) -> dict:
                "silent; then 'note' says so), the value it gave, and why; 'inherited_from' names the "
                "variant that wrote an inherited rule; scoring lines carry 'points' (and 'team')")
     variant_id = {"type": "string", "pattern": ID_PATTERN, "maxLength": MAX_ID_CHARS}
-    variant_ref = {"anyOf": [{"enum": bundled_ids()}, variant_id, ref("InlineVariant"), ref("InlineYaml")],
+    variant_ref = {"anyOf": [{"enum": bundled_ids()}, ref("InlineVariant"), ref("InlineYaml")],
                    "description": "a bundled variant id (GET /v1/variants), an inline house rule, or a house "
                                   "rule's own YAML text as {\"yaml\": ...}"}
     scalar_value = [INT, BOOL, {"type": "string", "maxLength": MAX_RULE_CHARS}, arr(INT, maxItems=64)]
@@ -104,7 +118,7 @@ def _base_schemas(max_deals: int, time_limit: float) -> dict:
                       "variants": arr(ref("VariantRef"), minItems=1, maxItems=MAX_VARIANTS,
                                       description="rule under several variants side by side "
                                                   "(answer as POST /v1/compare)")}
-    choose = {"oneOf": [{"required": ["variant"]}, {"required": ["variants"]}]}
+    choose = CHOOSE
     hand_score = obj({"bids": per(SEATS, bid), "tricks": per(SEATS, {"type": "integer", "minimum": 0, "maximum": 13},
                                                             "tricks taken by each seat; they sum to the hand size"),
                       "deal": per(SEATS, arr(ref("Card"), maxItems=27), "the four hands as dealt"),
@@ -117,7 +131,11 @@ def _base_schemas(max_deals: int, time_limit: float) -> dict:
                                         ("winner", "cards"), "for a last-trick bonus"),
                       "events": arr(obj({"type": {"const": "renege"}, "seat": ref("Seat")}, ("type", "seat")),
                                     maxItems=8, description="reneges found after the hand")},
-                     ("bids",), "one hand: bids, and either tricks per seat or the deal and play")
+                     ("bids",), "one hand: bids, and either tricks per seat or the deal (with the dealer) and play")
+    given, absent = {"not": {"type": "null"}}, {"type": "null"}      # (a null field is one left out)
+    hand_score["oneOf"] = [{"required": ["tricks"], "properties": {"tricks": given, "deal": absent, "play": absent}},
+                           {"required": ["deal", "play", "dealer"],
+                            "properties": {"deal": given, "play": given, "dealer": given, "tricks": absent}}]
     team_result = obj({"points": INT, "bags_added": INT, "score": INT, "bags": INT, "lines": arr(ref("Step"))},
                       ("points", "bags_added", "score", "bags", "lines"))
     game_status = obj({"over": BOOL, "winner": nullable({"enum": TEAMS}), "reason": STR, "rule": ref("Step")},
@@ -143,12 +161,12 @@ def _base_schemas(max_deals: int, time_limit: float) -> dict:
     return {
         "Card": card, "Seat": seat, "Bid": bid, "Step": step, "Before": before,
         "VariantRef": variant_ref,
-        "RuleObject": obj({"value": {"anyOf": scalar_value}, "cite": STR, "note": STR,
-                           "unspecified": STR, "choices": arr(ANY, maxItems=32)}, ("value",),
+        "RuleObject": obj({"value": {"anyOf": scalar_value}, "cite": nullable(STR), "note": nullable(STR),
+                           "unspecified": nullable(STR), "choices": nullable(arr(ANY, maxItems=MAX_CHOICES))},
+                          ("value",), "a rule with its citation (or why the document is silent); null is left out",
                           additionalProperties=False),
         "InlineVariant": obj(
-            {"extends": {"type": "string", "description": "a bundled variant id (no file paths)",
-                         "anyOf": [{"enum": bundled_ids()}, variant_id]},
+            {"extends": {"enum": bundled_ids(), "description": "a bundled variant id (no file paths)"},
              "id": {**variant_id, "not": {"enum": bundled_ids()},
                     "description": "the house rule's own id (default 'inline', 'inline-N' in variants[N]); "
                                    "never a bundled id"},
@@ -181,7 +199,9 @@ def _base_schemas(max_deals: int, time_limit: float) -> dict:
                            "bids": obj({s: ref("Bid") for s in SEATS}, description="bids already made"),
                            "hand": arr(ref("Card"), maxItems=13), "before": ref("Before")},
                           ("seat", "bid"), "may this seat make this bid", **choose),
-        "ScoreRequest": hand_score | {"properties": {**hand_score["properties"], **variant_choice}, **choose},
+        "ScoreRequest": {**{k: v for k, v in hand_score.items() if k != "oneOf"},
+                         "properties": {**hand_score["properties"], **variant_choice},
+                         "allOf": [{"oneOf": hand_score["oneOf"]}, choose]},
         "GameRequest": obj({**variant_choice, "before": ref("Before"),
                             "hands": arr(ref("HandScore"), minItems=1, maxItems=500)},
                            ("hands",), "a whole game's hands, scored in sequence", **choose),

@@ -204,7 +204,8 @@ def test_long_variant_ids_are_clear_errors(client):
             "variant.extends")
     problem(client.post("/v1/variants/check", data=f"id: x\nextends: {'a' * 300}\n", content_type="text/yaml"),
             422, "variant-problems")
-    assert client.get("/v1/variants/" + "a" * 300).status_code == 404
+    body = problem(client.get("/v1/variants/" + "a" * 300), 404, "unknown-variant")
+    assert len(body["detail"]) < 400 and "(300 characters)" in body["detail"]
 
 
 def test_work_limit_is_a_problem(client):
@@ -226,3 +227,13 @@ def test_inline_yaml_and_field_paths_over_http(client):
                                                                        "rules": {"nil.made": "75 @ hous §Nil"}}}),
                    422, "variant-problems", "variant.rules.nil.made")
     assert (body["problems"][0]["line"], body["problems"][0]["column"]) == (1, 6)
+
+
+def test_null_is_a_field_left_out_but_other_falsy_values_are_checked(client):
+    assert client.post("/v1/trick", json={**TRICK, "number": None}).status_code == 200
+    assert client.post("/v1/score", json={**SCORE, "before": None, "events": None}).status_code == 200
+    problem(client.post("/v1/bid", json={"variant": "standard", "seat": "N", "bid": 3, "before": False}), 422,
+            "invalid-input", "before")
+    problem(client.post("/v1/score", json={**SCORE, "events": 0}), 422, "invalid-input", "events")
+    problem(client.post("/v1/bid", json={"variant": "standard", "seat": "N", "bid": 3, "variants": None}), 422,
+            "invalid-input", "variants")

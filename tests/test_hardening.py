@@ -114,7 +114,7 @@ def test_long_ids_and_paths_are_clear_errors():
         find_variant("a" * 300)
     with pytest.raises(UnknownVariantError, match="at most 255"):
         find_variant("a" * 300 + ".yaml")
-    (p,) = [p for p in problems("id: t\nextends: " + "a" * 300 + "\n") if "'extends'" in p.message]
+    (p,) = problems("id: t\nextends: " + "a" * 300 + "\n")     # and not that the rules it would give are missing
     assert "at most 255" in p.message
     found = problems("id: " + "a" * 300 + "\nextends: standard\n")
     assert "at most 64" in found[0].message
@@ -139,7 +139,7 @@ def test_huge_bids_are_refused(bid):
 def test_non_ascii_digits_refused_in_rules_and_bids_alike():
     (p,) = problems(HEAD + "rules:\n  nil.made: ١٢٣ @ house §Nil\n")
     assert "0-9" in p.message + (p.suggestion or "") and p.column == 13
-    with pytest.raises(GameError):
+    with pytest.raises(GameError, match="digits 0-9"):
         parse_bid("١٢٣")
 
 
@@ -227,3 +227,14 @@ def test_every_endpoint_takes_the_variant_files_own_yaml():
         answer("score", {**SCORE, "variant": {"yaml": text.replace("75", "seventy")}})
     (p,) = info.value.details["problems"]
     assert info.value.field == "variant.yaml" and (p["line"], p["column"]) == (5, 13)
+
+
+def test_bundled_variants_cite_their_own_document():
+    """The reader leaves bundled files' citations to `rulespec coverage` (sections, tested in test_corpus);
+    this is the other half of the check it skips."""
+    from rulespec.ruleset import load_ruleset
+    from rulespec.variants import bundled_ids
+    for vid in bundled_ids():
+        rs = load_ruleset(vid)
+        docs = {r.cite.split(" ", 1)[0] for r in rs.rules.values() if r.origin == vid and r.cite}
+        assert docs <= {rs.doc}, (vid, docs)

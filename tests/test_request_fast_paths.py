@@ -350,7 +350,8 @@ def test_score_over_http_matches_the_reference():
     client = create_app().test_client()
     for req in score_requests(150, seed=12):
         resp = client.post("/v1/score", data=json.dumps(req), content_type="application/json")
-        kind, *rest = outcome(plain_answer_score, A.resolve_variant(req["variant"]), req)
+        given = {k: v for k, v in req.items() if v is not None}     # over the API a null field is one left out
+        kind, *rest = outcome(plain_answer_score, A.resolve_variant(req["variant"]), given)
         if kind == "ok":
             assert resp.status_code == 200
             assert json.loads(resp.get_data(), object_pairs_hook=list) == json.loads(rest[0], object_pairs_hook=list)
