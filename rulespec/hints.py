@@ -47,15 +47,6 @@ def number_in_words(text: str) -> tuple[str, int] | None:
     return (phrase, sign * value) if value is not None else None
 
 
-def number_words_hint(text: str) -> str | None:
-    """A suggestion when ``text`` writes a number in words."""
-    found = number_in_words(text)
-    if found is None:
-        return None
-    phrase, value = found
-    return f"numbers are written with digits: {value} instead of '{phrase}'"
-
-
 # terminal name -> what it is, in words
 _OPERATORS = {"PLUS": "+", "MINUS": "-", "STAR": "*", "SLASH": "/", "PERCENT": "%", "AMPERSAND": "&",
               "VBAR": "|", "COMP_OP": "a comparison (==, !=, <, <=, >, >=)", "AND": "'and'", "OR": "'or'",
@@ -110,7 +101,10 @@ def yaml_problem(problem: str, lines: list[str], line: int | None, column: int |
     if "\t" in src[:indent + 1] and src.lstrip(" ").startswith("\t"):
         return "a tab indents this line; YAML is indented with spaces only", "replace the tab by spaces"
     if "mapping values are not allowed" in problem or "did not find expected key" in problem:
-        if previous is not None and indent != prev_indent and src.strip() and ":" in src:
+        if len(src.split(":", 1)[0].strip()) > 1024:
+            return "a key is longer than YAML allows (1024 characters)", "shorten the name"
+        opens_block = previous is not None and previous.rstrip().endswith(":") and indent > prev_indent
+        if previous is not None and indent != prev_indent and src.strip() and ":" in src and not opens_block:
             more = "more" if indent > prev_indent else "less"
             spaces = f"{indent} space{'s' if indent != 1 else ''}"
             return (f"this line is indented {more} than the line above it ({spaces}, not {prev_indent}), "

@@ -16,12 +16,14 @@ from dataclasses import dataclass, replace
 
 from .answers import InputError
 from .errors import Problem, RulesFileError, UnknownVariantError, did_you_mean
+from .limits import MAX_ID_CHARS, MAX_NAME_CHARS
 from .ruleset import Ruleset, compile_spec
 from .variants import _NAME_RE, ID_RE, VariantSpec, bundled_ids, read_variant_text
 
 _KEYS = ("id", "title", "extends", "rules", "params", "notes")
 _RULE_KEYS = ("value", "cite", "note", "unspecified", "choices")
 _DEFAULT_TITLE = "inline house rule"
+MAX_LIST_ITEMS = 64     # numbers in a rule written as a JSON list
 
 
 def default_id(field: str) -> str:
@@ -46,8 +48,7 @@ def _flow(value) -> str:
 class _Writer:
     """Writes the object form as variant YAML and remembers where each line came from."""
 
-    def __init__(self, field: str):
-        self.field = field
+    def __init__(self):
         self.lines: list[str] = []
         self.origins: dict[int, _Origin] = {}
 
@@ -80,12 +81,14 @@ def _text_of(value, path: str) -> str | None:
     if isinstance(value, str):
         return value
     if isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        if len(value) > MAX_LIST_ITEMS:
+            raise InputError(f"a list in a rule has at most {MAX_LIST_ITEMS} numbers", path)
         return "[" + ", ".join(str(v) for v in value) + "]"
     raise InputError("a rule value is a number, true/false, a list of numbers or an expression", path)
 
 
 def _write(value: Mapping, field: str, vid: str, max_rules: int) -> _Writer:
-    out = _Writer(field)
+    out = _Writer()
     out.scalar("id", vid, 0, f"{field}.id")
     out.scalar("title", str(value.get("title") or _DEFAULT_TITLE), 0, f"{field}.title")
     out.put("source: {doc: house, title: \"rules sent with the request\"}")
@@ -105,7 +108,7 @@ def _write(value: Mapping, field: str, vid: str, max_rules: int) -> _Writer:
         out.put(f"{section}:")
         for name, rule in rules.items():
             path = f"{field}.{section}.{name}"
-            if not isinstance(name, str) or not _NAME_RE.match(name) or len(name) > 100:
+            if not isinstance(name, str) or not _NAME_RE.match(name) or len(name) > MAX_NAME_CHARS:
                 raise InputError(f"'{str(name)[:100]}' is not a rule name (dotted lower-case words)", path)
             out.put(f"  {name}:", _Origin(path))
             entry = dict(rule) if isinstance(rule, Mapping) else {"value": rule}
@@ -208,8 +211,9 @@ def compile_inline(value: Mapping, field: str, max_rules: int) -> Ruleset:
     vid = value.get("id")
     if vid is None:
         vid = default_id(field)
-    elif not isinstance(vid, str) or not ID_RE.match(vid) or len(vid) > 64:
-        raise InputError("'id' is a lower-case name like 'our-table' of at most 64 characters", f"{field}.id")
+    elif not isinstance(vid, str) or not ID_RE.match(vid) or len(vid) > MAX_ID_CHARS:
+        raise InputError(f"'id' is a lower-case name like 'our-table' of at most {MAX_ID_CHARS} characters",
+                         f"{field}.id")
     _refuse_bundled_id(vid, f"{field}.id")
     for key in ("title", "notes"):
         if value.get(key) is not None and not isinstance(value[key], str):

@@ -30,6 +30,7 @@ MAX_LITERAL_DIGITS = 9          # numbers written in a rule
 MAX_CONTEXT_INT = 10 ** 15      # scores and bags a rule can be handed (answers refuse larger ones)
 MAX_RULE_INT = 10 ** 30         # the largest number a rule may be able to produce
 MAX_ID_CHARS = 64               # a variant id (and so a file name)
+MAX_NAME_CHARS = 100            # a rule or parameter name
 MAX_TITLE_CHARS = 200           # title, source fields
 MAX_NOTE_CHARS = 4000           # notes, a rule's note or unspecified reason, a citation
 MAX_CHOICES = 32                # entries in a rule's choices

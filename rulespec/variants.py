@@ -335,8 +335,9 @@ class _Reader:
 
     def read_rule(self, key_node, value_node, vid: str, is_param: bool) -> RuleDef | None:
         name = key_node.value
-        if not isinstance(name, str) or not _NAME_RE.match(name):
-            self.problem(key_node.start_mark, f"'{name}' is not a rule name (dotted lower-case words)")
+        if not isinstance(name, str) or not _NAME_RE.match(name) or len(name) > L.MAX_NAME_CHARS:
+            self.problem(key_node.start_mark, f"'{str(name)[:80]}' is not a rule name (dotted lower-case words, "
+                                              f"at most {L.MAX_NAME_CHARS} characters)")
             return None
         cite = note = unspecified = None
         choices = None

@@ -10,7 +10,8 @@ from rulespec.compiler import MAX_RULE_CHARS
 from rulespec.diff import DiffConfig
 from rulespec.policies import POLICIES
 from rulespec.engine import MAX_BID
-from rulespec.limits import MAX_CHOICES, MAX_ID_CHARS, MAX_NOTE_CHARS, MAX_TITLE_CHARS
+from rulespec.inline import MAX_LIST_ITEMS
+from rulespec.limits import MAX_CHOICES, MAX_ID_CHARS, MAX_NAME_CHARS, MAX_NOTE_CHARS, MAX_TITLE_CHARS
 from rulespec.schema import SLOTS
 from rulespec.variants import MAX_FILE_BYTES, bundled_ids
 
@@ -52,7 +53,7 @@ def per(keys: list[str], value: dict, description: str = "") -> dict:
 STR, INT, BOOL, ANY = {"type": "string"}, {"type": "integer"}, {"type": "boolean"}, {}
 CHOOSE = {"oneOf": [{"required": ["variant"]}, {"required": ["variants"]}]}   # a variant, or several
 ID_PATTERN = r"^[a-z0-9][a-z0-9_-]*$"
-RULE_NAME = {"type": "string", "pattern": r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*$", "maxLength": 100}
+RULE_NAME = {"type": "string", "pattern": r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*$", "maxLength": MAX_NAME_CHARS}
 YAML_TEXT = {"type": "string", "minLength": 1, "maxLength": MAX_FILE_BYTES,
              "description": "a house rule's YAML: a mapping with at least 'id' and 'extends' or every rule"}
 
@@ -108,7 +109,7 @@ def _base_schemas(max_deals: int, time_limit: float) -> dict:
     variant_ref = {"anyOf": [{"enum": bundled_ids()}, ref("InlineVariant"), ref("InlineYaml")],
                    "description": "a bundled variant id (GET /v1/variants), an inline house rule, or a house "
                                   "rule's own YAML text as {\"yaml\": ...}"}
-    scalar_value = [INT, BOOL, {"type": "string", "maxLength": MAX_RULE_CHARS}, arr(INT, maxItems=64)]
+    scalar_value = [INT, BOOL, {"type": "string", "maxLength": MAX_RULE_CHARS}, arr(INT, maxItems=MAX_LIST_ITEMS)]
     rule_value = {"anyOf": [*scalar_value, ref("RuleObject")]}
     before = obj({t: obj({"score": {"type": "integer", "minimum": -100_000, "maximum": 100_000},
                           "bags": {"type": "integer", "minimum": 0, "maximum": 1000}},

@@ -2,6 +2,8 @@
 requests refused, schema-valid ones accepted or refused only for what a schema cannot say."""
 from __future__ import annotations
 
+import os
+
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
@@ -42,7 +44,7 @@ CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
 
 
 @schema.parametrize()
-@settings(max_examples=12, deadline=None, derandomize=True,
+@settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", "12")), deadline=None, derandomize=True,
           suppress_health_check=list(HealthCheck))
 def test_api_conforms(case):
     case.call_and_validate(checks=CHECKS)

@@ -237,3 +237,9 @@ def test_null_is_a_field_left_out_but_other_falsy_values_are_checked(client):
     problem(client.post("/v1/score", json={**SCORE, "events": 0}), 422, "invalid-input", "events")
     problem(client.post("/v1/bid", json={"variant": "standard", "seat": "N", "bid": 3, "variants": None}), 422,
             "invalid-input", "variants")
+
+
+def test_inline_lists_are_bounded_as_documented(client):
+    rules = {"params": {"my.list": list(range(65))}}
+    problem(client.post("/v1/score", json={**SCORE, "variant": {"extends": "standard", **rules}}), 422,
+            "invalid-input", "variant.params.my.list")

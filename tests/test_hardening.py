@@ -103,6 +103,7 @@ def test_yaml_aliases_are_refused_where_written():
     ("notes: " + "x" * 5000 + "\n", "notes"),
     ("rules:\n  nil.made: {value: 5, cite: house §N, note: " + "x" * 5000 + "}\n", "note"),
     ("rules:\n  nil.made: {value: 5, cite: house §N, choices: [" + ", ".join(["1"] * 40) + "]}\n", "choices"),
+    ("rules:\n  " + "x" * 150 + ": 5 @ house §N\n", "at most 100 characters"),
 ])
 def test_text_fields_echoed_back_are_bounded(extra, field):
     found = problems(HEAD + extra)
