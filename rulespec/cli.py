@@ -302,7 +302,7 @@ for _kind, _summary in (("trick", "Who wins a trick."), ("legal", "Which cards m
 
 @main.command()
 @click.option("--clauses", "clauses", type=click.Path(file_okay=False), default=None,
-              help="Folder of clause indexes (default: corpus/clauses).")
+              help="Folder of clause indexes (default: the bundled rulespec/data/corpus/clauses).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def coverage(clauses: str | None, as_json: bool) -> None:
     """Count each document's clauses by status; fail on a malformed or dangling clause index."""
@@ -319,6 +319,19 @@ def coverage(clauses: str | None, as_json: bool) -> None:
         if report.issues:
             click.echo(f"{len(report.issues)} problem(s)", err=True)
     sys.exit(1 if report.issues else 0)
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--workers", default=2, show_default=True, type=click.IntRange(1, 64),
+              help="gunicorn worker processes.")
+def serve(host: str, port: int, workers: int) -> None:
+    """Run the dispute service (page and HTTP API, bundled variants) with gunicorn, as in production."""
+    import os
+    # gunicorn as a module of this interpreter: it serves the installed package, whatever the working folder
+    os.execv(sys.executable, [sys.executable, "-m", "gunicorn", "--bind", f"{host}:{port}",
+                              "--workers", str(workers), "service.app:create_app()"])
 
 
 if __name__ == "__main__":

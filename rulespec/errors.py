@@ -10,6 +10,8 @@ where one can be made::
     RulespecError
     ├── CardError             a card, seat or deal
     ├── CompileError          a rule text (line, column, suggestion)
+    ├── LimitError            a rule that could take too long or give too large a number (line, column)
+    ├── BudgetExceeded        a request's rule evaluation used up its step or time allowance
     ├── RulesFileError        a rules (variant) file (problems)
     ├── UnknownVariantError   a variant id or path
     ├── GameError             a game situation (field, rule, cite, details)
@@ -47,6 +49,7 @@ class Problem:
     source_line: str | None = None
     suggestion: str | None = None
     kind: str = "error"
+    field: str | None = None      # JSON path of the value, for rules sent inside a request
 
     def format(self) -> str:
         where = self.file
@@ -78,11 +81,13 @@ class CardError(RulespecError):
 
 class CompileError(RulespecError):
     """A rule text that does not parse or type-check; positions are 1-based
-    within the rule text."""
+    within the rule text; ``hint`` says what to write instead (by default, the suggestion)."""
 
-    def __init__(self, message: str, line: int = 1, column: int = 1, suggestion: str | None = None):
+    def __init__(self, message: str, line: int = 1, column: int = 1, suggestion: str | None = None,
+                 hint: str | None = None):
         self.message, self.line, self.column, self.suggestion = message, line, column, suggestion
-        super().__init__(f"{line}:{column}: {message}" + (f" (did you mean '{suggestion}'?)" if suggestion else ""))
+        self.hint = hint or (f"did you mean '{suggestion}'?" if suggestion else None)
+        super().__init__(f"{line}:{column}: {message}" + (f" ({self.hint})" if self.hint else ""))
 
 
 class RulesFileError(RulespecError):
@@ -148,6 +153,20 @@ class DealFileError(FileError):
 
 class DiffError(RulespecError):
     """A differential run that cannot be set up."""
+
+
+class LimitError(RulespecError):
+    """A rule expression that could take too long or produce too large a number (found at compile time).
+
+    ``line``/``column`` are 1-based within the rule text."""
+
+    def __init__(self, message: str, line: int = 1, column: int = 1, suggestion: str | None = None):
+        self.message, self.line, self.column, self.suggestion = message, line, column, suggestion
+        super().__init__(f"{line}:{column}: {message}")
+
+
+class BudgetExceeded(RulespecError):
+    """A request's evaluation used up its step or time allowance."""
 
 
 class VerifyError(RulespecError):

@@ -1,9 +1,14 @@
 """The v1 endpoints: variants, the five dispute kinds, compare and diff."""
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 from flask import Blueprint, current_app, jsonify
+from werkzeug.routing import BaseConverter
 
 from rulespec.app.answers import KINDS, answer, compare
+from rulespec.lang.limits import budget
 
 from .bodies import json_body, yaml_body
 from .catalog import check_house_rule, get_variant, list_variants, variant_detail
@@ -12,22 +17,44 @@ from .diffrun import run_diff
 v1 = Blueprint("v1", __name__, url_prefix="/v1")
 
 
+class VariantIdConverter(BaseConverter):
+    """A variant id in a path; never 'check' (``/v1/variants/check`` only takes POST)."""
+    regex = r"(?!check$)[^/]{1,300}"
+
+
+@v1.record_once
+def _register_converter(state) -> None:
+    state.app.url_map.converters["variant_id"] = VariantIdConverter
+
+
+def bounded(view: Callable) -> Callable:
+    """Run ``view`` within the request's rule-evaluation allowance (``RULE_STEPS``, ``RULE_SECONDS``)."""
+    @functools.wraps(view)
+    def run(*args, **kwargs):
+        cfg = current_app.config
+        with budget(cfg["RULE_STEPS"], cfg["RULE_SECONDS"]):
+            return view(*args, **kwargs)
+    return run
+
+
 @v1.get("/variants")
 def variants():
     return jsonify(variants=list_variants())
 
 
-@v1.get("/variants/<vid>")
+@v1.get("/variants/<variant_id:vid>")
 def variant(vid: str):
     return jsonify(variant_detail(get_variant(vid)))
 
 
 @v1.post("/variants/check")
+@bounded
 def check():
     return jsonify(check_house_rule(yaml_body()))
 
 
 def _kind_view(kind: str):
+    @bounded
     def view():
         return jsonify(answer(kind, json_body()))
     view.__name__ = f"answer_{kind}"
@@ -40,6 +67,7 @@ for _kind in KINDS:
 
 
 @v1.post("/compare")
+@bounded
 def compare_view():
     return jsonify(compare(json_body()))
 

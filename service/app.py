@@ -12,6 +12,8 @@ import orjson
 from flask import Flask, Response, jsonify
 from flask.json.provider import DefaultJSONProvider
 
+from rulespec.lang.limits import REQUEST_SECONDS, REQUEST_STEPS
+
 from .api import v1
 from .apipage import render
 from .examples import EXAMPLES, answer_text
@@ -23,6 +25,8 @@ DEFAULTS = {
     "MAX_CONTENT_LENGTH": 256 * 1024,  # bytes; larger bodies get 413
     "DIFF_MAX_DEALS": 200,
     "DIFF_TIME_LIMIT": 10.0,           # seconds per /v1/diff request
+    "RULE_STEPS": REQUEST_STEPS,       # rule evaluation steps per request (rulespec.limits)
+    "RULE_SECONDS": REQUEST_SECONDS,   # rule evaluation time per request
 }
 
 

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import json
 
-from flask import request
+from flask import current_app, request
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from .problems import ApiProblem
 
@@ -26,9 +27,20 @@ def _too_deep(value) -> bool:
     return any(isinstance(item, (dict, list)) and item for item in level)
 
 
+def _body() -> bytes:
+    """The body; one sent in chunks (no Content-Length) that goes past the limit is refused (413),
+    as one that declares a larger length is, rather than cut at the limit."""
+    data = request.get_data(cache=True)
+    limit = current_app.config.get("MAX_CONTENT_LENGTH")
+    if limit is not None and request.content_length is None and len(data) >= limit:
+        if request.environ["wsgi.input"].read(1):     # the limited stream stopped at the limit: more follows
+            raise RequestEntityTooLarge()
+    return data
+
+
 def _decode() -> str:
     try:
-        return request.get_data(cache=True).decode("utf-8")
+        return _body().decode("utf-8")
     except UnicodeDecodeError:
         raise ApiProblem("invalid-json", "the body is not UTF-8 text", "body", status=400) from None
 
@@ -45,8 +57,30 @@ def _reject_constant(name: str):
     raise ValueError(f"{name} is not JSON")
 
 
+class DuplicateKey(ValueError):
+    """An object names the same key twice (JSON leaves it open which one counts)."""
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise DuplicateKey(f"the key {key[:80]!r} appears twice in one object")
+            seen.add(key)
+    return out
+
+
+def read_float(text: str) -> float | int:
+    """A JSON number with a fraction or exponent; a whole one (``2.0``, ``1e3``) is the integer JSON Schema
+    takes it for, so that the service accepts what its OpenAPI document calls an integer."""
+    value = float(text)
+    return int(value) if value.is_integer() and abs(value) < 2 ** 53 else value
+
+
 # built once and shared, as json.loads shares its default decoder (with an option it builds one per call)
-_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant, object_pairs_hook=_unique_keys, parse_float=read_float)
 
 
 def parse_json(text: str):
@@ -55,6 +89,8 @@ def parse_json(text: str):
         if text.startswith("\ufeff"):    # refused as json.loads refuses it (the decoder does not check)
             raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
         value = _DECODER.decode(text)
+    except DuplicateKey as exc:
+        raise ApiProblem("invalid-json", f"the body is ambiguous: {exc}", "body") from None
     except (ValueError, RecursionError) as exc:
         raise ApiProblem("invalid-json", f"the body is not valid JSON: {exc}", "body") from None
     # each list or object opens with a bracket: a body with fewer than MAX_DEPTH cannot nest too deep

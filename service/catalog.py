@@ -65,7 +65,8 @@ def list_variants() -> list[dict]:
 
 def get_variant(vid: str) -> Ruleset:
     if vid not in bundled_ids():
-        raise ApiProblem("unknown-variant", f"unknown variant '{vid}' (bundled: {', '.join(bundled_ids())})",
+        shown = vid if len(vid) <= 80 else vid[:60] + f"… ({len(vid)} characters)"
+        raise ApiProblem("unknown-variant", f"unknown variant '{shown}' (bundled: {', '.join(bundled_ids())})",
                          "id", known=bundled_ids())
     try:
         return load_ruleset(vid)
@@ -88,6 +89,10 @@ def check_house_rule(text: str) -> dict:
         raise _problems(exc.problems) from None
     except RecursionError:
         raise _problems([Problem("the YAML nests too deeply", REQUEST_FILE)]) from None
+    if spec.id in bundled_ids():
+        raise _problems([*spec.problems, Problem(
+            f"'{spec.id}' is the id of a bundled variant; give the house rule an id of its own", REQUEST_FILE,
+            *spec.id_pos, source_line=spec.source_line(spec.id_pos[0]), suggestion=f"e.g. 'id: my-{spec.id}'")])
     if spec.extends is not None and (spec.extends.endswith((".yaml", ".yml")) or "/" in spec.extends
                                      or "\\" in spec.extends):
         line, col = spec.extends_pos

@@ -39,11 +39,16 @@ def _variants(req: Mapping) -> tuple[str, ...]:
     return tuple(variants)
 
 
+def default_deals(max_deals: int) -> int:
+    """Deals run when the request names no number (never more than the limit)."""
+    return min(20, max_deals)
+
+
 def _config(req: Mapping, max_deals: int, time_limit: float) -> tuple[DiffConfig, float]:
     for key in req:
         if key not in KEYS:
             raise InputError(f"unknown key '{key}' (allowed: {', '.join(KEYS)})", key)
-    deals = req.get("deals", 20)
+    deals = req.get("deals", default_deals(max_deals))
     if isinstance(deals, bool) or not isinstance(deals, int) or not 1 <= deals <= max_deals:
         raise InputError(f"deals is a whole number from 1 to {max_deals}", "deals")
     seed = req.get("seed", "0")

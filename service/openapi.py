@@ -6,14 +6,18 @@ dispute kinds), so the document and the behaviour cannot drift apart.
 from __future__ import annotations
 
 from rulespec.app.answers import MAX_INLINE_RULES, MAX_VARIANTS
-from rulespec.lang.compiler import MAX_RULE_CHARS
-from rulespec.tools.diff import DiffConfig
-from rulespec.game.policies import POLICIES
+from rulespec.app.inline import MAX_LIST_ITEMS
 from rulespec.core.schema import SLOTS
-from rulespec.model.variants import bundled_ids
+from rulespec.game.bids import MAX_BID
+from rulespec.game.policies import POLICIES
+from rulespec.lang.compiler import MAX_RULE_CHARS
+from rulespec.lang.limits import MAX_CHOICES, MAX_ID_CHARS, MAX_NAME_CHARS, MAX_NOTE_CHARS, MAX_TITLE_CHARS
+from rulespec.model.variants import MAX_FILE_BYTES, bundled_ids
+from rulespec.tools.diff import DiffConfig
 
 from .bodies import MAX_DEPTH, YAML_TYPES
 from .catalog import MAX_CHECK_RULES
+from .diffrun import default_deals
 from .problems import PROBLEM_JSON, PROBLEM_TYPES
 
 REF = "#/components/schemas/"
@@ -47,16 +51,51 @@ def per(keys: list[str], value: dict, description: str = "") -> dict:
 
 
 STR, INT, BOOL, ANY = {"type": "string"}, {"type": "integer"}, {"type": "boolean"}, {}
+CHOOSE = {"oneOf": [{"required": ["variant"]}, {"required": ["variants"]}]}   # a variant, or several
+ID_PATTERN = r"^[a-z0-9][a-z0-9_-]*$"
+RULE_NAME = {"type": "string", "pattern": r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*$", "maxLength": MAX_NAME_CHARS}
+YAML_TEXT = {"type": "string", "minLength": 1, "maxLength": MAX_FILE_BYTES,
+             "description": "a house rule's YAML: a mapping with at least 'id' and 'extends' or every rule"}
 
 
 def _schemas(max_deals: int, time_limit: float) -> dict:
+    """Every schema; a compare request's input is the request of its kind, without variant(s)."""
+    schemas = _base_schemas(max_deals, time_limit)
+    for name in [f"{kind.title()}Request" for kind in KIND_DOCS] + ["HandScore", "InlineVariant"]:
+        _null_is_absent(schemas[name])
+    branches = []
+    for kind in KIND_DOCS:
+        request = schemas[f"{kind.title()}Request"]
+        rest = [part for part in request.get("allOf", ()) if part != CHOOSE]
+        schemas[f"{kind.title()}Input"] = {
+            **{k: v for k, v in request.items() if k not in ("oneOf", "allOf", "properties", "description")},
+            **({"allOf": rest} if rest else {}),
+            "properties": {k: v for k, v in request["properties"].items() if k not in ("variant", "variants")},
+            "description": f"{request.get('description', kind)} (the input of a compare request)"}
+        branches.append(obj({"kind": {"const": kind}, "input": ref(f"{kind.title()}Input")},
+                            ("input",) if kind == "score" else ("kind", "input")))
+    compare = schemas["CompareRequest"]
+    compare["properties"]["input"] = {"type": "object", "description": "the request of that kind, without variant(s)"}
+    compare["oneOf"] = branches
+    return schemas
+
+
+def _null_is_absent(request: dict) -> None:
+    """An optional field may be null: the service reads null as leaving the field out."""
+    required = set(request.get("required", ()))
+    for name, schema in request["properties"].items():
+        if name not in required and name not in ("variant", "variants"):
+            request["properties"][name] = nullable(schema)
+
+
+def _base_schemas(max_deals: int, time_limit: float) -> dict:
     card = {"type": "string", "pattern": r"^((10|[2-9TJQKA])[CDHS♣♦♥♠]|BJ|LJ)$",
             "description": "rank then suit: 'AS', '10H' or 'TH', 'Q♦'; jokers 'BJ' (big) and 'LJ' (little), "
                            "where the variant's pack has them (lower case and suit-first are also read)",
             "examples": ["AS", "10H", "Q♦", "BJ"]}
     seat = {"enum": SEATS, "description": "N, E, S or W, clockwise (the words north … west are also read)"}
-    bid = {"anyOf": [{"type": "integer", "minimum": 0, "maximum": 13},
-                     {"type": "string", "pattern": r"^(\d{1,2}|nil|blind nil|blind \d{1,2})$"}],
+    bid = {"anyOf": [{"type": "integer", "minimum": 0, "maximum": MAX_BID},
+                     {"type": "string", "pattern": r"^([0-9]{1,2}|nil|blind nil|blind [0-9]{1,2})$"}],
            "description": "a number of tricks, 0 or 'nil', 'blind nil', or a blind team bid 'blind N'",
            "examples": [4, "nil", "blind nil", "blind 7"]}
     cite = nullable({"type": "string", "description": "document id and clause, e.g. '004 §Nil'"})
@@ -67,9 +106,11 @@ def _schemas(max_deals: int, time_limit: float) -> dict:
                "silent; then 'note' says so), the value it gave, and why; 'reason' says it in a player's words "
                "(why the rule applied, or for a refusal why not); 'inherited_from' names the "
                "variant that wrote an inherited rule; scoring lines carry 'points' (and 'team')")
-    variant_ref = {"anyOf": [{"enum": bundled_ids()}, {"type": "string", "maxLength": 200}, ref("InlineVariant")],
-                   "description": "a bundled variant id (GET /v1/variants) or an inline house rule"}
-    scalar_value = [INT, BOOL, {"type": "string", "maxLength": MAX_RULE_CHARS}, arr(INT, maxItems=64)]
+    variant_id = {"type": "string", "pattern": ID_PATTERN, "maxLength": MAX_ID_CHARS}
+    variant_ref = {"anyOf": [{"enum": bundled_ids()}, ref("InlineVariant"), ref("InlineYaml")],
+                   "description": "a bundled variant id (GET /v1/variants), an inline house rule, or a house "
+                                  "rule's own YAML text as {\"yaml\": ...}"}
+    scalar_value = [INT, BOOL, {"type": "string", "maxLength": MAX_RULE_CHARS}, arr(INT, maxItems=MAX_LIST_ITEMS)]
     rule_value = {"anyOf": [*scalar_value, ref("RuleObject")]}
     before = obj({t: obj({"score": {"type": "integer", "minimum": -100_000, "maximum": 100_000},
                           "bags": {"type": "integer", "minimum": 0, "maximum": 1000}},
@@ -79,7 +120,7 @@ def _schemas(max_deals: int, time_limit: float) -> dict:
                       "variants": arr(ref("VariantRef"), minItems=1, maxItems=MAX_VARIANTS,
                                       description="rule under several variants side by side "
                                                   "(answer as POST /v1/compare)")}
-    choose = {"anyOf": [{"required": ["variant"]}, {"required": ["variants"]}]}
+    choose = CHOOSE
     hand_score = obj({"bids": per(SEATS, bid), "tricks": per(SEATS, {"type": "integer", "minimum": 0, "maximum": 13},
                                                             "tricks taken by each seat; they sum to the hand size"),
                       "deal": per(SEATS, arr(ref("Card"), maxItems=27), "the four hands as dealt"),
@@ -92,7 +133,11 @@ def _schemas(max_deals: int, time_limit: float) -> dict:
                                         ("winner", "cards"), "for a last-trick bonus"),
                       "events": arr(obj({"type": {"const": "renege"}, "seat": ref("Seat")}, ("type", "seat")),
                                     maxItems=8, description="reneges found after the hand")},
-                     ("bids",), "one hand: bids, and either tricks per seat or the deal and play")
+                     ("bids",), "one hand: bids, and either tricks per seat or the deal (with the dealer) and play")
+    given, absent = {"not": {"type": "null"}}, {"type": "null"}      # (a null field is one left out)
+    hand_score["oneOf"] = [{"required": ["tricks"], "properties": {"tricks": given, "deal": absent, "play": absent}},
+                           {"required": ["deal", "play", "dealer"],
+                            "properties": {"deal": given, "play": given, "dealer": given, "tricks": absent}}]
     team_result = obj({"points": INT, "bags_added": INT, "score": INT, "bags": INT, "lines": arr(ref("Step"))},
                       ("points", "bags_added", "score", "bags", "lines"))
     game_status = obj({"over": BOOL, "winner": nullable({"enum": TEAMS}), "reason": STR, "rule": ref("Step")},
@@ -118,21 +163,30 @@ def _schemas(max_deals: int, time_limit: float) -> dict:
     return {
         "Card": card, "Seat": seat, "Bid": bid, "Step": step, "Before": before,
         "VariantRef": variant_ref,
-        "RuleObject": obj({"value": {"anyOf": scalar_value}, "cite": STR, "note": STR,
-                           "unspecified": STR, "choices": arr(ANY, maxItems=32)}, ("value",),
+        "RuleObject": obj({"value": {"anyOf": scalar_value}, "cite": nullable(STR), "note": nullable(STR),
+                           "unspecified": nullable(STR), "choices": nullable(arr(ANY, maxItems=MAX_CHOICES))},
+                          ("value",), "a rule with its citation (or why the document is silent); null is left out",
                           additionalProperties=False),
         "InlineVariant": obj(
-            {"extends": {"type": "string", "description": "a bundled variant id (no file paths)",
-                         "anyOf": [{"enum": bundled_ids()}, {"type": "string", "maxLength": 200}]},
-             "id": STR, "title": STR, "notes": STR,
+            {"extends": {"enum": bundled_ids(), "description": "a bundled variant id (no file paths)"},
+             "id": {**variant_id, "not": {"enum": bundled_ids()},
+                    "description": "the house rule's own id (default 'inline', 'inline-N' in variants[N]); "
+                                   "never a bundled id"},
+             "title": {"type": "string", "maxLength": MAX_TITLE_CHARS},
+             "notes": {"type": "string", "maxLength": MAX_NOTE_CHARS},
              "rules": {"type": "object", "maxProperties": MAX_INLINE_RULES, "additionalProperties": rule_value,
-                       "propertyNames": {"anyOf": [{"enum": list(SLOTS)}, {"type": "string", "maxLength": 100}]},
+                       "propertyNames": {"anyOf": [{"enum": list(SLOTS)}, RULE_NAME]},
                        "description": f"rule name -> value, DSL text (≤ {MAX_RULE_CHARS} characters, optionally "
                                       f"'… @ DOC §Clause') or {{value, cite, …}}; at most {MAX_INLINE_RULES}; "
                                       "uncited rules cite 'house §<rule>'"},
              "params": {"type": "object", "maxProperties": MAX_INLINE_RULES, "additionalProperties": rule_value,
+                        "propertyNames": RULE_NAME,
                         "description": "the house rule's own named constants"}},
             ("extends",), "a house rule sent with the request", additionalProperties=False),
+        "InlineYaml": obj({"yaml": {"type": "string", "minLength": 1, "maxLength": MAX_FILE_BYTES,
+                                    "description": "the variant file's text, as POST /v1/variants/check takes it"}},
+                          ("yaml",), "a house rule's own YAML file sent with the request",
+                          additionalProperties=False),
         "TrickRequest": obj({**variant_choice, "leader": ref("Seat"),
                              "cards": arr(ref("Card"), minItems=4, maxItems=4, description="in play order, leader first"),
                              "number": {"type": "integer", "minimum": 1, "maximum": 13, "default": 1}},
@@ -147,7 +201,9 @@ def _schemas(max_deals: int, time_limit: float) -> dict:
                            "bids": obj({s: ref("Bid") for s in SEATS}, description="bids already made"),
                            "hand": arr(ref("Card"), maxItems=13), "before": ref("Before")},
                           ("seat", "bid"), "may this seat make this bid", **choose),
-        "ScoreRequest": hand_score | {"properties": {**hand_score["properties"], **variant_choice}, **choose},
+        "ScoreRequest": {**{k: v for k, v in hand_score.items() if k != "oneOf"},
+                         "properties": {**hand_score["properties"], **variant_choice},
+                         "allOf": [{"oneOf": hand_score["oneOf"]}, choose]},
         "GameRequest": obj({**variant_choice, "before": ref("Before"),
                             "hands": arr(ref("HandScore"), minItems=1, maxItems=500)},
                            ("hands",), "a whole game's hands, scored in sequence", **choose),
@@ -158,9 +214,11 @@ def _schemas(max_deals: int, time_limit: float) -> dict:
                                                                          "without variant(s)"}},
                               ("variants", "input")),
         "DiffRequest": obj({"variants": arr({"enum": bundled_ids()}, minItems=2, maxItems=MAX_VARIANTS,
-                                            description="distinct bundled variant ids"),
-                            "deals": {"type": "integer", "minimum": 1, "maximum": max_deals, "default": 20},
-                            "seed": {"anyOf": [INT, {"type": "string", "maxLength": 64}], "default": "0"},
+                                            uniqueItems=True, description="distinct bundled variant ids"),
+                            "deals": {"type": "integer", "minimum": 1, "maximum": max_deals,
+                                      "default": default_deals(max_deals)},
+                            "seed": {"anyOf": [{"type": "integer", "minimum": -10 ** 63 + 1, "maximum": 10 ** 64 - 1},
+                                               {"type": "string", "maxLength": 64}], "default": "0"},
                             "policies": arr({"enum": list(POLICIES)}, minItems=1, uniqueItems=True,
                                             description="seeded players that bid and play each deal "
                                                         f"(default: {', '.join(DiffConfig.policies)})"),
@@ -168,7 +226,7 @@ def _schemas(max_deals: int, time_limit: float) -> dict:
                                            "default": time_limit,
                                            "description": "seconds; no deal after the first starts later"}},
                            ("variants",), additionalProperties=False),
-        "CheckRequest": obj({"yaml": STR}, ("yaml",), additionalProperties=False),
+        "CheckRequest": obj({"yaml": YAML_TEXT}, ("yaml",), additionalProperties=False),
         "TrickAnswer": obj({"variant": STR, "winner": {"enum": SEATS}, "card": STR,
                             "played_by": per(SEATS, STR), "explanation": arr(ref("Step"))},
                            ("variant", "winner", "card", "played_by", "explanation")),
@@ -237,8 +295,9 @@ def _schemas(max_deals: int, time_limit: float) -> dict:
                                  "required": [*detail["required"], "ok"]},
         "RuleEntry": rule_entry,
         "RulesProblem": obj({"message": STR, "file": STR, "line": INT, "column": INT, "rule": STR,
-                             "source_line": STR, "suggestion": STR, "kind": STR}, ("message",),
-                            "one problem in a rules file (line and column are 1-based)"),
+                             "source_line": STR, "suggestion": STR, "kind": STR, "field": STR}, ("message",),
+                            "one problem in a rules file (line and column are 1-based); for a rule sent inline, "
+                            "'field' is its JSON path and line and column are inside that rule's text"),
         "Problem": problem,
     }
 
@@ -266,7 +325,7 @@ def _post(summary: str, request: str, answer: dict, description: str, *errors: s
                      "requestBody": {"required": True, "content": {"application/json": {"schema": ref(request)}}},
                      "responses": {**_ok(answer, "the ruling with its explanation"),
                                    **_problems(*POSTED, *COMMON, "invalid-input", "rule-refusal",
-                                               "variant-problems", *errors)}}}
+                                               "variant-problems", "work-limit", *errors)}}}
 
 
 KIND_DOCS = {
@@ -309,9 +368,9 @@ def build_spec(max_deals: int, time_limit: float, max_bytes: int) -> dict:
                            "compiled variant. 'extends' names a bundled id (no file paths); at most "
                            f"{MAX_CHECK_RULES} rules, each ≤ {MAX_RULE_CHARS} characters.",
             "requestBody": {"required": True, "content": {
-                **{t: {"schema": STR} for t in YAML_TYPES}, "application/json": {"schema": ref("CheckRequest")}}},
+                **{t: {"schema": YAML_TEXT} for t in YAML_TYPES}, "application/json": {"schema": ref("CheckRequest")}}},
             "responses": {**_ok(ref("CheckAnswer"), "the house rule compiles"),
-                          **_problems(*POSTED, *COMMON, "invalid-input", "variant-problems")}}},
+                          **_problems(*POSTED, *COMMON, "invalid-input", "variant-problems", "work-limit")}}},
         "/v1/compare": _post("The same situation under several variants", "CompareRequest", ref("CompareAnswer"),
                              "Each variant's ruling, the answer fields that differ, and the rules "
                              "(value and citation in each variant) that make them differ."),

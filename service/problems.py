@@ -12,7 +12,7 @@ import logging
 from flask import Flask, Response, json, request
 from werkzeug.exceptions import HTTPException
 
-from rulespec.app.answers import InputError
+from rulespec.errors import BudgetExceeded, InputError, RulespecError
 
 PROBLEM_JSON = "application/problem+json"
 
@@ -22,6 +22,7 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
     "invalid-input": (422, "The request cannot be answered as given"),
     "rule-refusal": (422, "The variant's rules refuse this"),
     "variant-problems": (422, "The rules file has problems"),
+    "work-limit": (422, "The rules take too much work to answer this request"),
     "unknown-variant": (404, "No such variant"),
     "not-found": (404, "No such resource"),
     "method-not-allowed": (405, "Method not allowed"),
@@ -80,6 +81,15 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(InputError)
     def _input_error(exc: InputError):
         return from_input_error(exc)
+
+    @app.errorhandler(BudgetExceeded)
+    def _budget(exc: BudgetExceeded):
+        return problem_response("work-limit", str(exc), field="variant")
+
+    @app.errorhandler(RulespecError)
+    def _rules_error(exc: RulespecError):
+        """A rule that fails while it is evaluated (e.g. a division by zero in a house rule)."""
+        return problem_response("invalid-input", f"the rules cannot answer this: {exc}", field="variant")
 
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException):

@@ -19,7 +19,7 @@ def test_compare_with_an_inline_house_rule():
     result = compare({"variants": ["standard", house], "kind": "score", "input": hand})
     (difference,) = result["differences"]
     assert [r["rule"] for r in difference["rules"]] == ["nil.made"]
-    assert difference["rules"][0]["house"]["cite"] == "house §nil.made"
+    assert difference["rules"][0]["inline-1"]["cite"] == "house §nil.made"   # named after its place, not "house"
 
 
 def test_identical_rulings_agree():

@@ -169,7 +169,7 @@ def test_side_by_side_and_compare(client):
     assert "teams.NS.points" in [f["field"] for f in diff["fields"]]
     (rule,) = diff["rules"]
     assert rule["rule"] == "scoring.overtrick_points"
-    assert rule["house"]["cite"] == "house §Bags"
+    assert rule["inline-1"]["cite"] == "house §Bags"
 
 
 def test_diff(client):

@@ -49,9 +49,9 @@ def test_every_problem_in_one_run(tmp_path):
     assert code == 1 and out == ""
     assert f"{path}: 6 problem(s)" in err
     # a rule that overrides nothing because of a typo in its name
-    assert f"{path}:5:13: error: rule 'nil.maed': unknown rule 'nil.maed': it overrides nothing" in err
+    assert f"{path}:5:3: error: rule 'nil.maed': unknown rule 'nil.maed': it overrides nothing" in err
     assert "hint: did you mean 'nil.made'?" in err
-    caret_under(err, f"{path}:5:13", "75")
+    caret_under(err, f"{path}:5:3", "nil.maed")    # the caret is on the misspelt name, not its value
     # wrong type, with what the rule takes
     assert (f"{path}:6:15: error: rule 'bags.limit': rule 'bags.limit' must give a number, "
             "but this gives a boolean") in err

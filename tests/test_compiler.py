@@ -33,7 +33,8 @@ def test_syntax_error_has_position_caret_and_expectation():
     assert (problem.line, problem.column) == (4, 22)
     assert "unexpected '*'" in problem.message
     text = problem.format()
-    assert "<string>:4:22" in text and text.splitlines()[-1].strip() == "^"
+    assert "<string>:4:22" in text and text.splitlines()[-2].strip() == "^"
+    assert "expected a value" in problem.message and problem.suggestion == "complete the expression with a value here"
 
 
 def test_unknown_name_suggests_the_right_one():

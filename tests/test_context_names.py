@@ -266,8 +266,8 @@ def _seating(text: str, a: bool) -> bool:
 
 
 def _deck(text: str, a: bool) -> bool:
-    """The probe in ``deck.cards``: the plain 52 cards when true, the spades alone when false."""
-    rs = variant({"deck.cards": f"if {text} then all_cards - jokers else all_cards & spades"})
+    """The probe in ``deck.cards``: the plain 52 cards when true, with the jokers when false."""
+    rs = variant({"deck.cards": f"if {text} then all_cards - jokers else all_cards"})
     return rs.deck == C.ALL_CARDS & ~C.JOKERS
 
 

@@ -7,14 +7,16 @@ import pytest
 
 from rulespec.core import cards as C
 from rulespec import game as E
-from rulespec.tools.coverage import STATUSES, check, clauses_dir
+from rulespec.model.clauses import clauses_dir
+from rulespec.tools.coverage import STATUSES, check
 from rulespec.model.ruleset import load_ruleset
 from rulespec.app.scenarios import Case, load_cases, run_case
 from rulespec.model.variants import bundled_ids
 
 ROOT = Path(__file__).resolve().parent.parent
-CLAUSES = ROOT / "corpus" / "clauses"
-CASES = [case for path in sorted((ROOT / "corpus" / "cases").glob("*.yaml")) for case in load_cases(path)]
+CLAUSES = ROOT / "rulespec" / "data" / "corpus" / "clauses"
+CASES = [case for path in sorted((ROOT / "rulespec" / "data" / "corpus" / "cases").glob("*.yaml"))
+         for case in load_cases(path)]
 
 
 def test_coverage_passes_with_every_clause_accounted_for():

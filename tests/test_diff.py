@@ -57,7 +57,8 @@ def house(tmp_path_factory) -> tuple[dict, dict]:
         "t0": variant(tmp, "t0", "  scoring.overtrick_points: 0 @ 000 §SCORING\n"
                                  "  nil.tricks_count: false @ 000 §SCORING\n"
                                  "  play.first_trick_suit: >-\n"
-                                 "    if hand.has(clubs) then {lowest(hand & clubs)} else hand @ 000 §PLAY\n"),
+                                 "    if hand.has(clubs) then {lowest(hand & clubs)} else hand"
+                                 " @ 000 §PLAY OF THE HAND\n"),
         "n50": variant(tmp, "n50", "  nil.made: nil.value @ 002 §Scoring\n  nil.failed: -nil.value @ 002 §Scoring\n",
                        "params:\n  nil.value: {value: 50, cite: 002 §Scoring}\n"),
     }
@@ -100,7 +101,7 @@ def test_first_trick_lowest_club_found(house):
     assert legal["forbidding_clauses"] == {"play.first_trick_suit": legal["attributed"]} or \
         set(legal["forbidding_clauses"]) == {"play.first_trick_suit"}
     first = legal["first"]["forbidden_by"]["t0"]
-    assert first["rule"] == "play.first_trick_suit" and first["cite"] == "000 §PLAY" and first["trick"] == 1
+    assert first["rule"] == "play.first_trick_suit" and first["cite"] == "000 §PLAY OF THE HAND" and first["trick"] == 1
     e = example(p, "play.first_trick_suit")
     assert e["kind"] == "legal" and e["input"]["number"] == 1 and e["input"]["trick"] == []
     clubs = sorted((c for c in e["input"]["hand"] if c.endswith("C")), key=lambda c: "23456789TJQKA".index(c[0]))
@@ -177,7 +178,7 @@ def test_result_does_not_depend_on_jobs(tmp_path):
 def test_pbn_and_deals_file(tmp_path):
     hands = parse_pbn("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432")
     assert [h.bit_count() for h in hands] == [13] * 4
-    deals = read_deals(ROOT / "corpus" / "deals" / "sample.jsonl")
+    deals = read_deals(ROOT / "rulespec" / "data" / "corpus" / "deals" / "sample.jsonl")
     assert len(deals) >= 3 and any(d.play for d in deals) and any(d.bids and not d.play for d in deals)
     with pytest.raises(DealFileError, match="already dealt"):
         parse_pbn("N:A... A... ... ...")
@@ -191,8 +192,10 @@ def test_pbn_and_deals_file(tmp_path):
 def test_recorded_play_replayed_under_each_variant(tmp_path):
     """A transcript from the sample file: the first forbidden card and its clause are reported."""
     t0 = variant(tmp_path, "t0", "  play.first_trick_suit: >-\n"
-                                 "    if hand.has(clubs) then {lowest(hand & clubs)} else hand @ 000 §PLAY\n")
-    report = diff(DiffConfig(("standard", t0), deals_file=str(ROOT / "corpus" / "deals" / "sample.jsonl"),
+                                 "    if hand.has(clubs) then {lowest(hand & clubs)} else hand"
+                                 " @ 000 §PLAY OF THE HAND\n")
+    sample = ROOT / "rulespec" / "data" / "corpus" / "deals" / "sample.jsonl"
+    report = diff(DiffConfig(("standard", t0), deals_file=str(sample),
                              policies=("sensible",), attribute=100), jobs=1)
     legal = report["pairs"][0]["transcript"]["stages"]["legal"]
     assert legal["count"] >= 1
@@ -203,7 +206,7 @@ def test_recorded_play_replayed_under_each_variant(tmp_path):
 def test_deals_with_cards_outside_a_variants_pack_are_counted_not_a_crash():
     """52-card deals under jokers-deuces (its pack drops two deuces): the players cannot hold those
     cards, so its hands are reported as unplayable; recorded plays are replayed and compared."""
-    sample = ROOT / "corpus" / "deals" / "sample.jsonl"
+    sample = ROOT / "rulespec" / "data" / "corpus" / "deals" / "sample.jsonl"
     deals = read_deals(sample)
     report = diff(DiffConfig(("standard", "jokers-deuces"), deals_file=str(sample), attribute=0), jobs=1)
     played_by_policy = sum(1 for d in deals if d.play is None) * 2

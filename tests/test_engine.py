@@ -25,8 +25,8 @@ FIRST_TRICK = textwrap.dedent("""\
     id: ft
     extends: standard
     rules:
-      play.first_trick_suit: if hand.has(clubs) then {lowest(hand & clubs)} else hand @ 000 §PLAY
-      play.first_trick_trump: hand - spades @ 000 §PLAY
+      play.first_trick_suit: if hand.has(clubs) then {lowest(hand & clubs)} else hand @ 000 §PLAY OF THE HAND
+      play.first_trick_trump: hand - spades @ 000 §PLAY OF THE HAND
     """)
 
 

@@ -132,4 +132,4 @@ def test_explain_variant_with_problems_lists_them_all(tmp_path):
     path.write_text("id: t\nextends: standard\nrules:\n  nil.maed: 75 @ house §Nil\n  bags.limit: true @ house §B\n")
     result = cli("explain", str(path), "--bids", "3,nil,4,2", "--tricks", "4,0,5,4")
     assert result.exit_code == 2
-    assert f"{path}:4:13" in result.stderr and f"{path}:5:15" in result.stderr
+    assert f"{path}:4:3" in result.stderr and f"{path}:5:15" in result.stderr

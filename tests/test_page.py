@@ -266,7 +266,7 @@ rules:
 def test_house_rules_checked_live_and_card_questions(page, shots):
     page.select_option("#variant", MINE)
     page.fill("#house-yaml", HOUSE_YAML)
-    problem = page.locator("#house-problems li").filter(has_text="Line 6, column 14")
+    problem = page.locator("#house-problems li").filter(has_text="Line 6, column 3")
     problem.wait_for()
     assert "did you mean 'nil.failed'?" in problem.inner_text()
     assert page.get_attribute("#house-yaml", "aria-invalid") == "true"

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-import yaml
 
 from ..core import cards as C
 from .. import game as E
 from . import reasons as R
+from .inline import compile_inline
 from ..model.ablation import differing_rules, with_rule_from
 from ..errors import CardError, GameError, InputError, RulesFileError, RulespecError, UnknownVariantError
-from ..model.ruleset import Ruleset, compile_spec, load_ruleset
-from ..model.variants import read_variant_text
+from ..lang.limits import MAX_CONTEXT_INT
+from ..model.ruleset import Ruleset, load_ruleset
 
 MAX_INLINE_RULES = 64
 MAX_VARIANTS = 8
@@ -46,49 +46,8 @@ def resolve_variant(value, field: str = "variant", allow_paths: bool = False) ->
 
 
 def inline_variant(value: Mapping, field: str) -> Ruleset:
-    """Compile an inline house rule; rules without a citation cite the request itself."""
-    allowed = {"id", "title", "extends", "rules", "params", "notes"}
-    for key in value:
-        if key not in allowed:
-            raise InputError(f"unknown key '{key}' (allowed: {', '.join(sorted(allowed))})", f"{field}.{key}")
-    if not isinstance(value.get("extends"), str):
-        raise InputError("an inline house rule must say which bundled variant it extends", f"{field}.extends")
-    if value["extends"].endswith((".yaml", ".yml")) or "/" in value["extends"]:
-        raise InputError("an inline house rule extends a bundled variant id", f"{field}.extends")
-    out: dict = {"id": str(value.get("id") or "house"), "title": str(value.get("title") or "inline house rule"),
-                 "source": {"doc": "house", "title": "rules sent with the request"},
-                 "extends": value["extends"]}
-    for section in ("rules", "params"):
-        rules = value.get(section) or {}
-        if not isinstance(rules, Mapping):
-            raise InputError(f"'{section}' must be an object of rule names to values", f"{field}.{section}")
-        if len(rules) > MAX_INLINE_RULES:
-            raise InputError(f"at most {MAX_INLINE_RULES} rules inline", f"{field}.{section}")
-        entries = {}
-        for name, rule in rules.items():
-            path = f"{field}.{section}.{name}"
-            if isinstance(rule, Mapping):
-                entry = dict(rule)
-                if "cite" not in entry and "unspecified" not in entry:
-                    entry["cite"] = f"house §{name}"
-            elif isinstance(rule, str) and " @ " in rule:   # carries its own inline citation
-                entry = rule
-            elif isinstance(rule, (bool, int, str, list)):
-                entry = {"value": rule, "cite": f"house §{name}"}
-            else:
-                raise InputError("a rule value is a number, true/false, a list of numbers or an expression", path)
-            entries[name] = entry
-        out[section] = entries
-    text = yaml.safe_dump(out, sort_keys=False, allow_unicode=True)
-    try:
-        return compile_spec(read_variant_text(text, "<request>"))
-    except RulesFileError as exc:
-        first = exc.problems[0]
-        path = f"{field}.rules.{first.rule}" if first.rule else field
-        raise InputError(first.message + (f" ({first.suggestion})" if first.suggestion else ""), path,
-                         details={"problems": [p.as_dict() for p in exc.problems]}) from None
-    except UnknownVariantError as exc:
-        raise InputError(str(exc), f"{field}.extends") from None
+    """Compile an inline house rule: an object or the variant file's text (see ``app.inline``)."""
+    return compile_inline(value, field, MAX_INLINE_RULES)
 
 
 # --------------------------------------------------------------------------- fields
@@ -104,6 +63,11 @@ def _get(req: Mapping, key: str, field: str, required: bool = True, default=None
             raise InputError("this field is required", _join(field, key))
         return default
     return req[key]
+
+
+def _present(req: Mapping) -> dict:
+    """The request's fields that are given: a null field is one left out (but a null variant is refused)."""
+    return {key: value for key, value in req.items() if value is not None or key in ("variant", "variants")}
 
 
 def _join(field: str, key: str) -> str:
@@ -164,7 +128,7 @@ def _per_seat(value, field: str, parse: Callable[[object, str], object]) -> list
 
 
 def _before(req: Mapping) -> tuple[tuple[int, int], tuple[int, int]]:
-    before = req.get("before") or {}
+    before = req.get("before", {})      # (null fields were dropped: see _present)
     if not isinstance(before, Mapping):
         raise InputError("expected {\"NS\": {\"score\": …, \"bags\": …}, \"EW\": {…}}", "before")
     scores, bags = [0, 0], [0, 0]
@@ -229,7 +193,7 @@ def answer_legal(rs: Ruleset, req: Mapping) -> dict:
     hand_cards = _cards(_get(req, "hand", ""), "hand", rs, seen)
     if not hand_cards:
         raise InputError("the hand is empty", "hand")
-    trick = _cards(req.get("trick") or [], "trick", rs, seen)
+    trick = _cards(req.get("trick", []), "trick", rs, seen)
     if len(trick) > 3:
         raise InputError("the trick so far has at most 3 cards (the 4th is the one being chosen)", "trick")
     size = rs.params["deal.hand_size"]
@@ -264,7 +228,7 @@ def answer_bid(rs: Ruleset, req: Mapping) -> dict:
     seat = _seat(_get(req, "seat", ""), "seat")
     bid = _bid(_get(req, "bid", ""), "bid")
     dealer = _seat(req.get("dealer", C.SEATS[C.right_of(seat)]), "dealer")
-    so_far = req.get("bids") or {}
+    so_far = req.get("bids", {})
     if not isinstance(so_far, Mapping):
         raise InputError("expected an object of the bids already made, by seat", "bids")
     bids: list[E.Bid | None] = [None] * 4
@@ -402,6 +366,7 @@ def answer_score(rs: Ruleset, req: Mapping) -> dict:
         results = E.score_hand(rs, bids, tricks, scores, bags, reneges, last)
     except GameError as exc:
         raise InputError(exc.message, exc.field, exc.rule, exc.cite) from None
+    _within_bounds(rs, results)
     new_scores = (results[0].score, results[1].score)
     new_bags = (results[0].bags, results[1].bags)
     hands = _int(req.get("hands_played", 0), "hands_played", 0, 10_000) + 1
@@ -434,8 +399,11 @@ def _hand_tricks(rs: Ruleset, req: Mapping) -> tuple[list[int], list[int], tuple
 
 def _renege_events(req: Mapping) -> list[int]:
     """The seats of the renege events a request reports."""
+    events = req.get("events", [])
+    if not isinstance(events, list):
+        raise InputError("expected a list of events such as [{\"type\": \"renege\", \"seat\": \"E\"}]", "events")
     seats = []
-    for i, event in enumerate(req.get("events") or []):
+    for i, event in enumerate(events):
         event = _obj(event, f"events[{i}]")
         if event.get("type") != "renege":
             raise InputError("the only event is {\"type\": \"renege\", \"seat\": …}", f"events[{i}].type")
@@ -462,6 +430,16 @@ def _team_steps(rs: Ruleset, bids: list[E.Bid], names: list[str], t: int, result
         step["reason"] = R.setting_reason("nil.tricks_count", team, step["value"])
         steps.append(step)
     return steps + [{**line, "team": team} for line in result.lines]    # the lines also go out under "teams"
+
+
+def _within_bounds(rs: Ruleset, results) -> None:
+    """Scores and bags stay within ``MAX_CONTEXT_INT``: the rules' arithmetic is bounded for numbers of
+    that size, and a game that multiplies its scores hand after hand is refused, naming the rule."""
+    for t, r in enumerate(results):
+        if max(abs(r.score), abs(r.bags), abs(r.points)) > MAX_CONTEXT_INT:
+            line = max(r.lines, key=lambda ln: abs(ln.get("points") or 0), default={})
+            raise InputError(f"{C.TEAMS[t]}'s score or bags would exceed {MAX_CONTEXT_INT:,} (the rules' limit)",
+                             "variant", line.get("rule"), line.get("cite"))
 
 
 def _fill_dead_hand(tricks: list[int], fill: int, reneges: list[int]) -> list[int]:
@@ -498,7 +476,7 @@ def answer_game(rs: Ruleset, req: Mapping) -> dict:
         hand = _obj(hand, f"hands[{i}]")
         if status["over"]:
             raise InputError(f"the game already ended after hand {i} ({status['winner']} won)", f"hands[{i}]")
-        sub = dict(hand)
+        sub = _present(hand)
         sub["before"] = {C.TEAMS[t]: {"score": scores[t], "bags": bags[t]} for t in (0, 1)}
         sub["hands_played"] = i
         try:
@@ -516,6 +494,9 @@ def answer_game(rs: Ruleset, req: Mapping) -> dict:
     return {"variant": rs.id, "sheet": sheet, "result": result}
 
 
+REQUIRED: dict[str, tuple[str, ...]] = {     # fields each kind needs, whatever the variant
+    "trick": ("leader", "cards"), "legal": ("hand",), "bid": ("seat", "bid"), "score": ("bids",), "game": ("hands",),
+}
 KINDS: dict[str, Callable[[Ruleset, Mapping], dict]] = {
     "trick": answer_trick, "legal": answer_legal, "bid": answer_bid, "score": answer_score, "game": answer_game,
 }
@@ -523,12 +504,19 @@ KINDS: dict[str, Callable[[Ruleset, Mapping], dict]] = {
 
 def answer(kind: str, req, allow_paths: bool = False) -> dict:
     """Answer a request of ``kind``; with ``"variants": [...]`` answer side by side (see ``compare``)."""
-    req = _obj(req, "")
+    req = _present(_obj(req, ""))
     if kind not in KINDS:
         raise InputError(f"unknown kind '{kind}' (one of: {', '.join(KINDS)})", "kind")
     if "variants" in req:
-        return compare({"variants": req["variants"], "kind": kind,
-                        "input": {k: v for k, v in req.items() if k != "variants"}}, allow_paths)
+        if "variant" in req:
+            raise InputError("give either 'variant' (one ruling) or 'variants' (side by side), not both", "variants")
+        try:
+            return compare({"variants": req["variants"], "kind": kind,
+                            "input": {k: v for k, v in req.items() if k != "variants"}}, allow_paths)
+        except InputError as exc:   # the request's own fields are at the top level, not under 'input'
+            if exc.field.startswith("input."):
+                raise InputError(exc.message, exc.field[len("input."):], exc.rule, exc.cite, exc.details) from None
+            raise
     rs = resolve_variant(_get(req, "variant", ""), "variant", allow_paths)
     return KINDS[kind](rs, req)
 
@@ -569,9 +557,12 @@ def compare(req, allow_paths: bool = False) -> dict:
     kind = _get(req, "kind", "") if "kind" in req else "score"
     if not isinstance(kind, str) or kind not in KINDS:
         raise InputError(f"unknown kind '{kind}' (one of: {', '.join(KINDS)})", "kind")
-    body = _obj(_get(req, "input", ""), "input")
+    body = _present(_obj(_get(req, "input", ""), "input"))
+    for key in REQUIRED[kind]:
+        _get(body, key, "input")
     rulesets = [resolve_variant(v, f"variants[{i}]", allow_paths) for i, v in enumerate(variants)]
     rulings = _rulings(kind, body, rulesets)
+    _refuse_wrong_input(rulings)
     keys = list(rulings)
     base = _leaves(rulings[keys[0]])
     differences = [d for key, rs in zip(keys[1:], rulesets[1:])
@@ -580,6 +571,13 @@ def compare(req, allow_paths: bool = False) -> dict:
     for difference in differences:
         difference["sentences"] = R.difference_sentences(difference, rulings, docs)
     return {"kind": kind, "rulings": rulings, "differences": differences, "agree": not differences}
+
+
+def _refuse_wrong_input(rulings: Mapping[str, dict]) -> None:
+    """When no variant can answer, and not because of its rules, the input itself is wrong: refuse it."""
+    errors = [r["error"] for r in rulings.values() if "error" in r]
+    if len(errors) == len(rulings) and not any(e["rule"] for e in errors) and len({e["field"] for e in errors}) == 1:
+        raise InputError(errors[0]["detail"], errors[0]["field"])
 
 
 def _rulings(kind: str, body: Mapping, rulesets: list[Ruleset]) -> dict[str, dict]:

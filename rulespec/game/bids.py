@@ -37,6 +37,7 @@ class Bid:
 NILS = (NIL, BLIND_NIL)
 _BID_WORDS = {NIL: "nil", BLIND_NIL: "blind nil"}
 _BLIND_RE = re.compile(r"^blind[\s_-]*([0-9]+)$")
+MAX_BID = 99    # tricks; more than any hand holds, few enough digits for any rule's arithmetic
 
 
 def parse_bid(value, field: str = "bid") -> Bid:
@@ -44,21 +45,42 @@ def parse_bid(value, field: str = "bid") -> Bid:
     if isinstance(value, bool):
         raise GameError(f"a bid is a number, 'nil', 'blind nil' or 'blind N', not {value!r}", field)
     if isinstance(value, int):
-        if value < 0:
-            raise GameError(f"a bid cannot be negative ({value})", field)
-        return Bid(NIL) if value == 0 else Bid(REGULAR, value)
+        return _number_bid(value, field)
     if isinstance(value, str):
-        text = value.strip().lower()
-        if text.isascii() and text.isdigit():    # (str.isdigit also accepts '²', which int() refuses)
-            return parse_bid(int(text), field)
-        if text in ("nil", "null", "naught"):
-            return Bid(NIL)
-        if text.replace("_", " ").replace("-", " ") in ("blind nil", "blindnil"):
-            return Bid(BLIND_NIL)
-        match = _BLIND_RE.match(text)
-        if match:
-            return Bid(BLIND, int(match.group(1)))
-    raise GameError(f"not a bid: {value!r} (use a number, 'nil', 'blind nil' or 'blind N')", field)
+        bid = _text_bid(value.strip().lower(), field)
+        if bid is not None:
+            return bid
+    if isinstance(value, str) and any(ch.isdigit() and not ch.isascii() for ch in value):
+        raise GameError(f"not a bid: {value[:40]!r}: write numbers with the digits 0-9", field)
+    raise GameError(f"not a bid: {value[:40] if isinstance(value, str) else value!r} "
+                    "(use a number, 'nil', 'blind nil' or 'blind N')", field)
+
+
+def _number_bid(value: int, field: str) -> Bid:
+    if value < 0:
+        raise GameError(f"a bid cannot be negative ({value})", field)
+    if value > MAX_BID:
+        raise GameError(f"a bid is at most {MAX_BID} tricks", field)
+    return Bid(NIL) if value == 0 else Bid(REGULAR, value)
+
+
+def _text_bid(text: str, field: str) -> Bid | None:
+    """A bid written as text, or None when the text is not one."""
+    if text.isascii() and text.isdigit():    # (str.isdigit also accepts '²', which int() refuses)
+        if len(text.lstrip("0")) > len(str(MAX_BID)):   # before int(): thousands of digits are slow
+            raise GameError(f"a bid is at most {MAX_BID} tricks", field)
+        return _number_bid(int(text.lstrip("0") or "0"), field)
+    if text in ("nil", "null", "naught"):
+        return Bid(NIL)
+    if text.replace("_", " ").replace("-", " ") in ("blind nil", "blindnil"):
+        return Bid(BLIND_NIL)
+    match = _BLIND_RE.match(text)
+    if match:
+        digits = match.group(1).lstrip("0") or "0"
+        if len(digits) > len(str(MAX_BID)) or int(digits) > MAX_BID:
+            raise GameError(f"a blind bid is at most {MAX_BID} tricks", field)
+        return Bid(BLIND, int(digits))
+    return None
 
 
 # --------------------------------------------------------------------------- bid rules

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from pathlib import Path
 from collections.abc import Callable, Mapping
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from ..core import cards as C
-from ..errors import CompileError, RulespecError, did_you_mean
+from ..core.resources import grammar_text
+from ..errors import CompileError, LimitError, RulespecError, did_you_mean
+from .hints import NUMBER_WORDS, expected_words, number_in_words, unexpected_hint
+from .limits import charge, check_cost, literal_too_long
 from ..core.schema import (ANY, BIDKIND, BID_KINDS, BOOL, CARD, CARDS, CONTEXTS, ENUM, INT, LIST, SEAT,
                      SUIT, TEAM, Slot)
 
@@ -29,17 +31,27 @@ NONE_T = "none"   # the type of the literal 'none' before it meets another type
 
 @functools.lru_cache(maxsize=1)
 def parser() -> Lark:
-    grammar = (Path(__file__).with_name("rules.lark")).read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True, cache=True)
+    return Lark(grammar_text(), parser="lalr", propagate_positions=True, maybe_placeholders=True, cache=True)
 
 
-def _expected(exc: UnexpectedInput) -> str:
-    names = sorted(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or [])
-    pretty = {"NUMBER": "a number", "NAME": "a name", "CARD": "a card", "SUIT": "a suit",
-              "LPAR": "'('", "RPAR": "')'", "COMMA": "','", "LSQB": "'['", "RSQB": "']'",
-              "LBRACE": "'{'", "RBRACE": "'}'", "THEN": "'then'", "ELSE": "'else'", "AT": "'@'"}
-    shown = [pretty.get(n, n.lower().strip('_')) for n in names if not n.startswith("__")][:8]
-    return ", ".join(shown)
+def _expected(exc: UnexpectedInput) -> set[str]:
+    return set(getattr(exc, "expected", None) or getattr(exc, "allowed", None) or [])
+
+
+def _syntax_error(text: str, message: str, line: int, column: int, found: str, expected: set[str]) -> CompileError:
+    """A syntax error in words: what was found, what could come there, and what to change."""
+    words = number_in_words(text)
+    if words is not None:
+        phrase, value = words
+        start = text.find(phrase)
+        before = text[:start]
+        return CompileError(f"'{phrase}' is a number written in words; a rule needs digits",
+                            before.count("\n") + 1, start - (before.rfind("\n") + 1) + 1, hint=f"write {value}")
+    if found.isdigit() and not found.isascii():
+        return CompileError(f"{found!r} is not one of the digits 0-9", line, column,
+                            hint="write numbers with the digits 0-9, as bids are written")
+    return CompileError(f"{message}; expected {expected_words(expected)}", line, column,
+                        hint=unexpected_hint(found, expected))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -49,23 +61,29 @@ def parse(text: str) -> Tree:
     if len(text) > MAX_RULE_CHARS:
         raise CompileError(f"rule text is {len(text)} characters long; the limit is {MAX_RULE_CHARS}")
     try:
-        return parser().parse(text)
+        tree = parser().parse(text)
     except UnexpectedEOF as exc:
         lines = text.splitlines() or [""]
-        raise CompileError(f"the expression ends too early; expected {_expected(exc)}",
-                           len(lines), len(lines[-1]) + 1) from None
+        raise _syntax_error(text, "the rule ends too early", len(lines), len(lines[-1]) + 1, "",
+                            _expected(exc)) from None
     except UnexpectedToken as exc:
-        if exc.token.type == "CITE_TEXT":  # no other token fits here: report the character
-            raise CompileError(f"unexpected {text[exc.token.start_pos]!r}; expected {_expected(exc)}",
-                               exc.line, exc.column) from None
-        if exc.token.type == "$END":
-            lines = text.splitlines() or [""]
-            raise CompileError(f"the expression ends too early; expected {_expected(exc)}",
-                               len(lines), len(lines[-1]) + 1) from None
-        raise CompileError(f"unexpected {exc.token.value!r}; expected {_expected(exc)}",
-                           exc.line, exc.column) from None
+        if exc.token.type in ("CITE_TEXT", "$END"):
+            if exc.token.type == "$END":
+                lines = text.splitlines() or [""]
+                raise _syntax_error(text, "the rule ends too early", len(lines), len(lines[-1]) + 1, "",
+                                    _expected(exc)) from None
+            char = text[exc.token.start_pos]     # no other token fits here: report the character
+            raise _syntax_error(text, f"unexpected {char!r}", exc.line, exc.column, char, _expected(exc)) from None
+        raise _syntax_error(text, f"unexpected {exc.token.value!r}", exc.line, exc.column, str(exc.token.value),
+                            _expected(exc)) from None
     except UnexpectedCharacters as exc:
-        raise CompileError(f"unexpected character {text[exc.pos_in_stream]!r}", exc.line, exc.column) from None
+        char = text[exc.pos_in_stream]
+        raise _syntax_error(text, f"unexpected character {char!r}", exc.line, exc.column, char,
+                            _expected(exc)) from None
+    for token in tree.scan_values(lambda v: isinstance(v, Token) and v.type == "NAME"):
+        if str(token) in NUMBER_WORDS:      # seventy-five parses (as seventy minus five) but means 75
+            raise _syntax_error(text, "", token.line, token.column, str(token), set())
+    return tree
 
 
 @dataclass
@@ -100,6 +118,8 @@ def _flatten(node: Tree | Token) -> list[tuple[str, Tree | Token]] | None:
 
 class ExprCompiler:
     """Type-checks one rule tree and produces its Python source."""
+
+    tables: frozenset[str] | None = None   # the card tables the rule can reach (None: all of them)
 
     def __init__(self, slot: Slot, params: Mapping[str, tuple[str, object]], static_card: bool = False):
         self.slot = slot
@@ -141,10 +161,21 @@ class ExprCompiler:
     def known_names(self) -> list[str]:
         return [*self.locals, *self.context, *self.params, *BID_KINDS, *_FUNCS]
 
+    def need_table(self, table: str, node, what: str) -> None:
+        """Refuse a construct that needs a card table the rule cannot reach (a parameter has none)."""
+        if self.tables is not None and table not in self.tables:
+            self.fail_hint(node, f"a parameter is worked out before the pack's cards are, so it cannot use {what}",
+                           "use it in the rule that needs it, or make the parameter a plain value")
+
+    def fail_hint(self, node, message: str, hint: str):
+        line, col = _pos(node)
+        raise CompileError(message, line, col, hint=hint)
+
     def as_cards(self, e: Expr, node) -> str:
         if e.type == CARDS:
             return e.src
         if e.type == SUIT:
+            self.need_table("_SM", node, "a suit as a set of cards")
             return f"_SM[{e.src}]"
         if e.type == CARD:
             return f"_bit({e.src})"
@@ -193,7 +224,12 @@ class ExprCompiler:
 
     # -- literals -----------------------------------------------------------
     def g_number(self, node):
-        return Expr(str(int(node.children[0])), INT)
+        digits = str(node.children[0])
+        why = literal_too_long(digits)
+        if why:
+            line, col = _pos(node)
+            raise CompileError(why, line, col, hint="use a smaller number")
+        return Expr(str(int(digits)), INT)
 
     def g_card(self, node):
         return Expr(str(C.parse_card(str(node.children[0]))), CARD)
@@ -272,6 +308,7 @@ class ExprCompiler:
             self.fail(node, f"a card has no attribute '{attr}' here (it has: {', '.join(allowed)})",
                       did_you_mean(attr, allowed))
         template, typ = _CARD_ATTRS[attr]
+        self.need_table(template.split("[")[0], node, f"a card's {attr}")
         return Expr(template.format(base.src), typ)
 
     # -- calls --------------------------------------------------------------
@@ -301,10 +338,12 @@ class ExprCompiler:
 
     def f_highest(self, args, nodes, node):
         self.arity(args, 1, "highest", node)
+        self.need_table("_POW", node, "highest()")
         return Expr(f"_hi({self.as_cards(args[0], nodes[0])})", CARD)
 
     def f_lowest(self, args, nodes, node):
         self.arity(args, 1, "lowest", node)
+        self.need_table("_POW", node, "lowest()")
         return Expr(f"_lo({self.as_cards(args[0], nodes[0])})", CARD)
 
     def f_cards(self, args, nodes, node):
@@ -505,6 +544,7 @@ def _mod(a: int, b: int) -> int:
 
 
 def _iter(mask: int):
+    charge(mask.bit_count())
     return C.iter_cards(mask)
 
 
@@ -518,6 +558,7 @@ def make_env(tables: Mapping[str, object]) -> dict:
 
     def hi(mask: int) -> int:
         """The first card (lowest id) of the highest power."""
+        charge(mask.bit_count())
         best, best_p = NONE, -10**9
         while mask:
             low = mask & -mask
@@ -529,6 +570,7 @@ def make_env(tables: Mapping[str, object]) -> dict:
 
     def lo(mask: int) -> int:
         """The first card (lowest id) of the lowest power."""
+        charge(mask.bit_count())
         best, best_p = NONE, 10**9
         while mask:
             low = mask & -mask
@@ -582,7 +624,12 @@ def compile_tree(tree: Tree, slot: Slot, params: Mapping[str, tuple[str, object]
 
 def _compile_tree(tree: Tree, slot: Slot, params: Mapping[str, tuple[str, object]],
                   tables: Mapping[str, object], static_card: bool) -> CompiledExpr:
+    try:
+        check_cost(tree, {name: value for name, (_, value) in params.items()})
+    except LimitError as exc:
+        raise CompileError(exc.message, exc.line, exc.column, hint=exc.suggestion) from None
     comp = ExprCompiler(slot, params, static_card=static_card)
+    comp.tables = frozenset(tables)
     if slot.type == ENUM:
         chain = [("none", tree)] if isinstance(tree, Tree) and tree.data == "none" else _flatten(tree)
         if chain is None or len(chain) != 1 or chain[0][0] not in slot.options:

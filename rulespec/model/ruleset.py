@@ -99,8 +99,7 @@ def _problem_at(rule: RuleDef, spec_texts: dict[str, VariantSpec], exc: CompileE
     line, col = rule.position(exc.line, exc.column)
     spec = spec_texts.get(rule.origin)
     src = spec.source_line(line) if spec else None
-    hint = f"did you mean '{exc.suggestion}'?" if exc.suggestion else None
-    return Problem(exc.message, rule.file, line, col, rule.name, src, hint)
+    return Problem(exc.message, rule.file, line, col, rule.name, src, exc.hint)
 
 
 def _problem_rule(rule: RuleDef, spec_texts: dict[str, VariantSpec], message: str,
@@ -183,17 +182,23 @@ class _ChainCompiler:
     def merge_rules(self, spec: VariantSpec) -> None:
         for name, rule in spec.rules.items():
             if name not in SLOTS and name not in self.param_names:
-                hint = did_you_mean(name, [*SLOTS, *self.param_names])
-                self.problems.append(_problem_rule(
-                    rule, self.by_id, f"unknown rule '{name}': it overrides nothing",
-                    f"did you mean '{hint}'?" if hint else "see `rulespec rules` for the rule names"))
+                self.problems.append(self.unknown_rule(name, rule))
                 continue
             self.merged[name] = rule
+
+    def unknown_rule(self, name: str, rule: RuleDef) -> Problem:
+        """A rule name that is no slot and no parameter, located at the name (did you mean …)."""
+        hint = did_you_mean(name, [*SLOTS, *self.param_names])
+        spec_of = self.by_id.get(rule.origin)
+        line, col = (rule.name_line, rule.name_column) if rule.name_line else (rule.line, rule.column)
+        return Problem(f"unknown rule '{name}': it overrides nothing", rule.file, line, col, name,
+                       spec_of.source_line(line) if spec_of else None,
+                       f"did you mean '{hint}'?" if hint else "see `rulespec rules` for the rule names")
 
     def check_complete(self) -> None:
         leaf = self.chain[-1]
         missing = [name for name in SLOTS if name not in self.merged]
-        if missing:
+        if missing and not leaf.extends_refused:     # else the rules come from the base 'extends' fails to name
             self.problems.append(Problem(f"variant '{leaf.id}' leaves rules undefined: {', '.join(missing)} "
                                          f"(a base variant must define every rule; or add 'extends:')",
                                          leaf.file, 1, 1))

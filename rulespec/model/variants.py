@@ -21,7 +21,8 @@ A variant file::
         unspecified: 004 says nothing about reneges
     tests: [...]                 # optional scenario cases
 
-Bundled variants live in ``variants/``; user variants are found by path.
+Bundled variants live in ``rulespec/data/variants/`` (shipped in the package); user variants are
+found by path.
 """
 from __future__ import annotations
 
@@ -33,20 +34,65 @@ from pathlib import Path
 
 import yaml
 
+from ..core.resources import data_dir
 from ..errors import Problem, RulesFileError, UnknownVariantError, did_you_mean
+from ..lang import limits as L
+from ..lang.hints import yaml_problem
+from .clauses import known_sections, section_of_cite
 
 MAX_FILE_BYTES = 256 * 1024
 CITE_RE = re.compile(r"^(\d{3}|[a-z][a-z0-9_-]*) [§¶]\S.*$")  # document id (000-004, or a house's own name) and clause
 _META_KEYS = ("id", "title", "source", "extends", "notes", "params", "rules", "tests")
 _RULE_KEYS = ("value", "cite", "note", "unspecified", "choices")
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when available: same nodes, faster
-_NAME_RE = re.compile(r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*$")
+NAME_RE = re.compile(r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*$")
+ID_RE = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+MAX_PATH_CHARS = 255
+
+
+class _VariantLoader(_Loader):
+    """The safe loader, refusing aliases (``*name``): a few bytes of aliases can stand for gigabytes
+    once expanded, and a rules file never needs them."""
+
+    def __init__(self, text: str):
+        super().__init__(text)
+        self.text = text
+
+    def get_single_node(self):
+        node = super().get_single_node()
+        if node is not None:
+            _refuse_aliases(node, self.text)
+        return node
+
+
+def _refuse_aliases(root: yaml.Node, text: str) -> None:
+    """Raise a located ``yaml.YAMLError`` if any node is reached twice (an alias names an anchored node)."""
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            raise yaml.composer.ComposerError(None, None, "aliases (*name) are not allowed in a variant file",
+                                              _alias_mark(text) or node.start_mark)
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            stack.extend(part for pair in node.value for part in pair)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+
+
+def _alias_mark(text: str):
+    """Where the first alias is written (the composed nodes only keep the anchor's position)."""
+    for token in yaml.scan(text, Loader=_Loader):
+        if isinstance(token, yaml.AliasToken):
+            return token.start_mark
+    return None
 
 
 def bundled_dir() -> Path:
     """Folder of the bundled variants (``$RULESPEC_VARIANTS`` overrides)."""
     env = os.environ.get("RULESPEC_VARIANTS")
-    return Path(env) if env else Path(__file__).resolve().parents[2] / "variants"
+    return Path(env) if env else data_dir("variants")
 
 
 @dataclass
@@ -59,6 +105,10 @@ class RuleDef:
     file: str
     line: int                 # position of the value's first character (1-based)
     column: int
+    name_line: int = 0        # position of the rule's name (its key)
+    name_column: int = 0
+    cite_line: int = 0        # position of the citation (after '@', or the 'cite:' value)
+    cite_column: int = 0
     block_indent: int | None = None  # for block scalars: column of the text lines
     folded_lengths: tuple[int, ...] = ()  # for folded (>) scalars: length of each joined line
     note: str | None = None
@@ -95,6 +145,8 @@ class VariantSpec:
     tests: list = field(default_factory=list)
     text: str = ""
     extends_pos: tuple[int, int] = (1, 1)
+    id_pos: tuple[int, int] = (1, 1)
+    extends_refused: bool = False  # 'extends' was given but is not usable (its problem is reported)
     problems: list[Problem] = field(default_factory=list)  # found while reading; reported with compile problems
 
     @property
@@ -147,7 +199,7 @@ class _Reader:
             self.problems.append(Problem(f"file is larger than {MAX_FILE_BYTES // 1024} KiB", self.file))
             return None
         try:
-            loader = _Loader(self.text)
+            loader = _VariantLoader(self.text)
             try:
                 node = loader.get_single_node()
                 data = loader.construct_document(node) if node is not None else None
@@ -156,7 +208,11 @@ class _Reader:
             self.constructor = yaml.constructor.SafeConstructor()
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
-            self.problem(mark, f"not valid YAML: {getattr(exc, 'problem', None) or exc}")
+            problem = " ".join(filter(None, [getattr(exc, "context", None), getattr(exc, "problem", None)])) or str(exc)
+            message, suggestion = yaml_problem(problem, self.lines, mark.line + 1 if mark else None,
+                                               mark.column + 1 if mark else None)
+            self.problem(mark, message if message.startswith("not valid YAML") else f"not valid YAML: {message}",
+                         suggestion=suggestion)
             return None
         if not isinstance(data, dict):
             self.problem(node.start_mark if node is not None else None,
@@ -165,23 +221,38 @@ class _Reader:
         keys = {k.value: (k, v) for k, v in node.value}
         for key_node, _ in node.value:
             if key_node.value not in _META_KEYS:
-                self.problem(key_node.start_mark, f"unknown key '{key_node.value}'",
-                             suggestion=_hint(did_you_mean(key_node.value, _META_KEYS)))
+                looks_like_rule = isinstance(key_node.value, str) and "." in key_node.value \
+                    and NAME_RE.match(key_node.value)
+                self.problem(key_node.start_mark, f"unknown key '{str(key_node.value)[:80]}'",
+                             suggestion="rules go under 'rules:', each indented by two spaces" if looks_like_rule
+                             else _hint(did_you_mean(str(key_node.value), _META_KEYS)))
         vid = data.get("id")
-        if not isinstance(vid, str) or not re.match(r"^[a-z0-9][a-z0-9_-]*$", vid or ""):
+        if not isinstance(vid, str) or not ID_RE.match(vid or "") or len(vid) > L.MAX_ID_CHARS:
             mark = keys["id"][1].start_mark if "id" in keys else node.start_mark
-            self.problem(mark, "'id' must be a lower-case name like 'my-house-rules'")
-            vid = vid if isinstance(vid, str) else "?"
+            self.problem(mark, f"'id' must be a lower-case name like 'my-house-rules' of at most "
+                               f"{L.MAX_ID_CHARS} characters")
+            vid = vid if isinstance(vid, str) and len(vid) <= L.MAX_ID_CHARS else "?"
         extends = data.get("extends")
         if extends is not None and not isinstance(extends, str):
             self.problem(keys["extends"][1].start_mark, "'extends' must name one variant (an id or a path)")
             extends = None
+        elif extends is not None and len(extends) > MAX_PATH_CHARS:
+            self.problem(keys["extends"][1].start_mark, f"'extends' is {len(extends)} characters long; a variant "
+                                                         f"id or path has at most {MAX_PATH_CHARS}")
+            extends = None
+        self.bound_text(keys, "title", L.MAX_TITLE_CHARS)
+        self.bound_text(keys, "notes", L.MAX_NOTE_CHARS)
+        self.check_source(keys)
         spec = VariantSpec(
             id=vid, title=str(data.get("title") or vid), source=data.get("source") or {},
-            extends=extends, notes=str(data.get("notes") or ""), file=self.file, text=self.text)
+            extends=extends, notes=str(data.get("notes") or ""), file=self.file, text=self.text,
+            extends_refused="extends" in keys and extends is None)
         if "extends" in keys:
             mark = keys["extends"][1].start_mark
             spec.extends_pos = (mark.line + 1, mark.column + 1)
+        if "id" in keys:
+            mark = keys["id"][1].start_mark
+            spec.id_pos = (mark.line + 1, mark.column + 1)
         for section, is_param in (("rules", False), ("params", True)):
             if section not in keys:
                 continue
@@ -199,6 +270,7 @@ class _Reader:
                     self.problem(key_node.start_mark, f"'{rule.name}' is defined twice in '{section}'",
                                  rule=rule.name)
                 target[rule.name] = rule
+        self.check_citations(spec)
         tests = data.get("tests")
         if tests is not None:
             if not isinstance(tests, list):
@@ -207,10 +279,65 @@ class _Reader:
                 spec.tests = tests
         return spec
 
+    def bound_text(self, fields: dict, key: str, limit: int, rule: str | None = None) -> None:
+        """A text field (echoed back by the service) of at most ``limit`` characters."""
+        if key not in fields:
+            return
+        node = fields[key][1] if isinstance(fields[key], tuple) else fields[key]
+        if isinstance(node, yaml.ScalarNode) and len(node.value) > limit:
+            self.problem(node.start_mark, f"'{key}' is {len(node.value)} characters long; the limit is {limit}",
+                         rule=rule)
+        elif not isinstance(node, yaml.ScalarNode) and key not in ("choices",):
+            self.problem(node.start_mark, f"'{key}' must be text", rule=rule)
+
+    def check_source(self, keys: dict) -> None:
+        """``source``: a document id, or a mapping of short texts (doc, title, …)."""
+        if "source" not in keys:
+            return
+        node = keys["source"][1]
+        if isinstance(node, yaml.ScalarNode):
+            self.bound_text(keys, "source", L.MAX_TITLE_CHARS)
+            return
+        if not isinstance(node, yaml.MappingNode) or len(node.value) > 8:
+            self.problem(node.start_mark, "'source' is a mapping such as {doc: house, title: \"Our rules\"} "
+                                          "(at most 8 entries)")
+            return
+        for key_node, value_node in node.value:
+            if not isinstance(value_node, yaml.ScalarNode) or len(value_node.value) > L.MAX_TITLE_CHARS:
+                self.problem(value_node.start_mark, f"'source.{str(key_node.value)[:40]}' must be a text of at "
+                                                    f"most {L.MAX_TITLE_CHARS} characters")
+
+    def check_citations(self, spec: VariantSpec) -> None:
+        """Each citation names this variant's document (``source.doc``), and a section its clause index has.
+        (Bundled variants are left to `rulespec coverage`, which checks them all: startup stays fast.)"""
+        if Path(self.file).parent == bundled_dir():
+            return
+        doc = spec.doc
+        for rule in [*spec.rules.values(), *spec.params.values()]:
+            parsed = section_of_cite(rule.cite) if rule.cite else None
+            if parsed is None:
+                continue
+            cdoc, section = parsed
+            src = self.lines[rule.cite_line - 1] if 0 < rule.cite_line <= len(self.lines) else None
+            if doc and cdoc != doc:
+                self.problems.append(Problem(
+                    f"the citation names document '{cdoc}', but this variant's source.doc is '{doc}'",
+                    self.file, rule.cite_line, rule.cite_column, rule.name, src,
+                    f"cite it as '{doc} {rule.cite.split(' ', 1)[1]}'"))
+                continue
+            sections = known_sections(cdoc)
+            if sections is not None and section not in sections:
+                hint = did_you_mean(section, sections)
+                self.problems.append(Problem(
+                    f"document {cdoc} has no section '{section}' (its clause index lists {len(sections)})",
+                    self.file, rule.cite_line, rule.cite_column, rule.name, src,
+                    f"did you mean '{hint}'?" if hint else f"see `rulespec coverage` and the clause index of {cdoc}"))
+
     def read_rule(self, key_node, value_node, vid: str, is_param: bool) -> RuleDef | None:
         name = key_node.value
-        if not isinstance(name, str) or not _NAME_RE.match(name):
-            self.problem(key_node.start_mark, f"'{name}' is not a rule name (dotted lower-case words)")
+        if not isinstance(name, str) or not NAME_RE.match(name) or len(name) > L.MAX_NAME_CHARS:
+            self.problem(key_node.start_mark, f"'{str(name)[:80]}' is not a rule name (dotted lower-case words, "
+                                              f"at most {L.MAX_NAME_CHARS} characters)")
             return None
         cite = note = unspecified = None
         choices = None
@@ -218,6 +345,8 @@ class _Reader:
         if isinstance(value_node, yaml.MappingNode):
             fields = {k.value: v for k, v in value_node.value}
             for k, _ in value_node.value:
+                if k.value in ("cite", "note", "unspecified"):
+                    self.bound_text(fields, k.value, L.MAX_NOTE_CHARS, rule=name)
                 if k.value not in _RULE_KEYS:
                     self.problem(k.start_mark, f"unknown key '{k.value}' in rule '{name}'", rule=name,
                                  suggestion=_hint(did_you_mean(k.value, _RULE_KEYS)))
@@ -232,6 +361,11 @@ class _Reader:
                 choices = self.constructor.construct_object(fields["choices"], deep=True)
                 if not isinstance(choices, list):
                     self.problem(fields["choices"].start_mark, "'choices' must be a list", rule=name)
+                    choices = None
+                elif len(choices) > L.MAX_CHOICES or any(len(str(c)) > L.MAX_CHOICE_CHARS for c in choices):
+                    self.problem(fields["choices"].start_mark, f"'choices' lists at most {L.MAX_CHOICES} values of "
+                                                               f"at most {L.MAX_CHOICE_CHARS} characters each",
+                                 rule=name)
                     choices = None
         if not isinstance(node, yaml.ScalarNode):
             if isinstance(node, yaml.SequenceNode):
@@ -250,6 +384,7 @@ class _Reader:
                 self.problem(node.start_mark, "a rule value must be a number, true/false, a list of numbers "
                                               "or an expression", rule=name)
                 return None
+        full_text = text
         text, inline_cite = _split_cite(text)
         if inline_cite and cite:
             self.problem(node.start_mark, "rule has both an inline '@ citation' and a 'cite:' key", rule=name)
@@ -274,9 +409,19 @@ class _Reader:
             if style == ">":
                 body = self.lines[line - 1:node.end_mark.line + 1]
                 folded = tuple(len(b.strip()) for b in body if b.strip())
-        return RuleDef(name=name, text=text, cite=cite, origin=vid, file=self.file, line=line, column=column,
+        rule = RuleDef(name=name, text=text, cite=cite, origin=vid, file=self.file, line=line, column=column,
                        block_indent=block_indent, folded_lengths=folded, note=note, unspecified=unspecified, choices=choices,
-                       is_param=is_param)
+                       is_param=is_param, name_line=key_node.start_mark.line + 1,
+                       name_column=key_node.start_mark.column + 1)
+        if inline_cite:
+            at = full_text.rindex(inline_cite)
+            before = full_text[:at]
+            rule.cite_line, rule.cite_column = rule.position(before.count("\n") + 1, at - (before.rfind("\n") + 1) + 1)
+        elif isinstance(value_node, yaml.MappingNode) and "cite" in fields:
+            rule.cite_line, rule.cite_column = fields["cite"].start_mark.line + 1, fields["cite"].start_mark.column + 1
+        else:
+            rule.cite_line, rule.cite_column = line, column
+        return rule
 
 
 def _plain(node) -> str | None:
@@ -320,6 +465,8 @@ def read_variant_file(path: str | Path) -> VariantSpec:
         raise RulesFileError([Problem("file is not UTF-8 text", str(path))]) from None
     except IsADirectoryError:
         raise UnknownVariantError(f"{path} is a folder, not a variant file") from None
+    except OSError as exc:     # e.g. a name too long for the file system
+        raise UnknownVariantError(f"cannot read variant file {_shown(str(path))}: {exc.strerror}") from None
     return read_variant_text(text, str(path))
 
 
@@ -327,23 +474,45 @@ def bundled_ids() -> list[str]:
     return sorted(p.stem for p in bundled_dir().glob("*.yaml"))
 
 
+def _shown(ref: str) -> str:
+    """A name from the input, cut short for a message."""
+    return ref if len(ref) <= 80 else ref[:60] + f"… ({len(ref)} characters)"
+
+
 def find_variant(ref: str, relative_to: Path | None = None) -> VariantSpec:
     """A variant by bundled id or by path (relative paths from ``relative_to``)."""
     looks_like_path = ref.endswith((".yaml", ".yml")) or "/" in ref or os.sep in ref
     if looks_like_path:
+        if len(ref) > MAX_PATH_CHARS:
+            raise UnknownVariantError(f"no such variant file: {_shown(ref)} (a path has at most {MAX_PATH_CHARS} "
+                                      "characters)")
         path = Path(ref)
         if not path.is_absolute() and relative_to is not None:
             path = relative_to / path
-        return read_variant_file(path)
+        try:
+            return read_variant_file(path)
+        except OSError as exc:
+            raise UnknownVariantError(f"cannot read variant file {_shown(ref)}: {exc.strerror}") from None
+    if len(ref) > L.MAX_ID_CHARS or not ID_RE.match(ref):
+        raise UnknownVariantError(f"unknown variant '{_shown(ref)}': an id is a lower-case name of at most "
+                                  f"{L.MAX_ID_CHARS} characters (bundled: {', '.join(bundled_ids())})")
     bundled = bundled_dir() / f"{ref}.yaml"
     if bundled.is_file():
         spec = read_variant_file(bundled)
         if spec.id != ref:
-            raise UnknownVariantError(f"{bundled} declares id '{spec.id}', expected '{ref}'")
+            raise UnknownVariantError(f"bundled variant file {ref}.yaml declares id '{spec.id}', expected '{ref}'")
         return spec
     hint = did_you_mean(ref, bundled_ids())
     raise UnknownVariantError(f"unknown variant '{ref}'" + (f"; did you mean '{hint}'?" if hint else "")
                               + f" (bundled: {', '.join(bundled_ids())})")
+
+
+def _label(spec: VariantSpec) -> str:
+    """How a message names a variant's file: a bundled one by id (never the server's own path)."""
+    path = Path(spec.file)
+    if path.parent == bundled_dir() or (path.is_absolute() and path.resolve().parent == bundled_dir().resolve()):
+        return f"the bundled variant '{spec.id}'"
+    return spec.file
 
 
 def resolve_chain(spec: VariantSpec) -> list[VariantSpec]:
@@ -365,9 +534,9 @@ def resolve_chain(spec: VariantSpec) -> list[VariantSpec]:
             same = next(s for s in chain if s.id == parent.id)
             if Path(same.file).resolve() != Path(parent.file).resolve():
                 raise RulesFileError([Problem(
-                    f"'extends' names a variant with the same id '{parent.id}' ({parent.file})", child.file,
+                    f"'extends' names a variant with the same id '{parent.id}' ({_label(parent)})", child.file,
                     line, col, source_line=child.source_line(line),
-                    suggestion=f"give {same.file} its own id, e.g. 'id: my-{parent.id}'")])
+                    suggestion=f"give {_label(same)} its own id, e.g. 'id: my-{parent.id}'")])
             cycle = " -> ".join([c.id for c in chain] + [parent.id])
             raise RulesFileError([Problem(f"'extends' makes a cycle: {cycle}", child.file, line, col,
                                           source_line=child.source_line(line))])

@@ -1,6 +1,6 @@
 """Clause coverage: every clause of every source document accounted for.
 
-A clause index (``corpus/clauses/NNN.yaml``) lists the clauses of one source
+A clause index (``rulespec/data/corpus/clauses/NNN.yaml``) lists the clauses of one source
 document with a status::
 
     doc: "004"
@@ -23,7 +23,6 @@ cites a section that the cited document's index knows.  It returns a
 """
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +30,7 @@ from pathlib import Path
 import yaml
 
 from ..errors import RulespecError
+from ..model.clauses import clauses_dir, is_text, section_of_cite
 
 STATUSES = ("encoded", "procedural", "ambiguous", "unspecified", "conflicting")
 NEEDS_REASON = ("procedural", "ambiguous", "unspecified", "conflicting")
@@ -38,13 +38,6 @@ _DOC_KEYS = {"doc", "title", "kind", "file", "clauses"}
 _CLAUSE_KEYS = {"id", "section", "text", "status", "rules", "reason", "conflicts_with"}
 _ID_RE = re.compile(r"^(?P<doc>[0-9a-z_-]+)/[a-z0-9][a-z0-9-]*/[a-z0-9][a-z0-9-]*$")
 _RULE_REF_RE = re.compile(r"^(?P<variant>[a-z0-9][a-z0-9_-]*):(?P<rule>[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*)$")
-_CITE_RE = re.compile(r"^(?P<doc>\d{3}|[a-z][a-z0-9_-]*) (?P<mark>[§¶])(?P<rest>\S.*)$")
-
-
-def clauses_dir() -> Path:
-    """Folder of the clause indexes (``$RULESPEC_CLAUSES`` overrides)."""
-    env = os.environ.get("RULESPEC_CLAUSES")
-    return Path(env) if env else Path(__file__).resolve().parents[2] / "corpus" / "clauses"
 
 
 @dataclass
@@ -88,15 +81,6 @@ class CoverageReport:
                 "issues": [{"file": i.file, "clause": i.clause, "message": i.message} for i in self.issues]}
 
 
-def section_of_cite(cite: str) -> tuple[str, str] | None:
-    """``"004 §Nil and Blind Nil"`` -> (``"004"``, ``"Nil and Blind Nil"``); ``"003 ¶8"`` -> (``"003"``, ``"¶8"``)."""
-    match = _CITE_RE.match(cite.strip())
-    if not match:
-        return None
-    rest = match.group("rest").strip()
-    return match.group("doc"), (rest if match.group("mark") == "§" else "¶" + rest)
-
-
 class _Resolver:
     """Compiled variants, loaded once each; a failure is reported, not raised."""
 
@@ -112,10 +96,6 @@ class _Resolver:
             except RulespecError as exc:
                 self.errors[variant] = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         return self.cache.get(variant)
-
-
-def _is_text(value) -> bool:
-    return isinstance(value, str) and bool(value.strip())
 
 
 def _read_index(path: Path, issues: list[Issue]) -> dict | None:
@@ -149,7 +129,7 @@ def _check_header(path: Path, data: dict, issues: list[Issue]) -> str:
     elif doc != path.stem:
         issues.append(Issue(name, None, f"'doc' is {doc!r} but the file is named {path.name}"))
     for key in ("title", "kind", "file"):
-        if not _is_text(data.get(key)):
+        if not is_text(data.get(key)):
             issues.append(Issue(name, None, f"'{key}' is missing or empty"))
     return doc
 
@@ -187,7 +167,7 @@ def _note_clause(cov: DocCoverage, clause: dict) -> None:
     cid = clause.get("id")
     if isinstance(cid, str) and cid not in cov.clause_ids:
         cov.clause_ids.append(cid)
-    if _is_text(clause.get("section")):
+    if is_text(clause.get("section")):
         cov.sections.add(str(clause["section"]).strip())
 
 
@@ -196,7 +176,7 @@ def _clause_problems(clause: dict, doc: str, cov: DocCoverage, resolver: _Resolv
     out = [f"unknown key '{key}' (allowed: {', '.join(sorted(_CLAUSE_KEYS))})"
            for key in sorted(set(clause) - _CLAUSE_KEYS, key=str)]
     out += _id_problems(clause.get("id"), doc, cov)
-    out += [f"'{key}' is missing or empty" for key in ("section", "text") if not _is_text(clause.get(key))]
+    out += [f"'{key}' is missing or empty" for key in ("section", "text") if not is_text(clause.get(key))]
     status = clause.get("status")
     if status not in STATUSES:
         out.append(f"status {status!r} is not one of: {', '.join(STATUSES)}")
@@ -228,11 +208,11 @@ def _status_problems(clause: dict, status, rules: list) -> list[str]:
     out = []
     if status == "encoded" and not rules:
         out.append("an encoded clause must name the rules that encode it (rules: [variant:rule])")
-    if status in NEEDS_REASON and not _is_text(clause.get("reason")):
+    if status in NEEDS_REASON and not is_text(clause.get("reason")):
         out.append(f"a {status} clause needs a 'reason'")
     if status == "conflicting":
         others = clause.get("conflicts_with")
-        if not isinstance(others, list) or not others or not all(_is_text(o) for o in others):
+        if not isinstance(others, list) or not others or not all(is_text(o) for o in others):
             out.append("a conflicting clause needs 'conflicts_with': [the clause ids it clashes with]")
     elif clause.get("conflicts_with") is not None:
         out.append("'conflicts_with' belongs only to a conflicting clause")

@@ -3,7 +3,7 @@ silent (or ambiguous), each with a state where the choice matters.
 
 A point comes from the rule itself (``unspecified:``, or inherited from
 another document) or from the document's clause index
-(``corpus/clauses/NNN.yaml``, status unspecified or ambiguous).  For each
+(``rulespec/data/corpus/clauses/NNN.yaml``, status unspecified or ambiguous).  For each
 rule an alternative reading is compiled in its place and the explored states
 are replayed under both: the first state where the answers differ is where
 the document's silence matters.
@@ -16,6 +16,7 @@ from pathlib import Path
 import yaml
 
 from ...core import cards as C
+from ...core.resources import data_dir
 from ... import game as E
 from ...errors import GameError, RulesFileError
 from ...model.ruleset import Ruleset, compile_chain
@@ -24,7 +25,7 @@ from ...model.variants import resolve_chain
 from .checks import inert_reason
 from .search import Evidence
 
-CLAUSES_DIR = Path(__file__).resolve().parents[3] / "corpus" / "clauses"
+CLAUSES_DIR = data_dir("corpus", "clauses")
 SAMPLE = 400
 
 # Readings other documents give (tried first), by rule.

@@ -1,0 +1,245 @@
+"""Issue 19 over HTTP: the attacks against a real server (gunicorn, as `make serve` runs it) while
+/healthz is timed, and the contract fixes with the test client."""
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+import time
+
+import pytest
+
+from rulespec.lang import limits as L
+from rulespec.errors import RulesFileError
+from rulespec.model.variants import read_variant_text, resolve_chain
+from service.app import create_app
+from service.local import ServerError, gunicorn
+from test_api import problem
+from test_api_data import SCORE, TRICK, played_hand
+from test_api_server import call
+
+NESTED = "if " + "count(c in all_cards where " * 6 + "true" + ") > 0" * 6 + " then all_cards else all_cards"
+NESTED_YAML = f"id: x\nextends: standard\nrules:\n  deck.cards: {NESTED} @ house §D\n"
+BOMB = ("id: x\nextends: standard\na: &a [x, x, x, x, x, x, x, x, x, x]\n"
+        + "".join(f"{n}: &{n} [" + ", ".join([f"*{p}"] * 10) + "]\n" for p, n in zip("abcde", "bcdef"))
+        + "source: *f\n")
+# allowed at compile time (two levels) but heavy when a long game evaluates it for every card played
+HEAVY_FOLLOW = ("if count(c in hand where count(d in played | hand where d.rank > c.rank) >= 0) >= 0 then "
+                "(if hand.has(trick.led_suit) then hand & trick.led_suit else hand) else hand")
+
+
+def test_attack_payloads_are_small():
+    assert len(NESTED_YAML) < 400 and len(BOMB) < 450
+
+
+@pytest.fixture(scope="module")
+def server():
+    try:
+        with gunicorn(workers=2, threads=1) as base:
+            yield base
+    except ServerError as exc:
+        pytest.fail(str(exc))
+
+
+class HealthWatch:
+    """Polls /healthz from a thread while attacks run; keeps the slowest answer."""
+
+    def __init__(self, base: str):
+        self.base, self.times, self.failures = base, [], []
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.run)
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            start = time.monotonic()
+            status, _, body = call(self.base, "GET", "/healthz")
+            self.times.append(time.monotonic() - start)
+            if (status, body) != (200, {"status": "ok"}):
+                self.failures.append((status, body))
+            time.sleep(0.02)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop.set()
+        self.thread.join()
+
+
+def _attacks(base: str) -> list[tuple[int, str, dict]]:
+    return [
+        call(base, "POST", "/v1/variants/check", NESTED_YAML.encode(), "text/yaml"),
+        call(base, "POST", "/v1/score", {**SCORE, "variant": {"extends": "standard", "rules": {"deck.cards": NESTED}}}),
+        call(base, "POST", "/v1/variants/check", BOMB.encode(), "text/yaml"),
+        call(base, "POST", "/v1/score", {**SCORE, "variant": {"yaml": BOMB}}),
+    ]
+
+
+def test_attacks_are_refused_while_healthz_answers_promptly(server):
+    results: list = []
+    start = time.monotonic()
+    with HealthWatch(server) as watch:
+        threads = [threading.Thread(target=lambda: [results.extend(_attacks(server)) for _ in range(5)])
+                   for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=60)
+    assert time.monotonic() - start < 30 and len(results) == 4 * 5 * 4
+    for status, ctype, body in results:
+        assert (status, ctype) == (422, "application/problem+json"), body
+    nested_check, nested_inline, bomb_check, bomb_inline = results[:4]
+    assert nested_check[2]["problems"][0]["rule"] == "deck.cards" and "nested" in nested_check[2]["detail"]
+    assert nested_inline[2]["field"] == "variant.rules.deck.cards"
+    assert "aliases" in bomb_check[2]["detail"] and bomb_inline[2]["field"] == "variant.yaml"
+    assert not watch.failures and len(watch.times) > 5 and max(watch.times) < 1.0, max(watch.times)
+
+
+def test_heavy_rules_stop_at_the_request_budget(server):
+    request, _, _ = played_hand()
+    hand = {k: v for k, v in request.items() if k != "variant"}
+    variant = {"extends": "standard", "rules": {"play.follow": HEAVY_FOLLOW, "game.target_reached": "false",
+                                                "game.mercy": "false"}}
+    short = call(server, "POST", "/v1/game", {"variant": variant, "hands": [hand] * 2})
+    assert short[0] == 200, short
+    with HealthWatch(server) as watch:
+        start = time.monotonic()
+        status, ctype, body = call(server, "POST", "/v1/game", {"variant": variant, "hands": [hand] * 300})
+        took = time.monotonic() - start
+    assert (status, ctype, body["type"]) == (422, "application/problem+json", "/api#problem-work-limit"), body
+    assert took < L.REQUEST_SECONDS + 3
+    assert not watch.failures and max(watch.times) < 1.0, max(watch.times)
+
+
+def test_chunked_body_over_the_limit_is_413(server):
+    host, port = server.removeprefix("http://").split(":")
+    body = json.dumps(SCORE).encode() + b" " * (300 * 1024)
+    conn = http.client.HTTPConnection(host, int(port), timeout=30)
+    conn.request("POST", "/v1/score", body=iter([body[i:i + 65536] for i in range(0, len(body), 65536)]),
+                 headers={"Content-Type": "application/json"}, encode_chunked=True)
+    resp = conn.getresponse()
+    assert resp.status == 413 and resp.headers.get_content_type() == "application/problem+json"
+    conn.close()
+    status, _, _ = call(server, "POST", "/v1/score", SCORE)
+    assert status == 200
+
+
+# --------------------------------------------------------------------------- test client
+@pytest.fixture(scope="module")
+def client():
+    return create_app().test_client()
+
+
+def test_variant_and_variants_together_refused(client):
+    problem(client.post("/v1/score", json={**SCORE, "variants": ["standard", "classic"]}), 422, "invalid-input",
+            "variants")
+
+
+def test_whole_floats_are_integers_as_json_schema_says(client):
+    resp = client.post("/v1/trick", json={**TRICK, "number": 1.0})
+    assert resp.status_code == 200 and resp.get_json()["winner"]
+    problem(client.post("/v1/trick", json={**TRICK, "number": 1.5}), 422, "invalid-input", "number")
+
+
+def test_duplicate_json_keys_refused(client):
+    body = problem(client.post("/v1/trick", data='{"variant": "standard", "variant": "classic"}',
+                               content_type="application/json"), 400, "invalid-json", "body")
+    assert "'variant' appears twice" in body["detail"]
+
+
+def test_missing_field_with_variants_is_a_422_not_a_ruling(client):
+    problem(client.post("/v1/trick", json={"leader": "N", "variants": ["standard", "classic"]}), 422,
+            "invalid-input", "cards")
+    problem(client.post("/v1/compare", json={"variants": ["standard"], "kind": "trick", "input": {"leader": "N"}}),
+            422, "invalid-input", "input.cards")
+    body = problem(client.post("/v1/trick", json={**{k: v for k, v in TRICK.items() if k != "variant"},
+                                                  "variants": ["standard"], "number": 99}), 422, "invalid-input")
+    assert body["field"] == "number"
+    ok = client.post("/v1/trick", json={"leader": "N", "cards": ["AH", "KH", "QH", "BJ"],
+                                        "variants": ["standard", "jokers-deuces"]})
+    assert ok.status_code == 200 and "error" in ok.get_json()["rulings"]["standard"]
+
+
+def test_check_endpoint_methods(client):
+    resp = client.open("/v1/variants/check", method="OPTIONS")
+    assert set(resp.headers["Allow"].split(", ")) == {"POST", "OPTIONS"}
+    problem(client.get("/v1/variants/check"), 405, "method-not-allowed")
+    assert client.get("/v1/variants/classic").status_code == 200
+
+
+def test_no_server_paths_in_problems(client):
+    body = problem(client.post("/v1/variants/check", data="id: classic\nextends: classic\n", content_type="text/yaml"),
+                   422, "variant-problems")
+    assert "id of a bundled variant" in body["detail"] and "/" not in json.dumps(body["problems"])
+    with pytest.raises(RulesFileError) as info:
+        resolve_chain(read_variant_text("id: classic\nextends: classic\n", "<request>"))
+    assert "the bundled variant 'classic'" in str(info.value) and "/" not in str(info.value)
+
+
+@pytest.mark.parametrize("path, bid", [("/v1/bid", "5" * 5000), ("/v1/score", "blind " + "5" * 5000),
+                                       ("/v1/game", "5" * 5000)])
+def test_huge_bids_are_422(client, path, bid):
+    if path == "/v1/bid":
+        req = {"variant": "standard", "seat": "N", "bid": bid}
+    else:
+        req = {**SCORE, "bids": {**SCORE["bids"], "N": bid}}
+        if path == "/v1/game":
+            req = {"variant": "standard", "hands": [{k: v for k, v in req.items() if k != "variant"}]}
+    body = problem(client.post(path, json=req), 422, "invalid-input")
+    assert body["field"].endswith("bid") or body["field"].endswith("bids.N")
+
+
+@pytest.mark.parametrize("text", ["count(c in spades where true)", "highest({AS})", "AS.power",
+                                  "99999999 * 99999999 * 99999999 * 99999999"])
+def test_bad_params_are_problems_not_500s(client, text):
+    req = {**SCORE, "variant": {"extends": "standard", "params": {"my.p": text}}}
+    body = problem(client.post("/v1/score", json=req), 422, "variant-problems", "variant.params.my.p")
+    assert body["problems"][0]["column"] >= 1
+
+
+def test_long_variant_ids_are_clear_errors(client):
+    problem(client.post("/v1/score", json={**SCORE, "variant": "a" * 300}), 422, "invalid-input", "variant")
+    problem(client.post("/v1/score", json={**SCORE, "variant": {"extends": "a" * 300}}), 422, "invalid-input",
+            "variant.extends")
+    problem(client.post("/v1/variants/check", data=f"id: x\nextends: {'a' * 300}\n", content_type="text/yaml"),
+            422, "variant-problems")
+    body = problem(client.get("/v1/variants/" + "a" * 300), 404, "unknown-variant")
+    assert len(body["detail"]) < 400 and "(300 characters)" in body["detail"]
+
+
+def test_work_limit_is_a_problem(client):
+    app = create_app({"RULE_STEPS": 50})
+    request, _, _ = played_hand()
+    variant = {"extends": "standard", "rules": {"play.follow": HEAVY_FOLLOW}}
+    body = problem(app.test_client().post("/v1/score", json={**request, "variant": variant}), 422, "work-limit",
+                   "variant")
+    assert "steps" in body["detail"]
+    assert client.post("/v1/score", json={**request, "variant": variant}).status_code == 200
+
+
+def test_inline_yaml_and_field_paths_over_http(client):
+    text = "id: our-table\nextends: suicide\nsource: {doc: house}\nrules:\n  nil.made: 75 @ house §Nil\n"
+    resp = client.post("/v1/compare", json={"variants": ["suicide", {"yaml": text}, {"extends": "suicide"}],
+                                            "input": SCORE})
+    assert resp.status_code == 200 and list(resp.get_json()["rulings"]) == ["suicide", "our-table", "inline-2"]
+    body = problem(client.post("/v1/score", json={**SCORE, "variant": {"extends": "standard",
+                                                                       "rules": {"nil.made": "75 @ hous §Nil"}}}),
+                   422, "variant-problems", "variant.rules.nil.made")
+    assert (body["problems"][0]["line"], body["problems"][0]["column"]) == (1, 6)
+
+
+def test_null_is_a_field_left_out_but_other_falsy_values_are_checked(client):
+    assert client.post("/v1/trick", json={**TRICK, "number": None}).status_code == 200
+    assert client.post("/v1/score", json={**SCORE, "before": None, "events": None}).status_code == 200
+    problem(client.post("/v1/bid", json={"variant": "standard", "seat": "N", "bid": 3, "before": False}), 422,
+            "invalid-input", "before")
+    problem(client.post("/v1/score", json={**SCORE, "events": 0}), 422, "invalid-input", "events")
+    problem(client.post("/v1/bid", json={"variant": "standard", "seat": "N", "bid": 3, "variants": None}), 422,
+            "invalid-input", "variants")
+
+
+def test_inline_lists_are_bounded_as_documented(client):
+    rules = {"params": {"my.list": list(range(65))}}
+    problem(client.post("/v1/score", json={**SCORE, "variant": {"extends": "standard", **rules}}), 422,
+            "invalid-input", "variant.params.my.list")
