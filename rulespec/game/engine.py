@@ -92,6 +92,11 @@ def _applicable(leading: bool, number: int) -> tuple[str, ...]:
 _APPLICABLE = {(lead, first): _applicable(lead, 1 if first else 2) for lead in (True, False) for first in (True, False)}
 
 
+def applicable_constraints(leading: bool, first_trick: bool) -> tuple[str, ...]:
+    """The play constraints that apply when leading (or not) to the first trick (or a later one), in priority order."""
+    return _APPLICABLE[(leading, first_trick)]
+
+
 def _narrow(rs: Ruleset, args: tuple, names: tuple[str, ...], hand: int, record: Legal | None,
             explain: bool = False) -> int:
     """Apply the play constraints ``names`` in priority order (see ``legal_cards``); ``record`` receives
