@@ -236,8 +236,8 @@ def play_hand_at(variant: str, number: int, pos: int, rows: list[dict]) -> Batch
     h.trick_mask = np.array([C.mask_of(r["trick"]) for r in rows], dtype=np.int64)
     h.led = np.array([rs.suit_of[r["trick"][0]] if r["trick"] else -1 for r in rows], dtype=np.int64)
     for k in range(pos):
-        h.cards[:, k] = [r["trick"][k] for r in rows]
-        h.seats[:, k] = (h.leader + k) % 4
+        h.cards[k] = [r["trick"][k] for r in rows]
+        h.seats[k] = (h.leader + k) % 4
     h.broken = np.array([r["broken"] for r in rows])
     h.played = np.array([r["played"] for r in rows], dtype=np.int64)
     return h
@@ -281,7 +281,7 @@ def test_play_twin(variant):
             assert int(h.trick_mask[i]) == C.mask_of([*r["trick"], card])
             assert int(h.played[i]) == r["played"] | 1 << card
             assert int(h.led[i]) == rs.suit_of[[*r["trick"], card][0]]
-            assert h.cards[i, pos] == card and h.seats[i, pos] == seat
+            assert h.cards[pos, i] == card and h.seats[pos, i] == seat
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

@@ -10,6 +10,7 @@ Rule arguments are built by name (``core.contexts``).
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
@@ -37,6 +38,11 @@ _OWN_RULES = ((KIND_CODE[NIL], "nil.allowed", _NIL), (KIND_CODE[BLIND_NIL], "bli
 # Choosers: a policy's answer to "which of these options?" (one row per hand)
 BidChooser = Callable[[np.ndarray, np.ndarray], np.ndarray]     # (options (N, K) bool, seat) -> column
 CardChooser = Callable[[np.ndarray, int], np.ndarray]           # (masks, count) -> chosen cards as masks
+_RULE_KEYS: dict[tuple, int] = {}     # what a rule depends on -> its number (HandRules.key)
+_SITUATIONS = tuple((leading, first) for leading in (True, False) for first in (True, False))
+# per situation's applicable constraints (and -1 last): their indices in PLAY_CONSTRAINTS
+_CONSTRAINT_INDEX = {names: np.array([PLAY_CONSTRAINTS.index(name) for name in names] + [-1], dtype=np.int64)
+                     for names in {applicable_constraints(*case) for case in _SITUATIONS}}
 
 
 def narrow(hand: np.ndarray, permitted: list[np.ndarray], card_bit: np.ndarray | None = None
@@ -56,6 +62,19 @@ def narrow(hand: np.ndarray, permitted: list[np.ndarray], card_bit: np.ndarray |
     return allowed, first
 
 
+def team_bid_facts(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) -> dict[str, np.ndarray]:
+    """The partnership's bids in the ``team_bid`` context, by name, for each row's pair of bids ``a``, ``b``
+    (kind codes, numbers)."""
+    (kind_a, n_a), (kind_b, n_b) = a, b
+
+    def count(code: int) -> np.ndarray:
+        return (kind_a == code).astype(np.int64) + (kind_b == code)
+    regular = KIND_CODE[REGULAR]
+    return {"team_regular_sum": np.where(kind_a == regular, n_a, 0) + np.where(kind_b == regular, n_b, 0),
+            "team_regular_count": count(regular), "team_nil_count": count(KIND_CODE[NIL]),
+            "team_blind_nil_count": count(KIND_CODE[BLIND_NIL]), "team_blind_count": count(KIND_CODE[BLIND])}
+
+
 class HandRules:
     """A ruleset's array rules and the tables the hand procedure needs (built once per ruleset)."""
 
@@ -68,16 +87,22 @@ class HandRules:
         self.candidates = bid_candidates(rs)
         self.cand_kind = np.array([KIND_CODE[b.kind] for b in self.candidates])
         self.cand_n = np.array([b.n for b in self.candidates])
-        self._keys: dict[str, tuple] = {}
+        self._keys: dict[str, int] = {}
+        self.breaks_key, self.winner_key = self.key("trump.breaks"), self.key("trick.winner")
+        # per situation (leading, first trick): the constraints that apply and their keys
+        self.constraints = {case: (names, tuple(map(self.key, names)))
+                            for case, names in ((c, applicable_constraints(*c)) for c in _SITUATIONS)}
 
-    def key(self, name: str) -> tuple:
-        """What rule ``name``'s array function depends on: rules with equal keys compute the same."""
+    def key(self, name: str) -> int:
+        """What rule ``name``'s array function depends on, as a number: rules with equal keys (in any
+        ruleset) compute the same."""
         found = self._keys.get(name)
         if found is None:
             rule = self.rs.rules[name]
             params = tuple(sorted((p, repr(self.rs.params[p])) for p in rule.names if p in self.rs.params))
-            found = self._keys[name] = (rule.slot.context, " ".join(rule.text.split()), params,
-                                        self.rs.deck, self.rs.suit_of, self.rs.power)
+            depends = (rule.slot.context, " ".join(rule.text.split()), params, self.rs.deck, self.rs.suit_of,
+                       self.rs.power)
+            found = self._keys[name] = _RULE_KEYS.setdefault(depends, len(_RULE_KEYS))
         return found
 
 
@@ -119,7 +144,8 @@ class BatchHand:
         n = len(hands)
         self.rules, self.fn, self.memo = rules, rules.fn, memo
         self.n, self.rows = n, np.arange(n)
-        self.hands = hands
+        self.hands = np.ascontiguousarray(hands)
+        self._flat, self._at = self.hands.reshape(-1), 4 * self.rows     # (row, seat) is _flat[_at + seat]
         self.dealer = np.broadcast_to(dealer, (n,))
         self.scores = np.zeros((n, 2), dtype=np.int64) if scores is None else scores
         self.bags = np.zeros((n, 2), dtype=np.int64) if bags is None else bags
@@ -127,26 +153,28 @@ class BatchHand:
         self.kind = np.full((n, 4), PENDING)
         self.num = np.zeros((n, 4), dtype=np.int64)
         self.turn = 0
-        self.first_bidder = np.broadcast_to(self.fn["deal.first_bidder"](*ARGS["seating"](dealer=self.dealer)), (n,))
         # card play
         self.leader = (np.broadcast_to(self.fn["play.first_leader"](*ARGS["seating"](dealer=self.dealer)), (n,))
                        if leader is None else leader).copy()
         self.broken = np.zeros(n, dtype=bool)
         self.played = np.zeros(n, dtype=np.int64)
         self.number, self.pos = 1, 0
-        self._new_trick()
+        # the trick so far (trick_mask, led and played are replaced, never updated in place: hands that
+        # play the same cards share them)
+        self._no_cards, self._no_suit = np.zeros(n, dtype=np.int64), np.full(n, NONE, dtype=np.int64)
+        self.trick_mask, self.led = self._no_cards, self._no_suit
+        self.cards = np.zeros((4, n), dtype=np.int64)      # by position in the trick, then row
+        self.seats = np.zeros((4, n), dtype=np.int64)
         self.won = np.zeros((n, 4), dtype=np.int64)
         self.winners = np.zeros((n, rules.size), dtype=np.int64)
         self.outside = np.zeros(n, dtype=bool)      # trick.winner named a card not in the trick
         self.last_winner = np.zeros(n, dtype=np.int64)
         self.last_cards = np.zeros((n, 4), dtype=np.int64)
 
-    def _new_trick(self) -> None:
-        n = self.n
-        self.trick_mask = np.zeros(n, dtype=np.int64)
-        self.led = np.full(n, NONE, dtype=np.int64)
-        self.cards = np.zeros((n, 4), dtype=np.int64)      # by position in the trick
-        self.seats = np.zeros((n, 4), dtype=np.int64)
+    @functools.cached_property
+    def first_bidder(self) -> np.ndarray:
+        """The seat that bids first (rule ``deal.first_bidder``)."""
+        return np.broadcast_to(self.fn["deal.first_bidder"](*ARGS["seating"](dealer=self.dealer)), (self.n,))
 
     # ------------------------------------------------------------------ bids
     def bidder(self) -> np.ndarray:
@@ -185,21 +213,19 @@ class BatchHand:
             rule = np.where((rule < 0) & blind & ~np.asarray(allowed, dtype=bool), _BLIND, rule)
         return rule
 
-    def _team_refusal(self, kinds: np.ndarray, ns: np.ndarray, basics: dict, skip_min: np.ndarray) -> np.ndarray:
-        """The first refusal of ``engine.team_refusals`` for each row's pair of bids, given as (N, 2)
-        kinds and numbers (index into BID_RULES, -1: none)."""
-        regular, blind = kinds == KIND_CODE[REGULAR], kinds == KIND_CODE[BLIND]
-        args = ARGS["team_bid"](team_regular_sum=np.where(regular, ns, 0).sum(axis=1),
-                                team_regular_count=regular.sum(axis=1),
-                                team_nil_count=(kinds == KIND_CODE[NIL]).sum(axis=1),
-                                team_blind_nil_count=(kinds == KIND_CODE[BLIND_NIL]).sum(axis=1),
-                                team_blind_count=blind.sum(axis=1), **basics)
+    def _team_refusal(self, a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray], basics: dict,
+                      skip_min: np.ndarray) -> np.ndarray:
+        """The first refusal of ``engine.team_refusals`` for each row's pair of bids ``a``, ``b`` (kind
+        codes, numbers) (index into BID_RULES, -1: none)."""
+        args = ARGS["team_bid"](**team_bid_facts(a, b), **basics)
         fn = self.fn
-        has_regular = regular.any(axis=1)
+        (kind_a, n_a), (kind_b, n_b) = a, b
+        has_regular = (kind_a == KIND_CODE[REGULAR]) | (kind_b == KIND_CODE[REGULAR])
         contract = fn["bid.team_contract"](*args)
         low, high = fn["bid.team_min"](*args), fn["bid.team_max"](*args)
         valid = np.asarray(fn["bid.team_valid"](*args), dtype=bool)
-        mismatch = blind.any(axis=1) & ~(blind.all(axis=1) & (ns[:, 0] == ns[:, 1]))
+        blind_a, blind_b = kind_a == KIND_CODE[BLIND], kind_b == KIND_CODE[BLIND]
+        mismatch = (blind_a | blind_b) & ~(blind_a & blind_b & (n_a == n_b))
         rule = np.where(~valid, _TVALID, -1)
         rule = np.where(has_regular & (contract > high), _TMAX, rule)
         rule = np.where(has_regular & (contract < low) & ~skip_min, _TMIN, rule)
@@ -212,8 +238,7 @@ class BatchHand:
         skip_min = may_raise & ((kind == KIND_CODE[NIL]) | (kind == KIND_CODE[BLIND_NIL])) & (
             turn.partner_kind == KIND_CODE[REGULAR])
         basics = {key: turn.facts[key] for key in ("team_score", "team_bags", "opponents_score", "opponents_bags")}
-        return self._team_refusal(np.stack([turn.partner_kind, kind], axis=1),
-                                  np.stack([turn.partner_n, n], axis=1), basics, skip_min)
+        return self._team_refusal((turn.partner_kind, turn.partner_n), (kind, n), basics, skip_min)
 
     def bid_refusals(self, kind: np.ndarray, n: np.ndarray) -> np.ndarray:
         """Array ``engine.bid_refusals``: the first rule that refuses the next bidder's bid (kind code, n)
@@ -264,10 +289,10 @@ class BatchHand:
         basics = self._team_basics(seat % 2)
         current = self.num[rows, partner]
         no_skip = np.zeros(self.n, dtype=bool)
+        regular, bid_n = np.full(self.n, KIND_CODE[REGULAR]), self.num[rows, seat]
         for value in range(1, size + 1):
-            kinds = np.stack([np.zeros(self.n, dtype=np.int64), mine], axis=1)
-            ns = np.stack([np.full(self.n, value), self.num[rows, seat]], axis=1)
-            options[:, value] = (self._team_refusal(kinds, ns, basics, no_skip) < 0) & (value >= current)
+            ok = self._team_refusal((regular, np.full(self.n, value)), (mine, bid_n), basics, no_skip) < 0
+            options[:, value] = ok & (value >= current)
         return eligible, options
 
     def raise_bid(self, choose: BidChooser) -> None:
@@ -304,72 +329,74 @@ class BatchHand:
         return (self.leader + self.pos) % 4
 
     def _shared(self, key: tuple, compute: Callable[[], object]):
-        """``compute()``, or with a memo the value shared by every hand whose ``key`` (what the value
-        depends on besides the cards) is equal at this step."""
+        """``compute()``, or with a memo the value shared by every hand (of those playing the same cards)
+        whose ``key`` (what the value depends on besides the cards) is equal at this step."""
         if self.memo is None:
             return compute()
         return self.memo.get((*key, self.number, self.pos), compute)
+
+    def _holding(self, seat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Where ``seat``'s hand is in ``_flat``, and the cards it holds."""
+        return self._shared(("hand",), lambda: (self._at + seat, self._flat[self._at + seat]))
 
     def legal(self, seat: np.ndarray | None = None, card_bit: np.ndarray | None = None
               ) -> tuple[np.ndarray, np.ndarray | None]:
         """Array ``engine.legal_mask`` for ``seat`` (default: whose turn it is).  Given ``card_bit``, also
         the first applied play constraint that excludes that card (index into PLAY_CONSTRAINTS, -1: none)."""
-        seat = self.to_play() if seat is None else seat
-        hand = self.hands[self.rows, seat]
+        hand = self._holding(self.to_play() if seat is None else seat)[1]
         leading = self.pos == 0
-        names = applicable_constraints(leading, self.number == 1)
+        names, keys = self.rules.constraints[(leading, self.number == 1)]
         args = ARGS["play"](hand=hand, trick_cards=self.trick_mask, trick_led_suit=self.led,
                             trick_number=self.number, trick_position=self.pos + 1, leading=leading,
                             trump_broken=self.broken, played=self.played)
-        key, broken_by = self.rules.key, self.rules.key("trump.breaks")    # trumps broken: by equal rules
-        permitted = [self._shared(("play", key(name), broken_by),
-                                  lambda name=name: np.asarray(self.fn[name](*args)) & hand) for name in names]
-        if card_bit is None:
-            return narrow(hand, permitted)[0], None
-        allowed, first = self._shared(("legal", tuple(map(key, names)), broken_by),
-                                      lambda: narrow(hand, permitted, card_bit))
-        indices = np.array([PLAY_CONSTRAINTS.index(name) for name in names] + [-1], dtype=np.int64)
-        return allowed, indices[first]
+        broken_by = self.rules.breaks_key          # trumps broken alike: by equal rules
+
+        def evaluate() -> tuple[np.ndarray, np.ndarray | None]:
+            permitted = [self._shared(("play", key, broken_by),
+                                      lambda name=name: np.asarray(self.fn[name](*args)) & hand)
+                         for name, key in zip(names, keys)]
+            allowed, first = narrow(hand, permitted, card_bit)
+            return allowed, None if first is None else _CONSTRAINT_INDEX[names][first]
+        return self._shared(("legal", keys, broken_by, card_bit is None), evaluate)
 
     def play(self, card: np.ndarray, seat: np.ndarray | None = None) -> None:
         """``seat`` (default: whose turn it is) plays ``card``: trumps may break, the card leaves the hand
         and joins the trick."""
         seat = self.to_play() if seat is None else seat
-        hand = self.hands[self.rows, seat]
+        at, hand = self._holding(seat)
         leading = self.pos == 0
         args = ARGS["break"](card=card, hand=hand, leading=leading, trick_led_suit=self.led, trick_number=self.number)
-        self.broken |= self._shared(("break", self.rules.key("trump.breaks")),
+        self.broken |= self._shared(("break", self.rules.breaks_key),
                                     lambda: np.asarray(self.fn["trump.breaks"](*args), dtype=bool))
-        bit = np.left_shift(1, card)
-        self.hands[self.rows, seat] = hand & ~bit
-        self.played |= bit
-        self.trick_mask |= bit
-        self.cards[:, self.pos] = card
-        self.seats[:, self.pos] = seat
+        # the cards after the play (shared by hands playing the same cards: never updated in place)
+        left, self.played, self.trick_mask = self._shared(("move",), lambda: self._move(hand, card))
+        self._flat[at] = left
+        self.cards[self.pos] = card
+        self.seats[self.pos] = seat
         if leading:
             self.led = self.rules.suit_of[card]
         self.pos += 1
 
+    def _move(self, hand: np.ndarray, card: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The hand without ``card``, and the cards played and the trick with it."""
+        bit = np.left_shift(1, card)
+        return hand & ~bit, self.played | bit, self.trick_mask | bit
+
     def finish_trick(self, leader: np.ndarray | None = None) -> np.ndarray:
         """Array ``engine.trick_winner`` on the complete trick: the winner takes it and leads next (or
         ``leader``, a replay's recorded next leader).  Returns the winning seats."""
-        n, rows = self.n, self.rows
-        args = ARGS["trick"](trick_cards=self.trick_mask, trick_led_suit=self.led, trick_number=self.number,
-                             trick_lead=self.cards[:, 0])
-        win_card = self._shared(("winner", self.rules.key("trick.winner")),
-                                lambda: np.broadcast_to(self.fn["trick.winner"](*args), (n,)))
-        hit = self.cards == win_card[:, None]
-        self.outside |= ~hit.any(axis=1)
-        winner = self.seats[rows, np.argmax(hit, axis=1)]
-        self.won[rows, winner] += 1
+        rows = self.rows
+        winner, outside = self._shared(("winner", self.rules.winner_key), self._trick_winner)
+        self.outside |= outside
+        self.won.reshape(-1)[self._at + winner] += 1
         self.winners[:, self.number - 1] = winner
         if self.number == self.rules.size:
             for pos in range(4):
-                self.last_cards[rows, self.seats[:, pos]] = self.cards[:, pos]
+                self.last_cards[rows, self.seats[pos]] = self.cards[pos]
             self.last_winner = winner
         self.leader = winner if leader is None else leader
         self.number, self.pos = self.number + 1, 0
-        self._new_trick()
+        self.trick_mask, self.led = self._no_cards, self._no_suit
         return winner
 
     def adopt_play(self, other: BatchHand) -> None:
@@ -377,6 +404,14 @@ class BatchHand:
         seat and per trick, and the last trick."""
         self.won, self.winners, self.outside = other.won, other.winners, other.outside
         self.last_winner, self.last_cards = other.last_winner, other.last_cards
+
+    def _trick_winner(self) -> tuple[np.ndarray, np.ndarray]:
+        """The seat whose card rule ``trick.winner`` names, and whether that card is outside the trick."""
+        args = ARGS["trick"](trick_cards=self.trick_mask, trick_led_suit=self.led, trick_number=self.number,
+                             trick_lead=self.cards[0])
+        win_card = np.broadcast_to(self.fn["trick.winner"](*args), (self.n,))
+        hit = self.cards == win_card
+        return self.seats[np.argmax(hit, axis=0), self.rows], ~hit.any(axis=0)
 
     # ------------------------------------------------------------------ score
     def score(self, reneges: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -425,12 +460,10 @@ class BatchHand:
         blind_at = kinds == KIND_CODE[BLIND]
         blind = blind_at.any(axis=1)
         basics = self._team_basics(np.full(self.n, team))
-        contract = np.where(blind, np.where(blind_at[:, 0], ns[:, 0], ns[:, 1]), np.where(
-            regular.any(axis=1), self.fn["bid.team_contract"](*ARGS["team_bid"](
-                team_regular_sum=np.where(regular, ns, 0).sum(axis=1), team_regular_count=regular.sum(axis=1),
-                team_nil_count=(kinds == KIND_CODE[NIL]).sum(axis=1),
-                team_blind_nil_count=(kinds == KIND_CODE[BLIND_NIL]).sum(axis=1),
-                team_blind_count=blind_at.sum(axis=1), **basics)), 0))
+        pair_contract = self.fn["bid.team_contract"](*ARGS["team_bid"](
+            **team_bid_facts((kinds[:, 0], ns[:, 0]), (kinds[:, 1], ns[:, 1])), **basics))
+        contract = np.where(blind, np.where(blind_at[:, 0], ns[:, 0], ns[:, 1]),
+                            np.where(regular.any(axis=1), pair_contract, 0))
         regular_tricks = np.where(is_nil, 0, tricks).sum(axis=1)
         nil_tricks = np.where(is_nil, tricks, 0).sum(axis=1)
         won = regular_tricks + (nil_tricks if self.rules.params["nil.tricks_count"] else 0) + adjust
