@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 import random
-import textwrap
 
 import numpy as np
 import pytest
@@ -41,10 +40,6 @@ def rules(variant: str) -> HandRules:
     return HandRules(ruleset(variant))
 
 
-def deal(rs, rng: random.Random) -> list[int]:
-    return E.deal_cards(rs, rng)
-
-
 def totals(rng: random.Random) -> tuple[tuple[int, int], tuple[int, int]]:
     """Random scores and bags before a hand (bags past the limit too: the carry loop)."""
     return (rng.randint(-400, 600), rng.randint(-400, 600)), (rng.randint(0, 25), rng.randint(0, 25))
@@ -69,7 +64,7 @@ def bidding_states(variant: str, seed: str) -> dict[int, list[dict]]:
     by_turn: dict[int, list[dict]] = {k: [] for k in range(4)}
     for _ in range(ROWS):
         scores, bags = totals(rng)
-        row = {"hands": deal(rs, rng), "dealer": rng.randrange(4), "scores": scores, "bags": bags,
+        row = {"hands": E.deal_cards(rs, rng), "dealer": rng.randrange(4), "scores": scores, "bags": bags,
                "bids": [None] * 4, "order": []}
         first = rs.fn["deal.first_bidder"](row["dealer"])
         k = rng.randrange(4)
@@ -182,7 +177,7 @@ def test_exchange_twin(variant):
     rows = []
     for _ in range(60):
         bids = [rng.choice([E.Bid(E.BLIND_NIL), E.Bid(E.REGULAR, 3), E.Bid(E.NIL)]) for _ in range(4)]
-        rows.append({"hands": deal(rs, rng), "dealer": rng.randrange(4), "scores": (0, 0), "bags": (0, 0),
+        rows.append({"hands": E.deal_cards(rs, rng), "dealer": rng.randrange(4), "scores": (0, 0), "bags": (0, 0),
                      "bids": bids})
     h = batch_hand(variant, rows)
     first = np.asarray(h.first_bidder)

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core import cards as C
 from ..core.contexts import ARGS, pick
 from ..core.schema import BID_KINDS, PLAY_CONSTRAINTS
 from ..errors import GameError
@@ -136,7 +135,9 @@ class _BidTurn:
 
 class BatchHand:
     """One hand per row, from the bids to the score.  ``hands`` (N, 4) masks are updated in place;
-    ``scores`` and ``bags`` (N, 2) are the teams' totals before the hand (default 0-0)."""
+    ``scores`` and ``bags`` (N, 2) are the teams' totals before the hand (default 0-0); ``leader`` the
+    first leader when not the rules' (a replay's recorded one); ``memo`` shares rule values with other
+    hands that play the same cards."""
 
     def __init__(self, rules: HandRules, hands: np.ndarray, dealer: np.ndarray,
                  scores: np.ndarray | None = None, bags: np.ndarray | None = None,
@@ -154,8 +155,8 @@ class BatchHand:
         self.num = np.zeros((n, 4), dtype=np.int64)
         self.turn = 0
         # card play
-        self.leader = (np.broadcast_to(self.fn["play.first_leader"](*ARGS["seating"](dealer=self.dealer)), (n,))
-                       if leader is None else leader).copy()
+        if leader is not None:            # (else the first_leader rule's, when first asked)
+            self.leader = leader
         self.broken = np.zeros(n, dtype=bool)
         self.played = np.zeros(n, dtype=np.int64)
         self.number, self.pos = 1, 0
@@ -170,6 +171,11 @@ class BatchHand:
         self.outside = np.zeros(n, dtype=bool)      # trick.winner named a card not in the trick
         self.last_winner = np.zeros(n, dtype=np.int64)
         self.last_cards = np.zeros((n, 4), dtype=np.int64)
+
+    @functools.cached_property
+    def leader(self) -> np.ndarray:
+        """The seat that leads the trick (first: rule ``play.first_leader``; replaced, never updated in place)."""
+        return np.broadcast_to(self.fn["play.first_leader"](*ARGS["seating"](dealer=self.dealer)), (self.n,))
 
     @functools.cached_property
     def first_bidder(self) -> np.ndarray:
