@@ -1,4 +1,4 @@
-"""Replay many transcripts under one variant at once, on the vector back end.
+"""Replay many transcripts under one variant at once, on the vector back end (``fast.hand.BatchHand``).
 
 ``replay.replay`` stays the reference.  This computes the same stage values
 (``Outcome.sig``) and the rule behind the first forbidden bid or card for a
