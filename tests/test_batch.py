@@ -83,36 +83,3 @@ def test_batch_is_reproducible():
     rs = load_ruleset("standard")
     a, b = BatchEngine(rs).play(100, seed=5), BatchEngine(rs).play(100, seed=5)
     assert (a.points == b.points).all() and (a.tricks == b.tricks).all()
-
-
-@pytest.mark.parametrize("variant", ["tournament", "pirates", "jokers-deuces", "standard"])
-def test_vector_legality_equals_scalar_on_random_states(variant):
-    rs = load_ruleset(variant)
-    batch = BatchEngine(rs)
-    rng = random.Random(variant)
-    deck = C.card_list(rs.deck)
-    spades = [c for c in deck if rs.suit_of[c] == rs.params["trump.suit"]]
-    rows = []
-    for _ in range(1500):
-        pool = spades if rng.random() < 0.15 else deck      # all-trump hands: first-trick dead ends
-        size = rng.randint(1, min(13, len(pool)))
-        hand = rng.sample(pool, size)
-        rest = [c for c in deck if c not in hand]
-        trick = rng.sample(rest, rng.randint(0, 3))
-        number = rng.choice([1, 1, rng.randint(2, 13)])
-        rows.append((C.mask_of(hand), trick, number, rng.random() < 0.5))
-    for position in range(1, 5):
-        group = [r for r in rows if len(r[1]) == position - 1]
-        for number_is_one in (True, False):
-            sub = [r for r in group if (r[2] == 1) == number_is_one]
-            if not sub:
-                continue
-            number = 1 if number_is_one else 2
-            hands = np.array([r[0] for r in sub], dtype=np.int64)
-            tricks = np.array([C.mask_of(r[1]) for r in sub], dtype=np.int64)
-            led = np.array([rs.suit_of[r[1][0]] if r[1] else -1 for r in sub], dtype=np.int64)
-            broken = np.array([r[3] for r in sub])
-            fast = batch._legal(hands, tricks, led, number, position, broken, tricks)
-            for i, (hand, trick, _, brk) in enumerate(sub):
-                expected = E.legal_cards(rs, hand, trick, number, brk, C.mask_of(trick)).cards
-                assert int(fast[i]) == expected, (variant, C.card_names(hand), C.card_names(C.mask_of(trick)))

@@ -31,11 +31,7 @@ MAX_COMPLEXITY = 15
 ALLOWED_CYCLES: set[tuple[str, ...]] = set()
 
 # (importing module, module imported from, private name).
-ALLOWED_PRIVATE_IMPORTS: set[tuple[str, str, str]] = {
-    # being reworked in issue 14 (the array twin of the hand procedure)
-    ("rulespec.tools.diff.batch_replay", "rulespec.fast.batch", "_KIND_CODE"),
-    ("rulespec.tools.diff.batch_replay", "rulespec.fast.batch", "_KIND_NAME"),
-}
+ALLOWED_PRIVATE_IMPORTS: set[tuple[str, str, str]] = set()
 
 # Exception classes defined outside rulespec/errors.py: "file:class".
 ALLOWED_EXCEPTIONS: set[str] = {
@@ -45,8 +41,6 @@ ALLOWED_EXCEPTIONS: set[str] = {
 
 # Functions above MAX_COMPLEXITY: "file:qualified name".
 ALLOWED_COMPLEX: set[str] = {
-    # being reworked in issue 14 (the array twin's replay, on its own branch)
-    "rulespec/tools/diff/batch_replay.py:play_all",
     # the hardening branch's reading of variant files, inline variants, YAML hints and cost bounds (issue 19),
     # to be split into named steps (issue 14)
     "rulespec/app/inline.py:_write",

@@ -1,0 +1,395 @@
+"""Each step of the array hand procedure (``fast.hand.BatchHand``) gives, row by row, what the scalar
+engine gives on random states, for every bundled variant (and two made-up ones for the renege modes
+and bag rules no bundled variant has)."""
+from __future__ import annotations
+
+import functools
+import random
+
+import numpy as np
+import pytest
+
+from rulespec.core import cards as C
+from rulespec.core.schema import PLAY_CONSTRAINTS
+from rulespec.errors import GameError
+from rulespec.fast.hand import BID_RULES, KIND_CODE, BatchHand, HandRules
+from rulespec import game as E
+from rulespec.game.policies import RandomPolicy
+from rulespec.model.ruleset import load_ruleset, ruleset_from_text
+from rulespec.model.variants import bundled_ids
+
+MADE_UP = {
+    "forfeit-victim-bags-no-carry": "extends: standard\nrules:\n  renege.mode: forfeit @ house §1\n"
+                                    "  renege.victim_bags: true @ house §1\n  bags.carry: false @ house §1\n",
+    "transfer-two-no-victim-bags": "extends: tournament\nrules:\n  renege.mode: transfer @ house §1\n"
+                                   "  renege.transfer_tricks: 2 @ house §1\n  renege.victim_bags: false @ house §1\n",
+}
+VARIANTS = [*bundled_ids(), *MADE_UP]
+ROWS = 240
+
+
+@functools.lru_cache(maxsize=None)
+def ruleset(variant: str):
+    if variant in MADE_UP:
+        return ruleset_from_text(f"id: {variant}\nsource: {{doc: house, title: twins}}\n{MADE_UP[variant]}")
+    return load_ruleset(variant)
+
+
+@functools.lru_cache(maxsize=None)
+def rules(variant: str) -> HandRules:
+    return HandRules(ruleset(variant))
+
+
+def totals(rng: random.Random) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Random scores and bags before a hand (bags past the limit too: the carry loop)."""
+    return (rng.randint(-400, 600), rng.randint(-400, 600)), (rng.randint(0, 25), rng.randint(0, 25))
+
+
+def batch_hand(variant: str, rows: list[dict]) -> BatchHand:
+    """A BatchHand over ``rows`` (each with hands, dealer, scores, bags)."""
+    return BatchHand(rules(variant), np.array([r["hands"] for r in rows], dtype=np.int64),
+                     np.array([r["dealer"] for r in rows], dtype=np.int64),
+                     np.array([r["scores"] for r in rows], dtype=np.int64),
+                     np.array([r["bags"] for r in rows], dtype=np.int64))
+
+
+def random_bid(rs, rng: random.Random) -> E.Bid:
+    return rng.choice(E.bid_candidates(rs))
+
+
+# --------------------------------------------------------------------------- bids
+def bidding_states(variant: str, seed: str) -> dict[int, list[dict]]:
+    """Random states before bid k (0..3), by k: earlier bids mostly legal (else any candidate)."""
+    rs, rng = ruleset(variant), random.Random(f"{seed}:{variant}")
+    by_turn: dict[int, list[dict]] = {k: [] for k in range(4)}
+    for _ in range(ROWS):
+        scores, bags = totals(rng)
+        row = {"hands": E.deal_cards(rs, rng), "dealer": rng.randrange(4), "scores": scores, "bags": bags,
+               "bids": [None] * 4, "order": []}
+        first = rs.fn["deal.first_bidder"](row["dealer"])
+        k = rng.randrange(4)
+        for turn in range(k):
+            seat = (first + turn) % 4
+            legal = E.legal_bids(rs, seat, row["hands"][seat], row["dealer"], row["bids"], scores, bags)
+            row["bids"][seat] = rng.choice(legal) if legal and rng.random() < 0.7 else random_bid(rs, rng)
+            row["order"].append(seat)
+        row["seat"] = (first + k) % 4
+        by_turn[k].append(row)
+    return by_turn
+
+
+def replay_bids(h: BatchHand, rows: list[dict]) -> None:
+    """Make each row's earlier bids on ``h``."""
+    for turn in range(len(rows[0]["order"])):
+        bids = [r["bids"][r["order"][turn]] for r in rows]
+        h.bid(np.array([KIND_CODE[b.kind] for b in bids]), np.array([b.n for b in bids]))
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_bid_twin(variant):
+    rs = ruleset(variant)
+    candidates = E.bid_candidates(rs)
+    rng = random.Random(variant)
+    for rows in bidding_states(variant, "bid").values():
+        if not rows:
+            continue
+        h = batch_hand(variant, rows)
+        replay_bids(h, rows)
+        assert h.bidder().tolist() == [r["seat"] for r in rows]
+        legal = h.legal_bids()
+        asked = [random_bid(rs, rng) for _ in rows]
+        refused = h.bid_refusals(np.array([KIND_CODE[b.kind] for b in asked]), np.array([b.n for b in asked]))
+        for i, r in enumerate(rows):
+            args = (rs, r["seat"])
+            expected = E.legal_bids(*args, r["hands"][r["seat"]], r["dealer"], r["bids"], r["scores"], r["bags"])
+            assert [c for j, c in enumerate(candidates) if legal[i, j]] == expected, (variant, i)
+            why = E.bid_refusals(*args, asked[i], hand=r["hands"][r["seat"]], dealer=r["dealer"], bids=r["bids"],
+                                 scores=r["scores"], bags=r["bags"])
+            got = BID_RULES[refused[i]] if refused[i] >= 0 else None
+            assert got == (why[0]["rule"] if why else None), (variant, i, str(asked[i]))
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_raise_bid_twin(variant):
+    """After each bid: whether the partner may raise and to what (as ``engine.play_hand`` asks
+    ``team_refusals``), and the raised bid when the partner takes the last option."""
+    rs = ruleset(variant)
+    size = rs.params["deal.hand_size"]
+    seen = 0
+    for k, rows in bidding_states(variant, "raise").items():
+        if k < 2 or not rows:
+            continue
+        rng = random.Random(f"raise:{variant}:{k}")
+        h = batch_hand(variant, rows)
+        replay_bids(h, rows)
+        last = [rng.choice([E.Bid(E.NIL), E.Bid(E.BLIND_NIL), random_bid(rs, rng)]) for _ in rows]
+        h.bid(np.array([KIND_CODE[b.kind] for b in last]), np.array([b.n for b in last]))
+        eligible, options = h.raise_options()
+        h.raise_bid(lambda opts, seat: opts.shape[1] - 1 - np.argmax(opts[:, ::-1], axis=1))
+        for i, r in enumerate(rows):
+            seat, partner = r["seat"], (r["seat"] + 2) % 4
+            pbid = r["bids"][partner]
+            may = last[i].is_nil and pbid is not None and pbid.kind == E.REGULAR
+            assert bool(eligible[i]) == may, (variant, i)
+            if not may:
+                assert h.num[i, partner] == (pbid.n if pbid else 0)
+                continue
+            raises = [n for n in range(pbid.n, size + 1)
+                      if not E.team_refusals(rs, (E.Bid(E.REGULAR, n), last[i]), r["scores"], r["bags"], seat % 2,
+                                             explain=False)]
+            assert [n for n in range(size + 1) if options[i, n]] == raises, (variant, i)
+            assert h.num[i, partner] == (raises[-1] if raises else pbid.n)
+            seen += 1
+    assert seen
+
+
+class _Lowest(RandomPolicy):
+    """Fixed bids, the lowest cards to exchange and the lowest legal card to play."""
+
+    def __init__(self, bids):
+        super().__init__(random.Random(0))
+        self.bids = bids
+
+    def bid(self, rs, seat, legal, hand):
+        return self.bids[seat]
+
+    def raise_bid(self, rs, seat, legal, hand):
+        return self.bids[seat]
+
+    def exchange(self, rs, seat, hand, count):
+        return C.card_list(hand)[:count]
+
+    def play(self, rs, seat, legal, trick, hand):
+        return C.card_list(legal)[0]
+
+
+def _lowest_cards(masks: np.ndarray, count: int) -> np.ndarray:
+    out = np.zeros(len(masks), dtype=np.int64)
+    for i, mask in enumerate(masks.tolist()):
+        out[i] = C.mask_of(C.card_list(mask)[:count])
+    return out
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_exchange_twin(variant):
+    """The hands after the exchange: as ``engine.play_hand`` records its exchanges."""
+    rs, rng = ruleset(variant), random.Random(f"exchange:{variant}")
+    rows = []
+    for _ in range(60):
+        bids = [rng.choice([E.Bid(E.BLIND_NIL), E.Bid(E.REGULAR, 3), E.Bid(E.NIL)]) for _ in range(4)]
+        rows.append({"hands": E.deal_cards(rs, rng), "dealer": rng.randrange(4), "scores": (0, 0), "bags": (0, 0),
+                     "bids": bids})
+    h = batch_hand(variant, rows)
+    first = np.asarray(h.first_bidder)
+    for turn in range(4):
+        bids = [r["bids"][(int(first[i]) + turn) % 4] for i, r in enumerate(rows)]
+        h.bid(np.array([KIND_CODE[b.kind] for b in bids]), np.array([b.n for b in bids]))
+    h.exchange(_lowest_cards)
+    for i, r in enumerate(rows):
+        record = E.play_hand(rs, list(r["hands"]), r["dealer"], _Lowest(r["bids"]))
+        hands = list(r["hands"])
+        for ex in record["exchanges"]:
+            seat = C.SEATS.index(ex["from"])
+            gave, got = C.mask_of(C.parse_cards(ex["gave"])), C.mask_of(C.parse_cards(ex["received"]))
+            hands[seat] = (hands[seat] & ~gave) | got
+            hands[(seat + 2) % 4] = (hands[(seat + 2) % 4] & ~got) | gave
+        assert h.hands[i].tolist() == hands, (variant, i)
+
+
+# --------------------------------------------------------------------------- card play
+def play_states(variant: str) -> dict[tuple[int, int], list[dict]]:
+    """Random states before a card is played, by (trick number, position): the hand of the seat to play
+    (sometimes all trumps), the trick so far, the cards played before, trumps broken or not."""
+    rs, rng = ruleset(variant), random.Random(f"play:{variant}")
+    size = rs.params["deal.hand_size"]
+    deck = C.card_list(rs.deck)
+    trumps = [c for c in deck if rs.suit_of[c] == rs.params["trump.suit"]]
+    by_step: dict[tuple[int, int], list[dict]] = {}
+    for _ in range(2 * ROWS):
+        number, pos = rng.choice([1, 1, 2, size // 2, size]), rng.randrange(4)
+        pool = trumps if rng.random() < 0.15 and len(trumps) >= size - number + 1 else deck
+        hand = rng.sample(pool, size - number + 1)
+        rest = [c for c in deck if c not in hand]
+        trick = rng.sample(rest, pos)
+        before = rng.sample([c for c in rest if c not in trick], 4 * (number - 1))
+        leader = rng.randrange(4)
+        hands = [0] * 4
+        hands[(leader + pos) % 4] = C.mask_of(hand)
+        by_step.setdefault((number, pos), []).append(
+            {"hands": hands, "dealer": 0, "scores": (0, 0), "bags": (0, 0), "hand": hand, "trick": trick,
+             "played": C.mask_of(before + trick), "broken": rng.random() < 0.5, "leader": leader,
+             "card": rng.choice(hand)})
+    return by_step
+
+
+def play_hand_at(variant: str, number: int, pos: int, rows: list[dict]) -> BatchHand:
+    """A BatchHand at trick ``number``, position ``pos``, in the rows' states."""
+    rs = ruleset(variant)
+    h = batch_hand(variant, rows)
+    h.number, h.pos = number, pos
+    h.leader = np.array([r["leader"] for r in rows], dtype=np.int64)
+    h.trick_mask = np.array([C.mask_of(r["trick"]) for r in rows], dtype=np.int64)
+    h.led = np.array([rs.suit_of[r["trick"][0]] if r["trick"] else -1 for r in rows], dtype=np.int64)
+    for k in range(pos):
+        h.cards[k] = [r["trick"][k] for r in rows]
+        h.seats[k] = (h.leader + k) % 4
+    h.broken = np.array([r["broken"] for r in rows])
+    h.played = np.array([r["played"] for r in rows], dtype=np.int64)
+    return h
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_legal_twin(variant):
+    """Legal cards (``engine.legal_cards``) and the first constraint that excludes a card (the first
+    step of ``engine.legal_cards`` that leaves it out)."""
+    rs = ruleset(variant)
+    for (number, pos), rows in play_states(variant).items():
+        h = play_hand_at(variant, number, pos, rows)
+        legal = h.legal()[0]
+        allowed, first = h.legal(card_bit=np.array([1 << r["card"] for r in rows], dtype=np.int64))
+        assert (allowed == legal).all()
+        for i, r in enumerate(rows):
+            hand, trick = C.mask_of(r["hand"]), r["trick"]
+            assert int(legal[i]) == E.legal_cards(rs, hand, trick, number, r["broken"], r["played"]).cards, \
+                (variant, number, pos, i)
+            steps = E.legal_cards(rs, hand, trick, number, r["broken"], r["played"], explain=True).steps
+            name = C.card_name(r["card"])
+            expected = next((s["rule"] for s in steps if name not in s["value"]), None)
+            assert (PLAY_CONSTRAINTS[first[i]] if first[i] >= 0 else None) == expected, (variant, number, pos, i)
+
+
+def _scalar_breaks(rs, seat: int, card: int, hand: int, trick: list[int], number: int) -> bool:
+    """Whether ``HandState.play`` breaks trumps with ``card`` from ``hand`` after ``trick`` (trumps unbroken)."""
+    hands = [0, 0, 0, 0]
+    hands[seat] = hand
+    state = E.HandState(rs, hands, 0)
+    state.leader, state.number, state.trick = (seat - len(trick)) % 4, number, list(trick)
+    state.trick_mask, state.led = C.mask_of(trick), rs.suit_of[trick[0]] if trick else -1
+    state.play(card)
+    return state.broken
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_play_twin(variant):
+    """Playing a card: trumps broken as ``HandState.play`` says, the card leaves the hand and joins
+    the trick (and the cards played), the led suit is the first card's."""
+    rs = ruleset(variant)
+    for (number, pos), rows in play_states(variant).items():
+        h = play_hand_at(variant, number, pos, rows)
+        h.play(np.array([r["card"] for r in rows], dtype=np.int64))
+        assert h.pos == pos + 1
+        for i, r in enumerate(rows):
+            seat, card, hand = (r["leader"] + pos) % 4, r["card"], C.mask_of(r["hand"])
+            broken = r["broken"] or _scalar_breaks(rs, seat, card, hand, r["trick"], number)
+            assert bool(h.broken[i]) == broken, (variant, number, pos, i)
+            assert int(h.hands[i, seat]) == hand & ~(1 << card)
+            assert int(h.trick_mask[i]) == C.mask_of([*r["trick"], card])
+            assert int(h.played[i]) == r["played"] | 1 << card
+            assert int(h.led[i]) == rs.suit_of[[*r["trick"], card][0]]
+            assert h.cards[pos, i] == card and h.seats[pos, i] == seat
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_finish_trick_twin(variant):
+    """A complete trick: the winner as ``engine.trick_winner``, who leads next, tricks won, and after the
+    last trick the cards by seat (``engine.by_seat``) and the winner."""
+    rs, rng = ruleset(variant), random.Random(f"trick:{variant}")
+    size = rs.params["deal.hand_size"]
+    deck = C.card_list(rs.deck)
+    for number in (1, 2, size):
+        rows = [{"hands": [0] * 4, "dealer": 0, "scores": (0, 0), "bags": (0, 0), "trick": [], "played": 0,
+                 "broken": False, "cards": rng.sample(deck, 4), "leader": rng.randrange(4),
+                 "won": [rng.randrange(number) for _ in range(4)]} for _ in range(ROWS)]
+        h = play_hand_at(variant, number, 0, rows)
+        h.won = np.array([r["won"] for r in rows], dtype=np.int64)
+        for k in range(4):
+            h.play(np.array([r["cards"][k] for r in rows], dtype=np.int64))
+        winner = h.finish_trick()
+        assert not h.outside.any() and h.number == number + 1 and h.pos == 0 and not h.trick_mask.any()
+        for i, r in enumerate(rows):
+            index, _ = E.trick_winner(rs, r["cards"], number)
+            seat = (r["leader"] + index) % 4
+            assert winner[i] == seat and h.leader[i] == seat and h.winners[i, number - 1] == seat, (variant, i)
+            assert h.won[i].tolist() == [w + (s == seat) for s, w in enumerate(r["won"])]
+            if number == size:
+                assert h.last_winner[i] == seat and h.last_cards[i].tolist() == E.by_seat(r["cards"], r["leader"])
+
+
+# --------------------------------------------------------------------------- score
+def renege_seats(rs, rng: random.Random) -> list[int]:
+    """0, 1 or 2 reneging seats (forfeit: of one side, as the engine requires)."""
+    mode = rs.params["renege.mode"]
+    if mode == "none":
+        return []
+    count = rng.choice([0, 1, 2])
+    if mode == "forfeit":
+        side = rng.randrange(2)
+        return [rng.choice([side, side + 2]) for _ in range(count)]
+    return [rng.randrange(4) for _ in range(count)]
+
+
+def scored_states(variant: str) -> list[dict]:
+    """Random bids (any candidates), tricks per seat adding up to the hand size, scores and bags before,
+    the last trick, and reneges."""
+    rs, rng = ruleset(variant), random.Random(f"score:{variant}")
+    size = rs.params["deal.hand_size"]
+    deck = C.card_list(rs.deck)
+    rows = []
+    for _ in range(2 * ROWS):
+        cuts = sorted(rng.randint(0, size) for _ in range(3))
+        tricks = [cuts[0], cuts[1] - cuts[0], cuts[2] - cuts[1], size - cuts[2]]
+        rng.shuffle(tricks)
+        if rng.random() < 0.3:
+            tricks = rng.choice([[0, size, 0, 0], [size, 0, 0, 0], [0, 0, 0, size]])
+        scores, bags = totals(rng)
+        blind = rng.random() < 0.1
+        bids = [random_bid(rs, rng) for _ in range(4)]
+        if blind:                              # a partnership's blind team bid
+            team, n = rng.randrange(2), rng.randint(1, size)
+            bids[team] = bids[team + 2] = E.Bid(E.BLIND, n)
+        winner = rng.choice([s for s in range(4) if tricks[s]])
+        rows.append({"hands": [0] * 4, "dealer": 0, "scores": scores, "bags": bags, "bids": bids, "tricks": tricks,
+                     "last": (winner, rng.sample(deck, 4)), "reneges": renege_seats(rs, rng)})
+    return rows
+
+
+def scored_hand(variant: str, rows: list[dict]) -> BatchHand:
+    h = batch_hand(variant, rows)
+    h.kind = np.array([[KIND_CODE[b.kind] for b in r["bids"]] for r in rows])
+    h.num = np.array([[b.n for b in r["bids"]] for r in rows], dtype=np.int64)
+    h.won = np.array([r["tricks"] for r in rows], dtype=np.int64)
+    h.last_winner = np.array([r["last"][0] for r in rows], dtype=np.int64)
+    h.last_cards = np.array([r["last"][1] for r in rows], dtype=np.int64)
+    return h
+
+
+def reneges_of(rows: list[dict]) -> np.ndarray:
+    return np.array([r["reneges"] + [-1] * (2 - len(r["reneges"])) for r in rows], dtype=np.int64)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_score_twin(variant):
+    """Hand points, bags added and bags after as ``engine.score_hand`` (reneges, scores and bags before)."""
+    rs = ruleset(variant)
+    rows = scored_states(variant)
+    points, added, after = scored_hand(variant, rows).score(reneges_of(rows))
+    for i, r in enumerate(rows):
+        results = E.score_hand(rs, r["bids"], r["tricks"], r["scores"], r["bags"], reneges=r["reneges"],
+                               last_trick=r["last"], explain=False)
+        expected = [[t.points for t in results], [t.bags_added for t in results], [t.bags for t in results]]
+        assert [points[i].tolist(), added[i].tolist(), after[i].tolist()] == expected, (variant, i, r)
+    if rs.params["renege.mode"] != "none":
+        assert any(r["reneges"] for r in rows) and any(len(r["reneges"]) == 2 for r in rows)
+
+
+@pytest.mark.parametrize("variant", ["standard", "tournament", "forfeit-victim-bags-no-carry"])
+def test_score_refuses_what_the_engine_refuses(variant):
+    """A renege where the variant has no penalty, or by both sides under forfeit: a GameError on both sides."""
+    rs = ruleset(variant)
+    rows = scored_states(variant)[:3]
+    for row in rows:
+        row["reneges"] = [0, 1]
+    with pytest.raises(GameError):
+        E.score_hand(rs, rows[0]["bids"], rows[0]["tricks"], reneges=rows[0]["reneges"])
+    with pytest.raises(GameError):
+        scored_hand(variant, rows).score(reneges_of(rows))
