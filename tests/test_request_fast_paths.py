@@ -112,7 +112,7 @@ def plain_answer_score(rs, req: Mapping) -> dict:
             raise A.InputError("the deal and the play go together", "deal" if req.get("deal") is None else "play")
         tricks, reneges, last, unplayed = A._replay(rs, req)
         if unplayed:
-            tricks = A._fill_dead_hand(tricks, unplayed, reneges)
+            tricks = A._fill_dead_hand(tricks, unplayed, reneges, bids)
     else:
         tricks = plain_per_seat(A._get(req, "tricks", ""), "tricks", lambda v, f: A._int(v, f, 0, size))
         if sum(tricks) != size:

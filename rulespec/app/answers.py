@@ -348,7 +348,7 @@ def answer_score(rs: Ruleset, req: Mapping) -> dict:
     scores, bags = _before(req)
     dealer = _seat(req["dealer"], "dealer") if req.get("dealer") is not None else None
     _validate_bids(rs, bids, scores, bags, dealer)
-    tricks, reneges, last = _hand_tricks(rs, req)
+    tricks, reneges, last = _hand_tricks(rs, req, bids)
     reneges += _renege_events(req)
     try:
         results = E.score_hand(rs, bids, tricks, scores, bags, reneges, last)
@@ -366,7 +366,7 @@ def answer_score(rs: Ruleset, req: Mapping) -> dict:
             "game": game, "explanation": explanation}
 
 
-def _hand_tricks(rs: Ruleset, req: Mapping) -> tuple[list[int], list[int], tuple | None]:
+def _hand_tricks(rs: Ruleset, req: Mapping, bids: list[E.Bid]) -> tuple[list[int], list[int], tuple | None]:
     """Tricks per seat, the reneges found and the last trick: replayed from the deal and play, or as given."""
     size = rs.params["deal.hand_size"]
     if req.get("deal") is not None or req.get("play") is not None:
@@ -375,7 +375,7 @@ def _hand_tricks(rs: Ruleset, req: Mapping) -> tuple[list[int], list[int], tuple
         if req.get("deal") is None or req.get("play") is None:
             raise InputError("the deal and the play go together", "deal" if req.get("deal") is None else "play")
         tricks, reneges, last, unplayed = _replay(rs, req)
-        return (_fill_dead_hand(tricks, unplayed, reneges) if unplayed else tricks), reneges, last
+        return (_fill_dead_hand(tricks, unplayed, reneges, bids) if unplayed else tricks), reneges, last
     tricks = _per_seat(_get(req, "tricks", ""), "tricks", lambda v, f: _int(v, f, 0, size))
     if sum(tricks) != size:
         raise InputError(f"tricks add up to {sum(tricks)}; a hand has {size}", "tricks")
@@ -410,11 +410,14 @@ def _team_steps(rs: Ruleset, bids: list[E.Bid], names: list[str], t: int, result
     return steps + [{**line, "team": team} for line in result.lines]    # the lines also go out under "teams"
 
 
-def _fill_dead_hand(tricks: list[int], fill: int, reneges: list[int]) -> list[int]:
+def _fill_dead_hand(tricks: list[int], fill: int, reneges: list[int], bids: list[E.Bid]) -> list[int]:
     """Unplayed tricks of a hand ended by a forfeit renege, credited to the side that did not renege
-    (it scores its bid in any case; the count only matters for the 13-trick total)."""
+    (it scores its bid in any case; the count only matters for the 13-trick total), to a partner who
+    did not bid nil where there is one (a nil is judged on the tricks taken before the renege)."""
     out = list(tricks)
-    out[C.left_of(reneges[0])] += fill
+    innocent = [C.left_of(reneges[0]), C.right_of(reneges[0])]
+    seat = next((s for s in innocent if not bids[s].is_nil), innocent[0])
+    out[seat] += fill
     return out
 
 

@@ -127,7 +127,7 @@ class _TeamScore:
         if facts["has_contract"]:
             self.contract(facts, base, offender, victim)
         for seat in self.nil_seats:
-            self.nil(facts, seat, offender, victim)
+            self.nil(facts, seat, offender)
         if last_trick is not None:
             self.last_trick_bonus(facts, last_trick)
         bags = self.bags_added(base, facts["team_made"], victim)
@@ -151,11 +151,11 @@ class _TeamScore:
             if per:
                 self.line("scoring.overtrick_points", per * over, f"{over} overtrick(s) x {per}")
 
-    def nil(self, facts: dict, seat: int, offender: bool, victim: bool) -> None:
-        """A nil or blind nil made or failed (under a forfeit renege: failed by the offenders, made by
-        the victims)."""
+    def nil(self, facts: dict, seat: int, offender: bool) -> None:
+        """A nil or blind nil made or failed (under a forfeit renege the offenders' nils fail; a victim's
+        nil is judged on the tricks taken before the renege: a failed nil stays failed)."""
         blind_nil = self.bids[seat].kind == BLIND_NIL
-        ok = victim or (self.tricks[seat] == 0 and not offender)
+        ok = self.tricks[seat] == 0 and not offender
         rule = ("blind_nil." if blind_nil else "nil.") + ("made" if ok else "failed")
         args = pick("nil_hand", {**facts, "player_tricks": self.tricks[seat], "player_blind": blind_nil})
         self.line(rule, self.rs.fn[rule](*args), f"{C.SEATS[seat]} bid {self.bids[seat]}, took {self.tricks[seat]}")

@@ -15,6 +15,7 @@ document with a status::
         rules: [classic:nil.made]            # variant:rule; required for encoded
         reason: …                            # required for procedural, ambiguous, unspecified, conflicting
         conflicts_with: [004/…]              # required for conflicting
+        alternative: …                       # the other reading, where the encoded one is a choice
 
 ``check`` validates every index, resolves every ``variant:rule`` against the
 compiled variants, and checks that every rule a bundled variant sets itself
@@ -35,7 +36,7 @@ from ..errors import RulespecError
 STATUSES = ("encoded", "procedural", "ambiguous", "unspecified", "conflicting")
 NEEDS_REASON = ("procedural", "ambiguous", "unspecified", "conflicting")
 _DOC_KEYS = {"doc", "title", "kind", "file", "clauses"}
-_CLAUSE_KEYS = {"id", "section", "text", "status", "rules", "reason", "conflicts_with"}
+_CLAUSE_KEYS = {"id", "section", "text", "status", "rules", "reason", "conflicts_with", "alternative"}
 _ID_RE = re.compile(r"^(?P<doc>[0-9a-z_-]+)/[a-z0-9][a-z0-9-]*/[a-z0-9][a-z0-9-]*$")
 _RULE_REF_RE = re.compile(r"^(?P<variant>[a-z0-9][a-z0-9_-]*):(?P<rule>[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*)$")
 _CITE_RE = re.compile(r"^(?P<doc>\d{3}|[a-z][a-z0-9_-]*) (?P<mark>[§¶])(?P<rest>\S.*)$")
@@ -44,7 +45,7 @@ _CITE_RE = re.compile(r"^(?P<doc>\d{3}|[a-z][a-z0-9_-]*) (?P<mark>[§¶])(?P<res
 def clauses_dir() -> Path:
     """Folder of the clause indexes (``$RULESPEC_CLAUSES`` overrides)."""
     env = os.environ.get("RULESPEC_CLAUSES")
-    return Path(env) if env else Path(__file__).resolve().parents[3] / "corpus" / "clauses"
+    return Path(env) if env else Path(__file__).resolve().parents[2] / "corpus" / "clauses"
 
 
 @dataclass
@@ -188,6 +189,8 @@ def _check_index(path: Path, resolver: _Resolver, issues: list[Issue]) -> tuple[
             issue("an encoded clause must name the rules that encode it (rules: [variant:rule])")
         if status in NEEDS_REASON and not _is_text(clause.get("reason")):
             issue(f"a {status} clause needs a 'reason'")
+        if clause.get("alternative") is not None and not _is_text(clause.get("alternative")):
+            issue("'alternative' must be the other reading, as text")
         if status == "conflicting":
             others = clause.get("conflicts_with")
             if not isinstance(others, list) or not others or not all(_is_text(o) for o in others):
