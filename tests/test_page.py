@@ -112,14 +112,14 @@ def test_disputed_hand_ruled_side_by_side(page):
     assert any("10 bags reach the limit of 10" in t and "bags.penalty" in t for t in lines)
     assert "Score 321 · bags 0" in ns_mine.locator(".after").inner_text()
     assert mine.locator(".game").inner_text().startswith("Game goes on")
-    # The comparison: classic's failed nil costs 50 and the partner's trick is not a bag.
-    assert ns_other.locator("h4").inner_text() == "NS: −10 points"
-    assert "Score 470 · bags 9" in ns_other.locator(".after").inner_text()
+    # The comparison: classic's failed nil costs 50 (its trick, a bag of the side either way, bags out both).
+    assert ns_other.locator("h4").inner_text() == "NS: −109 points"
+    assert "Score 371 · bags 0" in ns_other.locator(".after").inner_text()
     assert "nil.failed · 004 §Nil and Blind Nil" in ns_other.locator("tr.differs").inner_text()
-    assert "N bid nil, took 1" in ns_mine.locator("tr.differs").nth(1).inner_text()
-    assert ns_mine.locator("tr:not(.differs)").inner_text().startswith("+40")  # the made contract agrees
+    assert "N bid nil, took 1" in ns_mine.locator("tr.differs").nth(0).inner_text()
+    assert ns_mine.locator("tr:not(.differs)").first.inner_text().startswith("+40")  # the made contract agrees
     differences = page.locator(".differences").inner_text()
-    assert "NS points −159 → −10" in differences and "nil.failed: standard says -100" in differences
+    assert "NS points −159 → −109" in differences and "nil.failed: standard says -100" in differences
 
     # Reaching exactly 500: over under standard (>=), not under classic (>).
     enter_hand(page, [4, 3, 4, 2], [4, 3, 4, 2], {"score-NS": 420, "bags-NS": 0, "score-EW": 300, "bags-EW": 0})
@@ -190,7 +190,7 @@ def test_score_sheet_survives_reload_exports_imports_and_rescores(page, tmp_path
     rescored = page.locator("table.rescore")
     rescored.wait_for()
     assert "NS classic" in rescored.inner_text() and rescored.locator("td.differs").count() > 0
-    assert "Under classic: After 2 hand(s): NS 61 (1 bag), EW 2 (2 bags)." in page.locator(".rescored").inner_text()
+    assert "Under classic: After 2 hand(s): NS 62 (2 bags), EW 2 (2 bags)." in page.locator(".rescored").inner_text()
 
     with page.expect_download() as download:
         page.click("#export")

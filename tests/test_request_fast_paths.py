@@ -142,6 +142,9 @@ def plain_answer_score(rs, req: Mapping) -> dict:
             explanation.append(dict(rs.step("nil.tricks_count", rs.params["nil.tricks_count"],
                                             "whether the nil bidder's tricks count toward the contract"),
                                     team=C.TEAMS[t]))
+            explanation.append(dict(rs.step("nil.tricks_bags", rs.params["nil.tricks_bags"],
+                                            "whether the nil bidder's tricks count as overtricks (bags)"),
+                                    team=C.TEAMS[t]))
         explanation += [dict(line, team=C.TEAMS[t]) for line in r.lines]
     explanation += game.pop("explanation")
     return {"variant": rs.id, "bids": {C.SEATS[s]: str(b) for s, b in enumerate(bids)},

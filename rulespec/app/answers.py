@@ -403,10 +403,11 @@ def _team_steps(rs: Ruleset, bids: list[E.Bid], names: list[str], t: int, result
         step["team"] = team     # rs.step gives a fresh record
         steps.append(step)
     if bids[t].is_nil or bids[t + 2].is_nil:
-        step = rs.step("nil.tricks_count", rs.params["nil.tricks_count"],
-                       "whether the nil bidder's tricks count toward the contract")
-        step["team"] = team
-        steps.append(step)
+        for rule, why in (("nil.tricks_count", "whether the nil bidder's tricks count toward the contract"),
+                          ("nil.tricks_bags", "whether the nil bidder's tricks count as overtricks (bags)")):
+            step = rs.step(rule, rs.params[rule], why)
+            step["team"] = team
+            steps.append(step)
     return steps + [{**line, "team": team} for line in result.lines]    # the lines also go out under "teams"
 
 

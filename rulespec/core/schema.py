@@ -30,7 +30,8 @@ _TEAM_HAND = {
     "team.nil_tricks": INT,      # tricks of nil and blind-nil bidders
     "team.won": INT,             # tricks that count toward the contract
     "team.made": BOOL,           # contract made (false when there is no contract)
-    "team.overtricks": INT,      # team.won - team.contract when made, else 0
+    "team.overtricks": INT,      # tricks beyond the contract when made (a nil bidder's where nil.tricks_bags;
+                                 # beyond 0 where both partners bid nil), else 0
     "team.nil_count": INT,       # nil and blind-nil bids in the team
     "team.nil_made": INT,        # of which successful
 }
@@ -113,7 +114,9 @@ _SLOTS = [
     Slot("trick.winner", CARD, "trick", "the card that wins a complete trick"),
     # hand scoring
     Slot("nil.tricks_count", BOOL, "param",
-         "whether a nil bidder's tricks count toward the partnership's contract (and bags)"),
+         "whether a nil bidder's tricks count toward the partnership's contract"),
+    Slot("nil.tricks_bags", BOOL, "param",
+         "whether a nil bidder's tricks count as the partnership's overtricks (bags)"),
     Slot("scoring.made", INT, "team_hand", "points for a regular contract made"),
     Slot("scoring.set", INT, "team_hand", "points for a regular contract set (failed)"),
     Slot("scoring.overtrick_points", INT, "team_hand", "points for each overtrick"),

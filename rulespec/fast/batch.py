@@ -335,7 +335,9 @@ class BatchEngine:
             nil_tricks = np.where(is_nil, t, 0).sum(axis=1)
             won = regular_tricks + (nil_tricks if params["nil.tricks_count"] else 0)
             made = has_contract & (won >= contract)
-            over = np.where(made, np.maximum(0, won - contract), 0)
+            counts_over = made | ~has_contract      # beyond a contract of 0 where both partners bid nil
+            beyond = regular_tricks + (nil_tricks if params["nil.tricks_bags"] else 0) - contract
+            over = np.where(counts_over, np.maximum(0, beyond), 0)
             nil_made = (is_nil & (t == 0)).sum(axis=1)
             base = (*before, contract, blind, regular_tricks + nil_tricks, regular_tricks, nil_tricks,
                     won, made, over, is_nil.sum(axis=1), nil_made)
@@ -355,7 +357,7 @@ class BatchEngine:
             win_card = last_cards[np.arange(n), last_winner]
             nil_cards = sum(np.where(is_nil[:, i], np.left_shift(1, last_cards[:, seats[i]]), 0) for i in range(2))
             total = total + fn["bonus.last_trick"](*base, last_winner % 2 == team, win_card, team_cards, nil_cards)
-            bags_added = np.where(made, fn["scoring.bags"](*base), 0)
+            bags_added = np.where(counts_over, fn["scoring.bags"](*base), 0)
             total_bags = bags[:, team] + bags_added
             limit = params["bags.limit"]
             if limit > 0:
