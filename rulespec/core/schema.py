@@ -136,7 +136,9 @@ _SLOTS = [
          "opponents make their bid, hand ends) or transfer (tricks move to the opponents)",
          options=("none", "forfeit", "transfer")),
     Slot("renege.transfer_tricks", INT, "param", "tricks moved per renege in transfer mode"),
-    Slot("renege.victim_bags", BOOL, "param", "whether the opponents' overtricks count as bags after a renege"),
+    Slot("renege.victim_bags", BOOL, "param",
+         "whether the renege's victims' overtricks count as bags (forfeit: the innocent side's; "
+         "transfer: the side given the tricks)"),
     # game
     Slot("game.target", INT, "param", "the points total that ends the game"),
     Slot("game.target_reached", BOOL, "game", "whether a score has reached the target"),

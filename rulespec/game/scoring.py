@@ -134,7 +134,7 @@ class _TeamScore:
             self.nil(facts, seat, offender)
         if last_trick is not None:
             self.last_trick_bonus(facts, last_trick)
-        bags = self.bags_added(base, facts["counts_overtricks"], victim)
+        bags = self.bags_added(base, facts["counts_overtricks"], victim or adjust > 0)
         total_bags = self.bag_penalties(self.bags[self.team] + bags)
         return TeamResult(self.points, bags, self.scores[self.team] + self.points, total_bags, self.lines,
                           facts["team_contract"])
@@ -181,7 +181,8 @@ class _TeamScore:
             self.line("bonus.last_trick", bonus, f"last trick won by {C.SEATS[winner]} with {C.card_name(win_card)}")
 
     def bags_added(self, base: tuple, counts_overtricks: bool, victim: bool) -> int:
-        """Bags taken this hand (none for a renege's victims where ``renege.victim_bags`` is false)."""
+        """Bags taken this hand (none for a renege's victims, the innocent side of a forfeit or the side
+        given tricks by a transfer, where ``renege.victim_bags`` is false)."""
         bags = self.rs.fn["scoring.bags"](*base) if counts_overtricks else 0
         if victim and not self.rs.params["renege.victim_bags"]:
             if bags:
