@@ -104,13 +104,14 @@ def plain_answer_score(rs, req: Mapping) -> dict:
     plain_validate_bids(rs, bids, scores, bags, dealer)
     size = rs.params["deal.hand_size"]
     reneges: list[int] = []
+    irregular: list[dict] = []
     last = None
     if req.get("deal") is not None or req.get("play") is not None:
         if req.get("tricks") is not None:
             raise A.InputError("give either tricks per seat or the deal and play, not both", "tricks")
         if req.get("deal") is None or req.get("play") is None:
             raise A.InputError("the deal and the play go together", "deal" if req.get("deal") is None else "play")
-        tricks, reneges, last, unplayed = A._replay(rs, req)
+        tricks, reneges, last, unplayed = A._replay(rs, req, irregular)
         if unplayed:
             tricks = A._fill_dead_hand(tricks, unplayed, reneges, bids)
     else:
@@ -147,10 +148,13 @@ def plain_answer_score(rs, req: Mapping) -> dict:
                                     team=C.TEAMS[t]))
         explanation += [dict(line, team=C.TEAMS[t]) for line in r.lines]
     explanation += game.pop("explanation")
-    return {"variant": rs.id, "bids": {C.SEATS[s]: str(b) for s, b in enumerate(bids)},
-            "tricks": {C.SEATS[s]: tricks[s] for s in range(4)},
-            "teams": {C.TEAMS[t]: r.as_dict() for t, r in enumerate(results)},
-            "game": game, "explanation": explanation}
+    out = {"variant": rs.id, "bids": {C.SEATS[s]: str(b) for s, b in enumerate(bids)},
+           "tricks": {C.SEATS[s]: tricks[s] for s in range(4)},
+           "teams": {C.TEAMS[t]: r.as_dict() for t, r in enumerate(results)},
+           "game": game, "explanation": explanation}
+    if irregular:
+        out["irregularities"] = irregular
+    return out
 
 
 def _plain_too_deep(value) -> bool:

@@ -288,9 +288,10 @@ def _validate_bids(rs: Ruleset, bids: list[E.Bid], scores, bags, dealer: int | N
                              r["rule"], r["cite"])
 
 
-def _replay(rs: Ruleset, req: Mapping) -> tuple[list[int], list[int], tuple | None, int]:
+def _replay(rs: Ruleset, req: Mapping, irregular: list[dict]) -> tuple[list[int], list[int], tuple | None, int]:
     """Derive tricks per seat, reneges, the last trick and the number of unplayed
-    tricks (a forfeit renege ends the hand) from a full deal and card play."""
+    tricks (a forfeit renege ends the hand) from a full deal and card play; each
+    irregular card that is not refused goes to ``irregular``."""
     dealer = _seat(_get(req, "dealer", ""), "dealer")
     seen: dict = {}
     hands = _per_seat(req["deal"], "deal", lambda v, f: C.mask_of(_cards(v, f, rs, seen)))
@@ -303,7 +304,7 @@ def _replay(rs: Ruleset, req: Mapping) -> tuple[list[int], list[int], tuple | No
     reneges: list[int] = []
     forfeit = rs.params["renege.mode"] == "forfeit"
     for value, field in _flat_play(req.get("play")):
-        _replay_card(rs, state, _card(value, field, rs), field, reneges)
+        _replay_card(state, _card(value, field, rs), field, reneges, irregular)
         if len(state.trick) == 4:
             state.finish_trick()
             if reneges and forfeit:
@@ -324,20 +325,22 @@ def _flat_play(play) -> list[tuple[object, str]]:
     return [(item, f"play[{i}]") for i, item in enumerate(play)]
 
 
-def _replay_card(rs: Ruleset, state: E.HandState, card: int, field: str, reneges: list[int]) -> None:
-    """The seat to play plays ``card``; an illegal card is refused, or (where the variant has a renege
-    penalty) noted as its seat's renege."""
+def _replay_card(state: E.HandState, card: int, field: str, reneges: list[int], irregular: list[dict]) -> None:
+    """The seat to play plays ``card``.  An irregular card is judged by the procedure
+    (``HandState.irregularity``): refused, a renege of its seat, or a card that stands; the
+    last two are recorded in ``irregular`` with their kind and the rules that decide them."""
     seat = state.to_play
     if not (state.hands[seat] >> card) & 1:
         raise InputError(f"{C.card_name(card)} is not in {C.SEATS[seat]}'s hand", field)
-    legal = state.legal_cards(explain=True)
-    if not (legal.cards >> card) & 1:
-        why = [s for s in legal.steps if C.card_name(card) not in s["value"]]
-        rule = why[0] if why else {"rule": None, "cite": None}
-        if rs.params["renege.mode"] == "none":
-            raise InputError(f"{C.SEATS[seat]} may not play {C.card_name(card)} here", field,
-                             rule["rule"], rule["cite"])
-        if seat not in reneges:
+    found = state.irregularity(card)
+    if found is not None:
+        if found["ruling"] == "refused":
+            broken = found["broken"] or {"rule": None, "cite": None}
+            by = found["decided_by"][0]
+            raise InputError(f"{C.SEATS[seat]} may not play {found['card']} here: {found['what']}, refused "
+                             f"under {by['rule']} ({by['cite'] or 'not stated'})", field, broken["rule"], broken["cite"])
+        irregular.append({"field": field, "seat": C.SEATS[seat], **found})
+        if found["renege"] and seat not in reneges:
             reneges.append(seat)
     state.play(card)
 
@@ -348,7 +351,8 @@ def answer_score(rs: Ruleset, req: Mapping) -> dict:
     scores, bags = _before(req)
     dealer = _seat(req["dealer"], "dealer") if req.get("dealer") is not None else None
     _validate_bids(rs, bids, scores, bags, dealer)
-    tricks, reneges, last = _hand_tricks(rs, req, bids)
+    irregular: list[dict] = []
+    tricks, reneges, last = _hand_tricks(rs, req, bids, irregular)
     reneges += _renege_events(req)
     try:
         results = E.score_hand(rs, bids, tricks, scores, bags, reneges, last)
@@ -361,20 +365,25 @@ def answer_score(rs: Ruleset, req: Mapping) -> dict:
     names = [str(b) for b in bids]
     explanation = [step for t, r in enumerate(results) for step in _team_steps(rs, bids, names, t, r)]
     explanation += game.pop("explanation")
-    return {"variant": rs.id, "bids": dict(zip(C.SEATS, names)), "tricks": dict(zip(C.SEATS, tricks)),
-            "teams": {C.TEAMS[t]: r.as_dict() for t, r in enumerate(results)},
-            "game": game, "explanation": explanation}
+    out = {"variant": rs.id, "bids": dict(zip(C.SEATS, names)), "tricks": dict(zip(C.SEATS, tricks)),
+           "teams": {C.TEAMS[t]: r.as_dict() for t, r in enumerate(results)},
+           "game": game, "explanation": explanation}
+    if irregular:
+        out["irregularities"] = irregular
+    return out
 
 
-def _hand_tricks(rs: Ruleset, req: Mapping, bids: list[E.Bid]) -> tuple[list[int], list[int], tuple | None]:
-    """Tricks per seat, the reneges found and the last trick: replayed from the deal and play, or as given."""
+def _hand_tricks(rs: Ruleset, req: Mapping, bids: list[E.Bid], irregular: list[dict]
+                 ) -> tuple[list[int], list[int], tuple | None]:
+    """Tricks per seat, the reneges found and the last trick: replayed from the deal and play (the
+    irregular cards found go to ``irregular``), or as given."""
     size = rs.params["deal.hand_size"]
     if req.get("deal") is not None or req.get("play") is not None:
         if req.get("tricks") is not None:
             raise InputError("give either tricks per seat or the deal and play, not both", "tricks")
         if req.get("deal") is None or req.get("play") is None:
             raise InputError("the deal and the play go together", "deal" if req.get("deal") is None else "play")
-        tricks, reneges, last, unplayed = _replay(rs, req)
+        tricks, reneges, last, unplayed = _replay(rs, req, irregular)
         return (_fill_dead_hand(tricks, unplayed, reneges, bids) if unplayed else tricks), reneges, last
     tricks = _per_seat(_get(req, "tricks", ""), "tricks", lambda v, f: _int(v, f, 0, size))
     if sum(tricks) != size:

@@ -136,6 +136,11 @@ _SLOTS = [
          "opponents make their bid, hand ends) or transfer (tricks move to the opponents)",
          options=("none", "forfeit", "transfer")),
     Slot("renege.transfer_tricks", INT, "param", "tricks moved per renege in transfer mode"),
+    Slot("renege.lead", BOOL, "param",
+         "whether leading a trump before trumps are broken is a renege (else an irregular card: play.irregular)"),
+    Slot("play.irregular", ENUM, "param",
+         "what a recorded card does that breaks a play rule but is not a renege: refused (the play is not "
+         "accepted) or stands (it is played, without penalty)", options=("refused", "stands")),
     Slot("renege.victim_bags", BOOL, "param",
          "whether the renege's victims' overtricks count as bags (forfeit: the innocent side's; "
          "transfer: the side given the tricks)"),
