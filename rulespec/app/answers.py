@@ -16,6 +16,7 @@ from ..core import cards as C
 from .. import game as E
 from ..model.ablation import differing_rules, with_rule_from
 from ..errors import CardError, GameError, RulesFileError, RulespecError, UnknownVariantError
+from ..model.readings import readings_for
 from ..model.ruleset import Ruleset, compile_spec, load_ruleset
 from ..model.variants import read_variant_text
 
@@ -489,7 +490,17 @@ def answer(kind: str, req, allow_paths: bool = False) -> dict:
         return compare({"variants": req["variants"], "kind": kind,
                         "input": {k: v for k, v in req.items() if k != "variants"}}, allow_paths)
     rs = resolve_variant(_get(req, "variant", ""), "variant", allow_paths)
-    return KINDS[kind](rs, req)
+    return with_readings(rs, KINDS[kind](rs, req))
+
+
+def with_readings(rs: Ruleset, answer_: dict) -> dict:
+    """``answer_`` with a ``readings`` note for each rule it applied whose value is a reading (a clause
+    marked ambiguous, unspecified or conflicting, or a rule without a source): the clause and the
+    alternative."""
+    notes = readings_for(rs, values_of(answer_, "rule"))
+    if notes:
+        answer_["readings"] = notes
+    return answer_
 
 
 def _leaves(value, path: str = "") -> dict[str, object]:
@@ -497,7 +508,8 @@ def _leaves(value, path: str = "") -> dict[str, object]:
     if isinstance(value, Mapping):
         out = {}
         for key, item in value.items():
-            if key in ("explanation", "lines", "variant", "rule", "refusals", "illegal", "notes", "reasons"):
+            if key in ("explanation", "lines", "variant", "rule", "refusals", "illegal", "notes", "reasons",
+                       "readings", "irregularities"):
                 continue
             out.update(_leaves(item, f"{path}.{key}" if path else str(key)))
         return out
@@ -544,7 +556,7 @@ def _rulings(kind: str, body: Mapping, rulesets: list[Ruleset]) -> dict[str, dic
     for i, rs in enumerate(rulesets):
         key = rs.id if rs.id not in rulings else f"{rs.id}#{i}"
         try:
-            rulings[key] = KINDS[kind](rs, body)
+            rulings[key] = with_readings(rs, KINDS[kind](rs, body))
         except InputError as exc:
             rulings[key] = {"variant": rs.id, "error": {"field": f"input.{exc.field}" if exc.field else "input",
                                                         "detail": exc.message, "rule": exc.rule, "cite": exc.cite}}

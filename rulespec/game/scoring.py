@@ -90,12 +90,14 @@ class _TeamScore:
         self.lines: list[dict] = []
 
     def line(self, rule: str, points: int, why: str, decided_by: str | None = None) -> None:
-        """Add ``points`` (and, when explaining, the line that says why)."""
+        """Add ``points`` (and, when explaining, the line that says why, citing every other rule whose
+        value decided it: ``decided_by`` and the parameters the rule names)."""
         self.points += points
         if self.explain:
             self.lines.append(_line(self.rs, rule, points, why))
-            if decided_by:
-                self.lines[-1]["decided_by"] = self.rs.cite(decided_by)
+            others = ((decided_by,) if decided_by else ()) + self.rs.deciding(rule)
+            if others:
+                self.lines[-1]["decided_by"] = [self.rs.cite(other) for other in others]
 
     def facts(self, adjust: int, offender: bool, victim: bool) -> dict:
         """The ``team_hand`` context, by name (and ``has_contract``, ``counts_overtricks``)."""
@@ -228,7 +230,10 @@ def game_status(rs: Ruleset, scores: Sequence[int], bags: Sequence[int] = (0, 0)
         status["reason"] = "an end condition is met but the scores are tied: play another hand"
         status["rule"] = rs.cite("game.winner")
         return status
-    status.update(over=True, winner=C.TEAMS[winner], rule=rs.cite(cause),
+    rule = rs.cite(cause)
+    if rs.deciding(cause):
+        rule["decided_by"] = [rs.cite(other) for other in rs.deciding(cause)]
+    status.update(over=True, winner=C.TEAMS[winner], rule=rule,
                   reason="target reached" if reached else "another end condition (mercy or floor)")
     return status
 

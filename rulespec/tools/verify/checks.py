@@ -103,7 +103,7 @@ def inert_reason(rs: Ruleset, name: str) -> str | None:
         if name.startswith(prefix) and name != switch and _norm(rs.rules[switch].text) == "false":
             return f"{switch} is false, so this rule never applies"
     mode = rs.params["renege.mode"]
-    if name == "renege.transfer_tricks" and mode != "transfer" or name == "renege.victim_bags" and mode != "forfeit":
+    if name == "renege.transfer_tricks" and mode != "transfer" or name == "renege.victim_bags" and mode == "none":
         return f"renege.mode is {mode}, so this rule never applies"
     if name in ("renege.lead", "play.irregular"):
         return "it judges a recorded irregular card; the explored play has only legal cards"
