@@ -1,5 +1,6 @@
 """Open points: rules a variant took from a default because its document is
-silent (or ambiguous), each with a state where the choice matters.
+silent (or ambiguous), or a reading the clause index gives an alternative to,
+each with a state where the choice matters.
 
 A point comes from the rule itself (``unspecified:``, or inherited from
 another document) or from the document's clause index
@@ -185,8 +186,8 @@ def load_clauses(doc: str, folder: Path = CLAUSES_DIR) -> list[dict]:
     return [c for c in data.get("clauses") or [] if isinstance(c, dict)]
 
 
-def open_points(rs: Ruleset, ev: Evidence, clauses_dir: Path = CLAUSES_DIR) -> list[dict]:
-    """Every open point of the variant's document, with where it matters."""
+def _variant_points(rs: Ruleset) -> dict[str, dict]:
+    """The rules a variant took without a source: unspecified, or inherited from another variant."""
     points: dict[str, dict] = {}
     for name, rule in rs.rules.items():
         if rule.unspecified or rule.origin != rs.id:
@@ -194,13 +195,20 @@ def open_points(rs: Ruleset, ev: Evidence, clauses_dir: Path = CLAUSES_DIR) -> l
                       else f"not stated by {rs.doc or rs.id}: inherited from {rule.origin}"
                       + (f" ({rule.unspecified})" if rule.unspecified else ""))
             points[name] = {"rule": name, "text": rule.text, "source": "variant", "reason": reason}
+    return points
+
+
+def _clause_points(rs: Ruleset, points: dict[str, dict], clauses_dir: Path) -> list[dict]:
+    """The clause index's reading choices (unspecified, ambiguous, or with an alternative) added to
+    ``points`` by rule; the clauses that name no rule of the variant, returned."""
     unmapped = []
     for entry in load_clauses(rs.doc, clauses_dir):
-        if entry.get("status") not in ("unspecified", "ambiguous"):
+        if entry.get("status") not in ("unspecified", "ambiguous") and not entry.get("alternative"):
             continue
         names = [r.split(":", 1)[1] for r in entry.get("rules") or [] if r.split(":", 1)[0] == rs.id]
         info = {"clause": entry.get("id"), "section": entry.get("section"), "status": entry.get("status"),
-                "clause_text": entry.get("text"), "clause_reason": entry.get("reason")}
+                "clause_text": entry.get("text"), "clause_reason": entry.get("reason"),
+                "alternative": " ".join(str(entry.get("alternative") or "").split()) or None}
         for name in names:
             if name in rs.rules:
                 points.setdefault(name, {"rule": name, "text": rs.rules[name].text, "source": "clause index",
@@ -208,6 +216,13 @@ def open_points(rs: Ruleset, ev: Evidence, clauses_dir: Path = CLAUSES_DIR) -> l
         if not names:
             unmapped.append({"rule": None, "source": "clause index", "reason": entry.get("reason"), **info,
                              "matters": None})
+    return unmapped
+
+
+def open_points(rs: Ruleset, ev: Evidence, clauses_dir: Path = CLAUSES_DIR) -> list[dict]:
+    """Every open point (reading choice) of the variant's document, with where it matters."""
+    points = _variant_points(rs)
+    unmapped = _clause_points(rs, points, clauses_dir)
     for name, point in points.items():
         point["cite"] = rs.rules[name].cite
         point["inert"] = inert_reason(rs, name)

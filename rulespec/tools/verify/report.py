@@ -42,38 +42,14 @@ def markdown(rec: dict) -> str:
                           "card or bid.")
     out += _problem_lines("Conflicts", rec["conflicts"], "No explored state has two clauses demanding "
                           "different things.")
-    nt = rec["nontermination"]
-    out += [f"## Non-termination ({len(nt['witnesses'])})", ""]
-    if not nt["witnesses"]:
-        out.append("No way to play for ever was found.")
-    for w in nt["witnesses"]:
-        out.append(f"- **{w['kind']}** ({w['hands']} hand(s)): {w['why']}.")
-        out.append(f"  - Hand: `{_kv(w['sequence'][0])}`")
-        if w.get("totals"):
-            out.append(f"  - Totals: `{_kv(w['totals'][:8])}`")
-    rp = nt["random_play"]
-    out += ["", f"Random play: {rp['games_finished']} game(s) finished (longest {rp['longest_finished']} hands), "
-            f"{rp['games_unfinished']} still unfinished after {rp['unfinished_after']} hands.", ""]
+    out += _nontermination_lines(rec["nontermination"])
     out += [f"## Dead rules ({len(rec['dead_rules'])})", ""]
     out += [f"- `{d['rule']}` = `{d['text']}` ({d.get('cite') or 'unspecified'}): {d['why']}"
             for d in rec["dead_rules"]] or ["Every rule that can change an outcome did so in some explored state."]
     if rec["inert_rules"]:
         out += ["", "Inert by design (cannot change an outcome in this variant): "
                 + ", ".join(f"`{d['rule']}`" for d in rec["inert_rules"]) + "."]
-    out += ["", f"## Open points ({len(rec['open_points'])})", ""]
-    for p in rec["open_points"]:
-        head = f"`{p['rule']}` = `{p['text']}`" if p["rule"] else f"clause {p.get('clause')} ({p.get('section')})"
-        out.append(f"- {head}: {p['reason']}")
-        if p.get("clause_text"):
-            out.append(f"  - Clause {p['clause']} ({p['status']}): {p['clause_text']}")
-        m = p.get("matters")
-        if m:
-            out.append(f"  - Matters: with `{m['alternative_rule']}` the {m['question']} change in "
-                       f"`{_kv(m['state'])}`: {_kv(m['as_encoded'])} as encoded, {_kv(m['alternative'])} "
-                       "under the alternative.")
-        elif p["rule"]:
-            out.append("  - No explored state tells the readings tried apart"
-                       + (f" (the encoded rule is inert: {p['inert']})." if p.get("inert") else "."))
+    out += _open_point_lines(rec["open_points"])
     out += ["", f"## Claims ({len(rec['claims'])})", ""]
     if not rec["claims"]:
         out.append("No claims of this document are encoded.")
@@ -91,6 +67,41 @@ _CSS = ("body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;
         "code{background:#f3f3f3;padding:0 .2rem;border-radius:3px;word-break:break-word}"
         "h1{font-size:1.5rem}h2{font-size:1.2rem;border-bottom:1px solid #ccc}blockquote{color:#555}")
 
+
+def _nontermination_lines(nt: dict) -> list[str]:
+    """The ways to play for ever that were found, and how random games ended."""
+    out = [f"## Non-termination ({len(nt['witnesses'])})", ""]
+    if not nt["witnesses"]:
+        out.append("No way to play for ever was found.")
+    for w in nt["witnesses"]:
+        out.append(f"- **{w['kind']}** ({w['hands']} hand(s)): {w['why']}.")
+        out.append(f"  - Hand: `{_kv(w['sequence'][0])}`")
+        if w.get("totals"):
+            out.append(f"  - Totals: `{_kv(w['totals'][:8])}`")
+    rp = nt["random_play"]
+    return out + ["", f"Random play: {rp['games_finished']} game(s) finished (longest {rp['longest_finished']} "
+                  f"hands), {rp['games_unfinished']} still unfinished after {rp['unfinished_after']} hands.", ""]
+
+
+def _open_point_lines(points: list[dict]) -> list[str]:
+    """The open points (reading choices), each with its clause, the other reading and where it matters."""
+    out = ["", f"## Open points ({len(points)})", ""]
+    for p in points:
+        head = f"`{p['rule']}` = `{p['text']}`" if p["rule"] else f"clause {p.get('clause')} ({p.get('section')})"
+        out.append(f"- {head}: {p['reason']}")
+        if p.get("clause_text"):
+            out.append(f"  - Clause {p['clause']} ({p['status']}): {p['clause_text']}")
+        if p.get("alternative"):
+            out.append(f"  - The other reading: {p['alternative']}")
+        m = p.get("matters")
+        if m:
+            out.append(f"  - Matters: with `{m['alternative_rule']}` the {m['question']} change in "
+                       f"`{_kv(m['state'])}`: {_kv(m['as_encoded'])} as encoded, {_kv(m['alternative'])} "
+                       "under the alternative.")
+        elif p["rule"]:
+            out.append("  - No explored state tells the readings tried apart"
+                       + (f" (the encoded rule is inert: {p['inert']})." if p.get("inert") else "."))
+    return out
 
 def _inline(text: str) -> str:
     """Escape a Markdown line and render its `code` and **bold** spans."""
