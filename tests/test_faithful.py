@@ -42,3 +42,19 @@ def test_a_reading_note_follows_the_rule_not_the_variant_name():
     mine = ruleset_from_text("id: mine\ntitle: t\nsource: {doc: house, title: t}\nextends: pirates\nrules:\n"
                              "  nil.tricks_bags: false @ house §Bags\n")
     assert readings_for(mine, ["nil.tricks_bags"]) == []
+
+
+def test_explain_prints_the_irregular_card_and_the_readings():
+    import click
+    import yaml
+    from pathlib import Path
+
+    from rulespec.app.answers import answer
+    from rulespec.app.explain import render_score
+    cases = yaml.safe_load((Path(__file__).parents[1] / "corpus" / "cases" / "faithful.yaml").read_text())["cases"]
+    request = next(c["input"] for c in cases if c["name"].startswith("a club that is not the lowest"))
+    text = click.unstyle("\n".join(render_score(answer("score", {**request, "variant": "tournament"}), request)))
+    assert "E 3C (play[0][2]): breaking a rule of the first trick (play.first_trick_suit" in text
+    assert "stands under play.irregular 000 §Renounce" in text
+    assert "play.irregular (000/renege/other-irregular, 000 §Renege; unspecified)" in text
+    assert "alternative: the hand forfeited as for a renege, or the record refused" in text

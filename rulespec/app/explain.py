@@ -102,8 +102,9 @@ def irregularity_text(ans: Mapping) -> list[str]:
     for irr in ans.get("irregularities", ()):
         broken = irr.get("broken") or {}
         by = "; ".join(f"{d['rule']} {_own_cite(d)}" for d in irr.get("decided_by", ()))
-        out.append(f"  {irr['seat']} {irr['card']} ({irr['field']}): {irr['what']}, breaking "
-                   f"{broken.get('rule')} {_own_cite(broken) if broken else ''}: {irr['ruling']} under {by}")
+        rule = f"{broken.get('rule')} {_own_cite(broken)}" if broken else "no rule named"
+        out.append(f"  {irr['seat']} {irr['card']} ({irr['field']}): {irr['what']} ({rule}): "
+                   f"{irr['ruling']} under {by}")
     return ["", click.style("Irregular cards", bold=True), *out] if out else []
 
 
