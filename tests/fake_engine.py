@@ -87,6 +87,8 @@ class FakeHand:
             points, bags = 10 * contract + won - contract, bags + won - contract
         elif contract:
             points = -10 * contract
+        else:      # both partners bid nil: every trick is beyond a contract of 0 (001 §Nil bids)
+            points, bags = won, bags + won
         points += sum(100 if self.taken[s] == 0 else -100 for s in seats if self.bids[s].is_nil)
         while bags >= 10:
             points, bags = points - 100, bags - 10

@@ -42,7 +42,8 @@ def server():
 
 
 class HealthWatch:
-    """Polls /healthz from a thread while attacks run; keeps the slowest answer."""
+    """Polls /healthz from a thread while attacks run (and at least ``MIN_POLLS`` times); keeps every time."""
+    MIN_POLLS = 6
 
     def __init__(self, base: str):
         self.base, self.times, self.failures = base, [], []
@@ -63,6 +64,9 @@ class HealthWatch:
         return self
 
     def __exit__(self, *exc) -> None:
+        deadline = time.monotonic() + 10
+        while len(self.times) < self.MIN_POLLS and time.monotonic() < deadline:   # attacks refused fast still
+            time.sleep(0.01)                                                       # get a few polls measured
         self.stop.set()
         self.thread.join()
 

@@ -69,7 +69,9 @@ def house(tmp_path_factory) -> tuple[dict, dict]:
 def test_overtrick_points_attributed_with_minimal_score_example(house):
     refs, report = house
     p = pair(report, "standard", "t0")
-    assert set(p["rules"]) == {"scoring.overtrick_points", "nil.tricks_count", "play.first_trick_suit"}
+    # nil.tricks_bags follows nil.tricks_count where a variant does not set it (standard)
+    assert set(p["rules"]) == {"scoring.overtrick_points", "nil.tricks_count", "nil.tricks_bags",
+                               "play.first_trick_suit"}
     score = p["transcript"]["stages"]["score"]
     assert score["count"] > 0 and score["ci95"][0] <= score["rate"] <= score["ci95"][1]
     assert top_cause(p, "score") == "scoring.overtrick_points"

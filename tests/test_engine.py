@@ -194,7 +194,7 @@ def test_transfer_renege_leaves_a_cited_line():
     bids = [E.Bid("regular", 4)] * 4
     ns, ew = E.score_hand(rs, bids, seats(4, 3, 3, 3), reneges=[0])
     moved = [line for line in ns.lines if line["rule"] == "renege.transfer_tricks"]
-    assert moved and moved[0]["decided_by"]["rule"] == "renege.mode"
+    assert moved and moved[0]["decided_by"][0]["rule"] == "renege.mode"
     assert any(line["rule"] == "renege.transfer_tricks" for line in ew.lines)
 
 

@@ -86,9 +86,9 @@ def test_one_sentence_per_difference():
     result = compare({"variants": ["standard", "classic"], "kind": "score",
                       "input": {"bids": {"N": "nil", "E": 3, "S": 4, "W": 3}, "tricks": {"N": 1, "E": 4, "S": 4, "W": 4}}})
     sentences = result["differences"][0]["sentences"]
-    assert ("Under standard (001) NS score −59 this hand, under classic (004) −10: a failed nil costs 100 in standard and 50 "
+    assert ("Under standard (001) NS score −59 this hand, under classic (004) −9: a failed nil costs 100 in standard and 50 "
             "in classic (001 §Nil bids; 004 §Nil and Blind Nil).") in sentences
-    assert ("Under standard (001) NS score −59 this hand, under classic (004) −10: a nil bidder's tricks count toward the "
+    assert ("Under standard (001) NS score −59 this hand, under classic (004) −9: a nil bidder's tricks count toward the "
             "partners' contract in standard, not in classic (001 §Nil bids; 004 §Nil).") in sentences
     assert len(sentences) == len(result["differences"][0]["rules"])
 
@@ -127,5 +127,5 @@ def test_game_comparisons_never_print_a_raw_record():
         {"bids": {"N": "nil", "E": 3, "S": 4, "W": 3}, "tricks": {"N": 1, "E": 4, "S": 4, "W": 4}}]}})
     sentences = [t for d in result["differences"] for t in d["sentences"]]
     assert sentences and not any("{" in t or "'" in t.split(":")[0] for t in sentences), sentences
-    assert ("Under standard (001) NS total −59, under classic (004) −10: a failed nil costs 100 in standard and 50 "
+    assert ("Under standard (001) NS total −59, under classic (004) −9: a failed nil costs 100 in standard and 50 "
             "in classic (001 §Nil bids; 004 §Nil and Blind Nil).") in sentences

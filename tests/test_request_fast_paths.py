@@ -108,15 +108,16 @@ def plain_answer_score(rs, req: Mapping) -> dict:
     plain_validate_bids(rs, bids, scores, bags, dealer)
     size = rs.params["deal.hand_size"]
     reneges: list[int] = []
+    irregular: list[dict] = []
     last = None
     if req.get("deal") is not None or req.get("play") is not None:
         if req.get("tricks") is not None:
             raise A.InputError("give either tricks per seat or the deal and play, not both", "tricks")
         if req.get("deal") is None or req.get("play") is None:
             raise A.InputError("the deal and the play go together", "deal" if req.get("deal") is None else "play")
-        tricks, reneges, last, unplayed = A._replay(rs, req)
+        tricks, reneges, last, unplayed = A._replay(rs, req, irregular)
         if unplayed:
-            tricks = A._fill_dead_hand(tricks, unplayed, reneges)
+            tricks = A._fill_dead_hand(tricks, unplayed, reneges, bids)
     else:
         tricks = plain_per_seat(A._get(req, "tricks", ""), "tricks", lambda v, f: A._int(v, f, 0, size))
         if sum(tricks) != size:
@@ -152,15 +153,23 @@ def plain_answer_score(rs, req: Mapping) -> dict:
                                             "whether the nil bidder's tricks count toward the contract"),
                                     team=team, reason=R.reason("nil.tricks_count",
                                                                R.hand_facts("nil.tricks_count", team, None, "", value))))
+            value = rs.params["nil.tricks_bags"]
+            explanation.append(dict(rs.step("nil.tricks_bags", value,
+                                            "whether the nil bidder's tricks count as overtricks (bags)"),
+                                    team=team, reason=R.reason("nil.tricks_bags",
+                                                               R.hand_facts("nil.tricks_bags", team, None, "", value))))
         explanation += [dict(line, team=team) for line in r.lines]
     for step in game["explanation"]:
         step["reason"] = R.reason(step["rule"], R.game_facts(new_scores, rs.params["game.target"], step["value"]),
                                   refused=step["value"] in (False, None))
     explanation += game.pop("explanation")
-    return {"variant": rs.id, "bids": {C.SEATS[s]: str(b) for s, b in enumerate(bids)},
-            "tricks": {C.SEATS[s]: tricks[s] for s in range(4)},
-            "teams": {C.TEAMS[t]: r.as_dict() for t, r in enumerate(results)},
-            "game": game, "explanation": explanation}
+    out = {"variant": rs.id, "bids": {C.SEATS[s]: str(b) for s, b in enumerate(bids)},
+           "tricks": {C.SEATS[s]: tricks[s] for s in range(4)},
+           "teams": {C.TEAMS[t]: r.as_dict() for t, r in enumerate(results)},
+           "game": game, "explanation": explanation}
+    if irregular:
+        out["irregularities"] = irregular
+    return out
 
 
 def _plain_too_deep(value) -> bool:
@@ -365,7 +374,8 @@ def test_score_over_http_matches_the_reference():
     for req in score_requests(150, seed=12):
         resp = client.post("/v1/score", data=json.dumps(req), content_type="application/json")
         given = {k: v for k, v in req.items() if v is not None}     # over the API a null field is one left out
-        kind, *rest = outcome(plain_answer_score, A.resolve_variant(req["variant"]), given)
+        kind, *rest = outcome(lambda rs, r: A.with_readings(rs, plain_answer_score(rs, r)),   # the API adds readings
+                              A.resolve_variant(req["variant"]), given)
         if kind == "ok":
             assert resp.status_code == 200
             assert json.loads(resp.get_data(), object_pairs_hook=list) == json.loads(rest[0], object_pairs_hook=list)

@@ -19,6 +19,7 @@ from ..model.ablation import differing_rules, with_rule_from
 from ..errors import CardError, GameError, InputError, RulesFileError, RulespecError, UnknownVariantError
 from ..lang.limits import MAX_CONTEXT_INT
 from ..model.ruleset import Ruleset, load_ruleset
+from ..model.readings import readings_for
 
 MAX_INLINE_RULES = 64
 MAX_VARIANTS = 8
@@ -289,9 +290,10 @@ def _validate_bids(rs: Ruleset, bids: list[E.Bid], scores, bags, dealer: int | N
                              r["rule"], r["cite"])
 
 
-def _replay(rs: Ruleset, req: Mapping) -> tuple[list[int], list[int], tuple | None, int]:
+def _replay(rs: Ruleset, req: Mapping, irregular: list[dict]) -> tuple[list[int], list[int], tuple | None, int]:
     """Derive tricks per seat, reneges, the last trick and the number of unplayed
-    tricks (a forfeit renege ends the hand) from a full deal and card play."""
+    tricks (a forfeit renege ends the hand) from a full deal and card play; each
+    irregular card that is not refused goes to ``irregular``."""
     dealer = _seat(_get(req, "dealer", ""), "dealer")
     seen: dict = {}
     hands = _per_seat(req["deal"], "deal", lambda v, f: C.mask_of(_cards(v, f, rs, seen)))
@@ -304,7 +306,7 @@ def _replay(rs: Ruleset, req: Mapping) -> tuple[list[int], list[int], tuple | No
     reneges: list[int] = []
     forfeit = rs.params["renege.mode"] == "forfeit"
     for value, field in _flat_play(req.get("play")):
-        _replay_card(rs, state, _card(value, field, rs), field, reneges)
+        _replay_card(state, _card(value, field, rs), field, reneges, irregular)
         if len(state.trick) == 4:
             state.finish_trick()
             if reneges and forfeit:
@@ -325,23 +327,32 @@ def _flat_play(play) -> list[tuple[object, str]]:
     return [(item, f"play[{i}]") for i, item in enumerate(play)]
 
 
-def _replay_card(rs: Ruleset, state: E.HandState, card: int, field: str, reneges: list[int]) -> None:
-    """The seat to play plays ``card``; an illegal card is refused, or (where the variant has a renege
-    penalty) noted as its seat's renege."""
+def _replay_card(state: E.HandState, card: int, field: str, reneges: list[int], irregular: list[dict]) -> None:
+    """The seat to play plays ``card``.  An irregular card is judged by the procedure
+    (``HandState.irregularity``): refused, a renege of its seat, or a card that stands; the
+    last two are recorded in ``irregular`` with their kind and the rules that decide them."""
     seat = state.to_play
     if not (state.hands[seat] >> card) & 1:
         raise InputError(f"{C.card_name(card)} is not in {C.SEATS[seat]}'s hand", field)
-    legal = state.legal_cards(explain=True)
-    if not (legal.cards >> card) & 1:
-        why = [s for s in legal.steps if C.card_name(card) not in s["value"]]
-        rule = why[0] if why else {"rule": None, "cite": None}
-        if rs.params["renege.mode"] == "none":
-            message = _card_refusal(rs, state, seat, card, rule) if why else \
-                f"{C.SEATS[seat]} may not play {C.card_name(card)} here"
-            raise InputError(message, field, rule["rule"], rule["cite"])
-        if seat not in reneges:
+    found = state.irregularity(card)
+    if found is not None:
+        if found["ruling"] == "refused":
+            raise _refused_card(state, seat, card, found, field)
+        irregular.append({"field": field, "seat": C.SEATS[seat], **found})
+        if found["renege"] and seat not in reneges:
             reneges.append(seat)
     state.play(card)
+
+
+def _refused_card(state: E.HandState, seat: int, card: int, found: dict, field: str) -> InputError:
+    """The refusal of an irregular card: why, in a player's words, then its kind and the rule that refuses it."""
+    broken = found["broken"] or {"rule": None, "cite": None}
+    by = found["decided_by"][0]
+    ruling = f"{found['what']}, refused under {by['rule']} ({by['cite'] or 'not stated'})"
+    step = next((s for s in state.legal_cards(explain=True).steps if s["rule"] == broken["rule"]), None)
+    words = (_card_refusal(state.rs, state, seat, card, step) if step
+             else f"{C.SEATS[seat]} may not play {found['card']} here")
+    return InputError(f"{words} ({ruling})", field, broken["rule"], broken["cite"])
 
 
 def _card_refusal(rs: Ruleset, state: E.HandState, seat: int, card: int, rule: dict) -> str:
@@ -360,7 +371,8 @@ def answer_score(rs: Ruleset, req: Mapping) -> dict:
     scores, bags = _before(req)
     dealer = _seat(req["dealer"], "dealer") if req.get("dealer") is not None else None
     _validate_bids(rs, bids, scores, bags, dealer)
-    tricks, reneges, last = _hand_tricks(rs, req)
+    irregular: list[dict] = []
+    tricks, reneges, last = _hand_tricks(rs, req, bids, irregular)
     reneges += _renege_events(req)
     try:
         results = E.score_hand(rs, bids, tricks, scores, bags, reneges, last)
@@ -376,21 +388,26 @@ def answer_score(rs: Ruleset, req: Mapping) -> dict:
     for step in game["explanation"]:
         step["reason"] = R.game_reason(step["rule"], new_scores, rs.params["game.target"], step["value"])
     explanation += game.pop("explanation")
-    return {"variant": rs.id, "bids": dict(zip(C.SEATS, names)), "tricks": dict(zip(C.SEATS, tricks)),
-            "teams": {C.TEAMS[t]: r.as_dict() for t, r in enumerate(results)},
-            "game": game, "explanation": explanation}
+    out = {"variant": rs.id, "bids": dict(zip(C.SEATS, names)), "tricks": dict(zip(C.SEATS, tricks)),
+           "teams": {C.TEAMS[t]: r.as_dict() for t, r in enumerate(results)},
+           "game": game, "explanation": explanation}
+    if irregular:
+        out["irregularities"] = irregular
+    return out
 
 
-def _hand_tricks(rs: Ruleset, req: Mapping) -> tuple[list[int], list[int], tuple | None]:
-    """Tricks per seat, the reneges found and the last trick: replayed from the deal and play, or as given."""
+def _hand_tricks(rs: Ruleset, req: Mapping, bids: list[E.Bid], irregular: list[dict]
+                 ) -> tuple[list[int], list[int], tuple | None]:
+    """Tricks per seat, the reneges found and the last trick: replayed from the deal and play (the
+    irregular cards found go to ``irregular``), or as given."""
     size = rs.params["deal.hand_size"]
     if req.get("deal") is not None or req.get("play") is not None:
         if req.get("tricks") is not None:
             raise InputError("give either tricks per seat or the deal and play, not both", "tricks")
         if req.get("deal") is None or req.get("play") is None:
             raise InputError("the deal and the play go together", "deal" if req.get("deal") is None else "play")
-        tricks, reneges, last, unplayed = _replay(rs, req)
-        return (_fill_dead_hand(tricks, unplayed, reneges) if unplayed else tricks), reneges, last
+        tricks, reneges, last, unplayed = _replay(rs, req, irregular)
+        return (_fill_dead_hand(tricks, unplayed, reneges, bids) if unplayed else tricks), reneges, last
     tricks = _per_seat(_get(req, "tricks", ""), "tricks", lambda v, f: _int(v, f, 0, size))
     if sum(tricks) != size:
         raise InputError(f"tricks add up to {sum(tricks)}; a hand has {size}", "tricks")
@@ -424,11 +441,12 @@ def _team_steps(rs: Ruleset, bids: list[E.Bid], names: list[str], t: int, result
         step["reason"] = R.contract_reason(team, step["why"], result.contract)
         steps.append(step)
     if bids[t].is_nil or bids[t + 2].is_nil:
-        step = rs.step("nil.tricks_count", rs.params["nil.tricks_count"],
-                       "whether the nil bidder's tricks count toward the contract")
-        step["team"] = team
-        step["reason"] = R.setting_reason("nil.tricks_count", team, step["value"])
-        steps.append(step)
+        for rule, why in (("nil.tricks_count", "whether the nil bidder's tricks count toward the contract"),
+                          ("nil.tricks_bags", "whether the nil bidder's tricks count as overtricks (bags)")):
+            step = rs.step(rule, rs.params[rule], why)
+            step["team"] = team
+            step["reason"] = R.setting_reason(rule, team, step["value"])
+            steps.append(step)
     return steps + [{**line, "team": team} for line in result.lines]    # the lines also go out under "teams"
 
 
@@ -442,11 +460,14 @@ def _within_bounds(rs: Ruleset, results) -> None:
                              "variant", line.get("rule"), line.get("cite"))
 
 
-def _fill_dead_hand(tricks: list[int], fill: int, reneges: list[int]) -> list[int]:
+def _fill_dead_hand(tricks: list[int], fill: int, reneges: list[int], bids: list[E.Bid]) -> list[int]:
     """Unplayed tricks of a hand ended by a forfeit renege, credited to the side that did not renege
-    (it scores its bid in any case; the count only matters for the 13-trick total)."""
+    (it scores its bid in any case; the count only matters for the 13-trick total), to a partner who
+    did not bid nil where there is one (a nil is judged on the tricks taken before the renege)."""
     out = list(tricks)
-    out[C.left_of(reneges[0])] += fill
+    innocent = [C.left_of(reneges[0]), C.right_of(reneges[0])]
+    seat = next((s for s in innocent if not bids[s].is_nil), innocent[0])
+    out[seat] += fill
     return out
 
 
@@ -518,7 +539,17 @@ def answer(kind: str, req, allow_paths: bool = False) -> dict:
                 raise InputError(exc.message, exc.field[len("input."):], exc.rule, exc.cite, exc.details) from None
             raise
     rs = resolve_variant(_get(req, "variant", ""), "variant", allow_paths)
-    return KINDS[kind](rs, req)
+    return with_readings(rs, KINDS[kind](rs, req))
+
+
+def with_readings(rs: Ruleset, answer_: dict) -> dict:
+    """``answer_`` with a ``readings`` note for each rule it applied whose value is a reading (a clause
+    marked ambiguous, unspecified or conflicting, or a rule without a source): the clause and the
+    alternative."""
+    notes = readings_for(rs, values_of(answer_, "rule"))
+    if notes:
+        answer_["readings"] = notes
+    return answer_
 
 
 def _leaves(value, path: str = "") -> dict[str, object]:
@@ -526,7 +557,8 @@ def _leaves(value, path: str = "") -> dict[str, object]:
     if isinstance(value, Mapping):
         out = {}
         for key, item in value.items():
-            if key in ("explanation", "lines", "variant", "rule", "refusals", "illegal", "notes", "reasons"):
+            if key in ("explanation", "lines", "variant", "rule", "refusals", "illegal", "notes", "reasons",
+                       "readings", "irregularities"):
                 continue
             out.update(_leaves(item, f"{path}.{key}" if path else str(key)))
         return out
@@ -586,7 +618,7 @@ def _rulings(kind: str, body: Mapping, rulesets: list[Ruleset]) -> dict[str, dic
     for i, rs in enumerate(rulesets):
         key = rs.id if rs.id not in rulings else f"{rs.id}#{i}"
         try:
-            rulings[key] = KINDS[kind](rs, body)
+            rulings[key] = with_readings(rs, KINDS[kind](rs, body))
         except InputError as exc:
             rulings[key] = {"variant": rs.id, "error": {"field": f"input.{exc.field}" if exc.field else "input",
                                                         "detail": exc.message, "rule": exc.rule, "cite": exc.cite}}

@@ -26,7 +26,13 @@ def value_text(line: Mapping) -> str:
 
 
 def cite_text(line: Mapping) -> str:
-    """``house §Nil``, ``001 §Scoring (inherited from standard)`` or why there is no citation."""
+    """``house §Nil``, ``001 §Scoring (inherited from standard)`` or why there is no citation; then each
+    other rule whose value decided the line (``+ game.target house §Target``)."""
+    own = _own_cite(line)
+    return "".join([own, *(f" + {other['rule']} {_own_cite(other)}" for other in line.get("decided_by", ()))])
+
+
+def _own_cite(line: Mapping) -> str:
     if line.get("cite"):
         text = str(line["cite"])
         if line.get("inherited_from"):
@@ -87,7 +93,29 @@ def render_score(ans: Mapping, request: Mapping) -> list[str]:
     out += ["", click.style("Game", bold=True)]
     out.extend(trail([line for line in ans["explanation"] if "team" not in line]))
     out.append(f"  = {game_text(game)}")
-    return out
+    return out + irregularity_text(ans) + reading_text(ans)
+
+
+def irregularity_text(ans: Mapping) -> list[str]:
+    """The irregular cards of a replayed hand: kind, the rule broken, the ruling and its clause."""
+    out = []
+    for irr in ans.get("irregularities", ()):
+        broken = irr.get("broken") or {}
+        by = "; ".join(f"{d['rule']} {_own_cite(d)}" for d in irr.get("decided_by", ()))
+        rule = f"{broken.get('rule')} {_own_cite(broken)}" if broken else "no rule named"
+        out.append(f"  {irr['seat']} {irr['card']} ({irr['field']}): {irr['what']} ({rule}): "
+                   f"{irr['ruling']} under {by}")
+    return ["", click.style("Irregular cards", bold=True), *out] if out else []
+
+
+def reading_text(ans: Mapping) -> list[str]:
+    """The reading notes: each rule applied whose value is a reading, its clause and the alternative."""
+    out = []
+    for note in ans.get("readings", ()):
+        where = f"{note['clause']}, {note['cite']}" if note.get("clause") else (note.get("cite") or "no citation")
+        out.append(f"  {note['rule']} ({where}; {note['status']}): {note['reading']}")
+        out.append(f"    alternative: {note.get('alternative') or 'none recorded'}")
+    return ["", click.style("Readings", bold=True), *out] if out else []
 
 
 def _rows(ruling: Mapping) -> dict[str, str]:

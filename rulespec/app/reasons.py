@@ -132,6 +132,7 @@ TEMPLATES: dict[str, Template] = {
                       "which card wins a trick"),
     # hand scoring
     "nil.tricks_count": T("hand", "{value}", "{value}", "whether a nil bidder's tricks count toward the contract"),
+    "nil.tricks_bags": T("hand", "{value}", "{value}", "whether a failed nil bidder's tricks count as bags"),
     "scoring.made": T("hand", "{team} made the contract ({detail}): it {points}",
                       "{team} did not make the contract", "a contract made"),
     "scoring.set": T("hand", "{team} were set ({detail}): it {points}", "{team} were not set", "a contract set"),
@@ -160,6 +161,9 @@ TEMPLATES: dict[str, Template] = {
                      "these rules have no penalty for a renege: an illegal card is simply not allowed",
                      "a called renege"),
     "renege.transfer_tricks": T("hand", "renege ({detail})", "no tricks move for a renege", "tricks moved for a renege"),
+    "renege.lead": T("hand", "{value}", "{value}", "whether leading a trump too early is a renege"),
+    "play.irregular": T("hand", "an irregular card that is not a renege: {value}",
+                        "an irregular card that is not a renege: {value}", "an irregular card that is not a renege"),
     "renege.victim_bags": T("hand", "after a renege: {detail}", "after a renege the opponents' overtricks are bags",
                             "the opponents' overtricks after a renege"),
     # game
@@ -177,6 +181,10 @@ del T
 _BOOL_WORDS = {
     "nil.tricks_count": ("a nil bidder's tricks count toward the partners' contract",
                          "a nil bidder's tricks do not count toward the partners' contract"),
+    "nil.tricks_bags": ("a failed nil bidder's tricks count as the partnership's bags",
+                        "a failed nil bidder's tricks are not bags"),
+    "renege.lead": ("leading a trump before trumps are broken is a renege",
+                    "leading a trump before trumps are broken is an irregular card, not a renege"),
     "bags.carry": ("bags beyond the limit carry over", "bags start again from 0 after the penalty"),
     "nil.partner_may_raise": ("yes", "no"),
 }

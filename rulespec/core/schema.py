@@ -30,7 +30,8 @@ _TEAM_HAND = {
     "team.nil_tricks": INT,      # tricks of nil and blind-nil bidders
     "team.won": INT,             # tricks that count toward the contract
     "team.made": BOOL,           # contract made (false when there is no contract)
-    "team.overtricks": INT,      # team.won - team.contract when made, else 0
+    "team.overtricks": INT,      # tricks beyond the contract when made (a nil bidder's where nil.tricks_bags;
+                                 # beyond 0 where both partners bid nil), else 0
     "team.nil_count": INT,       # nil and blind-nil bids in the team
     "team.nil_made": INT,        # of which successful
 }
@@ -113,7 +114,9 @@ _SLOTS = [
     Slot("trick.winner", CARD, "trick", "the card that wins a complete trick"),
     # hand scoring
     Slot("nil.tricks_count", BOOL, "param",
-         "whether a nil bidder's tricks count toward the partnership's contract (and bags)"),
+         "whether a nil bidder's tricks count toward the partnership's contract"),
+    Slot("nil.tricks_bags", BOOL, "param",
+         "whether a nil bidder's tricks count as the partnership's overtricks (bags)"),
     Slot("scoring.made", INT, "team_hand", "points for a regular contract made"),
     Slot("scoring.set", INT, "team_hand", "points for a regular contract set (failed)"),
     Slot("scoring.overtrick_points", INT, "team_hand", "points for each overtrick"),
@@ -133,7 +136,14 @@ _SLOTS = [
          "opponents make their bid, hand ends) or transfer (tricks move to the opponents)",
          options=("none", "forfeit", "transfer")),
     Slot("renege.transfer_tricks", INT, "param", "tricks moved per renege in transfer mode"),
-    Slot("renege.victim_bags", BOOL, "param", "whether the opponents' overtricks count as bags after a renege"),
+    Slot("renege.lead", BOOL, "param",
+         "whether leading a trump before trumps are broken is a renege (else an irregular card: play.irregular)"),
+    Slot("play.irregular", ENUM, "param",
+         "what a recorded card does that breaks a play rule but is not a renege: refused (the play is not "
+         "accepted) or stands (it is played, without penalty)", options=("refused", "stands")),
+    Slot("renege.victim_bags", BOOL, "param",
+         "whether the renege's victims' overtricks count as bags (forfeit: the innocent side's; "
+         "transfer: the side given the tricks)"),
     # game
     Slot("game.target", INT, "param", "the points total that ends the game"),
     Slot("game.target_reached", BOOL, "game", "whether a score has reached the target"),

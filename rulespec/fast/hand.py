@@ -475,12 +475,16 @@ class BatchHand:
         won = regular_tricks + (nil_tricks if self.rules.params["nil.tricks_count"] else 0) + adjust
         has_contract = blind | regular.any(axis=1)
         made = np.where(offender, False, np.where(victim, has_contract, has_contract & (won >= contract)))
+        # overtricks: beyond the contract made, or beyond a contract of 0 where both partners bid nil
+        counts = made | ~(has_contract | offender)
+        beyond = regular_tricks + (nil_tricks if self.rules.params["nil.tricks_bags"] else 0) + adjust - contract
         nil_made = (is_nil & (tricks == 0)).sum(axis=1) * ~offender
         return {**basics, "team_contract": contract, "team_blind": blind, "team_tricks": regular_tricks + nil_tricks,
                 "team_regular_tricks": regular_tricks, "team_nil_tricks": nil_tricks, "team_won": won,
-                "team_made": made, "team_overtricks": np.where(made, np.maximum(0, won - contract), 0),
+                "team_made": made, "team_overtricks": np.where(counts, np.maximum(0, beyond), 0),
                 "team_nil_count": is_nil.sum(axis=1), "team_nil_made": nil_made,
-                "kinds": kinds, "tricks": tricks, "is_nil": is_nil, "has_contract": has_contract}
+                "kinds": kinds, "tricks": tricks, "is_nil": is_nil, "has_contract": has_contract,
+                "counts_overtricks": counts}
 
     def _contract_points(self, facts: dict) -> np.ndarray:
         """Points for the contract (made or set, regular or blind) and the overtricks."""
@@ -491,13 +495,14 @@ class BatchHand:
         total = np.where(facts["has_contract"], value, 0)
         return total + np.where(over > 0, fn["scoring.overtrick_points"](*args) * over, 0)
 
-    def _nil_points(self, facts: dict, offender: np.ndarray, victim: np.ndarray) -> np.ndarray:
-        """Points for each nil and blind-nil bid of the pair (a forfeit: the offenders fail, the victims make)."""
+    def _nil_points(self, facts: dict, offender: np.ndarray) -> np.ndarray:
+        """Points for each nil and blind-nil bid of the pair (a forfeit: the offenders fail; a victim's nil is
+        judged on its tricks)."""
         fn, total = self.fn, 0
         for i in range(2):
             blind_nil = facts["kinds"][:, i] == KIND_CODE[BLIND_NIL]
             taken = facts["tricks"][:, i]
-            ok = ((taken == 0) & ~offender) | victim
+            ok = (taken == 0) & ~offender
             args = pick("nil_hand", {**facts, "player_tricks": taken, "player_blind": blind_nil})
             value = np.where(blind_nil, np.where(ok, fn["blind_nil.made"](*args), fn["blind_nil.failed"](*args)),
                              np.where(ok, fn["nil.made"](*args), fn["nil.failed"](*args)))
@@ -516,7 +521,7 @@ class BatchHand:
     def _bags(self, team: int, facts: dict, victim: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Bags added, the bag penalty points, and the bags after the hand."""
         params = self.rules.params
-        added = np.where(facts["team_made"], self.fn["scoring.bags"](*pick("team_hand", facts)), 0)
+        added = np.where(facts["counts_overtricks"], self.fn["scoring.bags"](*pick("team_hand", facts)), 0)
         if not params["renege.victim_bags"]:
             added = np.where(victim, 0, added)
         total = self.bags[:, team] + added
@@ -533,7 +538,7 @@ class BatchHand:
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """One team's hand points, bags added and bags after (``engine._score_team``)."""
         facts = self._team_facts(team, adjust, offender, victim)
-        points = self._contract_points(facts) + self._nil_points(facts, offender, victim)
+        points = self._contract_points(facts) + self._nil_points(facts, offender)
         points = points + self._last_trick_bonus(team, facts)
-        added, penalty, bags_after = self._bags(team, facts, victim)
+        added, penalty, bags_after = self._bags(team, facts, victim | (adjust > 0))
         return points + penalty, added, bags_after

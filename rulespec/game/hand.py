@@ -18,7 +18,7 @@ from ..core import cards as C
 from ..lang.compiler import NONE
 from ..model.ruleset import Ruleset
 from .bids import BLIND_NIL, REGULAR, REGULAR_BIDS, Bid, bid_refusals, legal_bids, seat_rule, team_refusals
-from .play import Legal, bad_winner, by_seat, legal_cards
+from .play import Legal, bad_winner, by_seat, irregularity, legal_cards
 from .procedure import FINISH_TRICK, PLAY_CARD, context_values, fill, indent, legal_source
 from .scoring import TeamResult, score_hand
 
@@ -201,6 +201,11 @@ class HandState:
         """``legal`` with the conflicts and dead ends met (and with ``explain``, the rules applied)."""
         hand = self.hands[self.to_play if seat is None else seat]
         return legal_cards(self.rs, hand, self.trick, self.number, self.broken, self.played, explain)
+
+    def irregularity(self, card: int) -> dict | None:
+        """What is irregular about the seat to play playing ``card`` (None: it is legal): the kind, the
+        play rule broken, whether it is a renege and the ruling (``play.irregularity``)."""
+        return irregularity(self.rs, self.legal_cards(explain=True), card, not self.trick)
 
     def play(self, card: int, seat: int | None = None) -> None:
         """The seat to play (or ``seat``) plays ``card`` from its hand; legality is the caller's to judge."""

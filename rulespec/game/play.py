@@ -77,6 +77,47 @@ def legal_cards(rs: Ruleset, hand: int, trick: Sequence[int], number: int, broke
     return result
 
 
+# what each kind of irregular card is, by the play rule it breaks first
+IRREGULAR_KINDS = {
+    "renounce": "failing to follow suit while able",
+    "trump_lead": "leading a trump before trumps are broken",
+    "first_trick": "breaking a rule of the first trick",
+    "other": "breaking a play rule",
+}
+
+
+def irregularity(rs: Ruleset, legal: Legal, card: int, leading: bool) -> dict | None:
+    """What is irregular about playing ``card`` (None: it is legal): its kind, the play rule it breaks
+    (the first in priority order, from ``legal``'s steps), whether it is a renege, and the ruling, with
+    the rules that decide it: a renege's penalty, or ``play.irregular`` (the card is refused or stands)."""
+    if (legal.cards >> card) & 1:
+        return None
+    name = C.card_name(card)
+    broken = next((step["rule"] for step in legal.steps if name not in step["value"]), None)
+    kind = _irregular_kind(rs, broken, card, leading)
+    renege = kind == "renounce" or (kind == "trump_lead" and bool(rs.params["renege.lead"]))
+    mode = rs.params["renege.mode"]
+    if renege and mode != "none":
+        ruling, by = "renege", (["renege.lead"] if kind == "trump_lead" else []) + ["renege.mode"]
+    elif renege:
+        ruling, by = "refused", ["renege.mode"]
+    else:
+        ruling, by = rs.params["play.irregular"], ["play.irregular"]
+    return {"card": name, "kind": kind, "what": IRREGULAR_KINDS[kind],
+            "broken": rs.cite(broken) if broken else None, "renege": renege, "ruling": ruling,
+            "decided_by": [rs.cite(rule) for rule in by]}
+
+
+def _irregular_kind(rs: Ruleset, broken: str | None, card: int, leading: bool) -> str:
+    if broken == "play.follow":
+        return "renounce"
+    if broken == "play.lead" and leading and rs.suit_of[card] == rs.params["trump.suit"]:
+        return "trump_lead"
+    if broken is not None and broken.startswith("play.first"):
+        return "first_trick"
+    return "other"
+
+
 def bad_winner(rs: Ruleset, card: int) -> NoReturn:
     """A ``trick.winner`` rule named a card that is not in the trick."""
     raise GameError(f"rule trick.winner named {C.card_name(card) if card >= 0 else 'no card'}, "

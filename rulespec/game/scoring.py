@@ -90,15 +90,17 @@ class _TeamScore:
         self.lines: list[dict] = []
 
     def line(self, rule: str, points: int, why: str, decided_by: str | None = None) -> None:
-        """Add ``points`` (and, when explaining, the line that says why)."""
+        """Add ``points`` (and, when explaining, the line that says why, citing every other rule whose
+        value decided it: ``decided_by`` and the parameters the rule names)."""
         self.points += points
         if self.explain:
             self.lines.append(_line(self.rs, rule, points, why))
-            if decided_by:
-                self.lines[-1]["decided_by"] = self.rs.cite(decided_by)
+            others = ((decided_by,) if decided_by else ()) + self.rs.deciding(rule)
+            if others:
+                self.lines[-1]["decided_by"] = [self.rs.cite(other) for other in others]
 
     def facts(self, adjust: int, offender: bool, victim: bool) -> dict:
-        """The ``team_hand`` context, by name."""
+        """The ``team_hand`` context, by name (and ``has_contract``, ``counts_overtricks``)."""
         rs, team, bids, tricks = self.rs, self.team, self.bids, self.tricks
         pair = [bids[team], bids[team + 2]]
         kinds = (pair[0].kind, pair[1].kind)
@@ -108,14 +110,17 @@ class _TeamScore:
         regular_tricks = tricks[team] + tricks[team + 2] - nil_tricks
         won = regular_tricks + (nil_tricks if rs.params["nil.tricks_count"] else 0) + adjust
         made = has_contract and not offender and (victim or won >= contract)
+        # overtricks: beyond the contract made, or beyond a contract of 0 where both partners bid nil
+        counts_overtricks = made or not (has_contract or offender)
+        beyond = regular_tricks + (nil_tricks if rs.params["nil.tricks_bags"] else 0) + adjust - contract
         return {"team_score": self.scores[team], "team_bags": self.bags[team],
                 "opponents_score": self.scores[1 - team], "opponents_bags": self.bags[1 - team],
                 "team_contract": contract, "team_blind": BLIND in kinds, "team_tricks": regular_tricks + nil_tricks,
                 "team_regular_tricks": regular_tricks, "team_nil_tricks": nil_tricks, "team_won": won,
-                "team_made": made, "team_overtricks": max(0, won - contract) if made else 0,
+                "team_made": made, "team_overtricks": max(0, beyond) if counts_overtricks else 0,
                 "team_nil_count": len(self.nil_seats),
                 "team_nil_made": sum(1 for s in self.nil_seats if tricks[s] == 0 and not offender),
-                "has_contract": has_contract}
+                "has_contract": has_contract, "counts_overtricks": counts_overtricks}
 
     def score(self, adjust: int, offender: bool, victim: bool, last_trick) -> TeamResult:
         facts = self.facts(adjust, offender, victim)
@@ -126,17 +131,18 @@ class _TeamScore:
             self.line("renege.transfer_tricks", 0, f"{abs(adjust)} trick(s) {way}", "renege.mode")
         if facts["has_contract"]:
             self.contract(facts, base, offender, victim)
+        self.overtricks(facts, base)
         for seat in self.nil_seats:
-            self.nil(facts, seat, offender, victim)
+            self.nil(facts, seat, offender)
         if last_trick is not None:
             self.last_trick_bonus(facts, last_trick)
-        bags = self.bags_added(base, facts["team_made"], victim)
+        bags = self.bags_added(base, facts["counts_overtricks"], victim or adjust > 0)
         total_bags = self.bag_penalties(self.bags[self.team] + bags)
         return TeamResult(self.points, bags, self.scores[self.team] + self.points, total_bags, self.lines,
                           facts["team_contract"])
 
     def contract(self, facts: dict, base: tuple, offender: bool, victim: bool) -> None:
-        """The contract made or set, and its overtricks."""
+        """The contract made or set."""
         blind, made = facts["team_blind"], facts["team_made"]
         rule = ("blind_bid." if blind else "scoring.") + ("made" if made else "set")
         why = f"{'blind ' if blind else ''}bid {facts['team_contract']}, took {facts['team_won']}: " \
@@ -145,17 +151,23 @@ class _TeamScore:
         if forfeit:
             why += f" (renege by {'this' if offender else 'the other'} side)"
         self.line(rule, self.rs.fn[rule](*base), why, "renege.mode" if forfeit else None)
-        over = facts["team_overtricks"]
-        if over:
-            per = self.rs.fn["scoring.overtrick_points"](*base)
-            if per:
-                self.line("scoring.overtrick_points", per * over, f"{over} overtrick(s) x {per}")
 
-    def nil(self, facts: dict, seat: int, offender: bool, victim: bool) -> None:
-        """A nil or blind nil made or failed (under a forfeit renege: failed by the offenders, made by
-        the victims)."""
+    def overtricks(self, facts: dict, base: tuple) -> None:
+        """The points for overtricks (beyond a contract of 0 where both partners bid nil)."""
+        over = facts["team_overtricks"]
+        per = self.rs.fn["scoring.overtrick_points"](*base) if over else 0
+        if per:
+            why = f"{over} overtrick(s) x {per}"
+            if not facts["has_contract"]:
+                why += " (both partners bid nil: a contract of 0)"
+            self.line("scoring.overtrick_points", per * over, why,
+                      "nil.tricks_bags" if facts["team_nil_tricks"] else None)
+
+    def nil(self, facts: dict, seat: int, offender: bool) -> None:
+        """A nil or blind nil made or failed (under a forfeit renege the offenders' nils fail; a victim's
+        nil is judged on the tricks taken before the renege: a failed nil stays failed)."""
         blind_nil = self.bids[seat].kind == BLIND_NIL
-        ok = victim or (self.tricks[seat] == 0 and not offender)
+        ok = self.tricks[seat] == 0 and not offender
         rule = ("blind_nil." if blind_nil else "nil.") + ("made" if ok else "failed")
         args = pick("nil_hand", {**facts, "player_tricks": self.tricks[seat], "player_blind": blind_nil})
         self.line(rule, self.rs.fn[rule](*args), f"{C.SEATS[seat]} bid {self.bids[seat]}, took {self.tricks[seat]}")
@@ -171,9 +183,10 @@ class _TeamScore:
         if bonus:
             self.line("bonus.last_trick", bonus, f"last trick won by {C.SEATS[winner]} with {C.card_name(win_card)}")
 
-    def bags_added(self, base: tuple, made: bool, victim: bool) -> int:
-        """Bags taken this hand (none for a renege's victims where ``renege.victim_bags`` is false)."""
-        bags = self.rs.fn["scoring.bags"](*base) if made else 0
+    def bags_added(self, base: tuple, counts_overtricks: bool, victim: bool) -> int:
+        """Bags taken this hand (none for a renege's victims, the innocent side of a forfeit or the side
+        given tricks by a transfer, where ``renege.victim_bags`` is false)."""
+        bags = self.rs.fn["scoring.bags"](*base) if counts_overtricks else 0
         if victim and not self.rs.params["renege.victim_bags"]:
             if bags:
                 self.line("renege.victim_bags", 0, f"{bags} overtrick(s) not counted as bags")
@@ -218,7 +231,10 @@ def game_status(rs: Ruleset, scores: Sequence[int], bags: Sequence[int] = (0, 0)
         status["reason"] = "an end condition is met but the scores are tied: play another hand"
         status["rule"] = rs.cite("game.winner")
         return status
-    status.update(over=True, winner=C.TEAMS[winner], rule=rs.cite(cause),
+    rule = rs.cite(cause)
+    if rs.deciding(cause):
+        rule["decided_by"] = [rs.cite(other) for other in rs.deciding(cause)]
+    status.update(over=True, winner=C.TEAMS[winner], rule=rule,
                   reason="target reached" if reached else "another end condition (mercy or floor)")
     return status
 

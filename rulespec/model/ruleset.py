@@ -75,6 +75,7 @@ class Ruleset:
         # the rules that read the hand (not checked when the cards are unknown)
         self.hand_rules: frozenset[str] = frozenset(name for name, r in rules.items() if "hand" in r.names)
         self._cites: dict[str, dict] = {}   # rules never change: each citation record is built once
+        self._deciding: dict[str, tuple[str, ...]] = {}
 
     def __repr__(self) -> str:
         return f"<Ruleset {self.id} ({len(self.rules)} rules)>"
@@ -86,12 +87,27 @@ class Ruleset:
             record = self._cites[name] = self.rules[name].citation(self.id, self.doc)
         return dict(record)
 
+    def deciding(self, name: str) -> tuple[str, ...]:
+        """The parameter rules whose value decides rule ``name`` and whose citation its own does not
+        cover (e.g. a house's ``game.target`` under an inherited ``game.target_reached``)."""
+        found = self._deciding.get(name)
+        if found is None:
+            rule = self.rules[name]
+            found = self._deciding[name] = tuple(
+                other for other in self.rules
+                if other in rule.names and other != name and other in self.params
+                and (self.rules[other].cite, self.rules[other].origin) != (rule.cite, rule.origin))
+        return found
+
     def step(self, name: str, value, why: str = "") -> dict:
-        """One line of an explanation trail."""
+        """One line of an explanation trail; ``decided_by`` cites the other rules whose value decided it."""
         info = self.cite(name)
         info["value"] = value
         if why:
             info["why"] = why
+        deciding = self.deciding(name)
+        if deciding:
+            info["decided_by"] = [self.cite(other) for other in deciding]
         return info
 
 

@@ -15,6 +15,7 @@ document with a status::
         rules: [classic:nil.made]            # variant:rule; required for encoded
         reason: …                            # required for procedural, ambiguous, unspecified, conflicting
         conflicts_with: [004/…]              # required for conflicting
+        alternative: …                       # the other reading, where the encoded one is a choice
 
 ``check`` validates every index, resolves every ``variant:rule`` against the
 compiled variants, and checks that every rule a bundled variant sets itself
@@ -35,7 +36,7 @@ from ..model.clauses import clauses_dir, is_text, section_of_cite
 STATUSES = ("encoded", "procedural", "ambiguous", "unspecified", "conflicting")
 NEEDS_REASON = ("procedural", "ambiguous", "unspecified", "conflicting")
 _DOC_KEYS = {"doc", "title", "kind", "file", "clauses"}
-_CLAUSE_KEYS = {"id", "section", "text", "status", "rules", "reason", "conflicts_with"}
+_CLAUSE_KEYS = {"id", "section", "text", "status", "rules", "reason", "conflicts_with", "alternative"}
 _ID_RE = re.compile(r"^(?P<doc>[0-9a-z_-]+)/[a-z0-9][a-z0-9-]*/[a-z0-9][a-z0-9-]*$")
 _RULE_REF_RE = re.compile(r"^(?P<variant>[a-z0-9][a-z0-9_-]*):(?P<rule>[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*)$")
 
@@ -210,6 +211,8 @@ def _status_problems(clause: dict, status, rules: list) -> list[str]:
         out.append("an encoded clause must name the rules that encode it (rules: [variant:rule])")
     if status in NEEDS_REASON and not is_text(clause.get("reason")):
         out.append(f"a {status} clause needs a 'reason'")
+    if clause.get("alternative") is not None and not is_text(clause.get("alternative")):
+        out.append("'alternative' must be the other reading, as text")
     if status == "conflicting":
         others = clause.get("conflicts_with")
         if not isinstance(others, list) or not others or not all(is_text(o) for o in others):

@@ -103,8 +103,10 @@ def inert_reason(rs: Ruleset, name: str) -> str | None:
         if name.startswith(prefix) and name != switch and _norm(rs.rules[switch].text) == "false":
             return f"{switch} is false, so this rule never applies"
     mode = rs.params["renege.mode"]
-    if name == "renege.transfer_tricks" and mode != "transfer" or name == "renege.victim_bags" and mode != "forfeit":
+    if name == "renege.transfer_tricks" and mode != "transfer" or name == "renege.victim_bags" and mode == "none":
         return f"renege.mode is {mode}, so this rule never applies"
+    if name in ("renege.lead", "play.irregular"):
+        return "it judges a recorded irregular card; the explored play has only legal cards"
     if name.startswith("bags.") and name != "bags.limit" and rs.params["bags.limit"] == 0:
         return "bags.limit is 0: there is no bag penalty"
     return None

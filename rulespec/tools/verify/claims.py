@@ -165,12 +165,15 @@ def failed_nil_helps(rs: Ruleset, ev: Evidence) -> dict | None:
 
 
 def nil_tricks_apart(rs: Ruleset, ev: Evidence) -> dict | None:
-    """A nil bidder's tricks neither make the partner's bid nor count as bags."""
-    res = _team_hand(rs, ["nil", 3, 4, 3], [3, 3, 2, 5])[0]
-    if res.bags_added == 0 and not any(ln["rule"] == "scoring.made" for ln in res.lines):
-        return None
-    return {"bids": {"N": "nil", "S": "4"}, "tricks": {"N": 3, "S": 2}, "bags_added": res.bags_added,
-            "lines": [{"rule": ln["rule"], "points": ln["points"]} for ln in res.lines]}
+    """A nil bidder's tricks neither make the partner's bid nor count as bags (beside a bid set, and
+    beside a bid made on the partner's own tricks)."""
+    for tricks in ([3, 3, 2, 5], [3, 3, 4, 3]):
+        res = _team_hand(rs, ["nil", 3, 4, 3], tricks)[0]
+        if res.bags_added or tricks[2] < 4 and any(ln["rule"] == "scoring.made" for ln in res.lines):
+            return {"bids": {"N": "nil", "S": "4"}, "tricks": {"N": tricks[0], "S": tricks[2]},
+                    "bags_added": res.bags_added,
+                    "lines": [{"rule": ln["rule"], "points": ln["points"]} for ln in res.lines]}
+    return None
 
 
 CLAIMS = (

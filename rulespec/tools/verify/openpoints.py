@@ -1,5 +1,6 @@
 """Open points: rules a variant took from a default because its document is
-silent (or ambiguous), each with a state where the choice matters.
+silent (or ambiguous), or a reading the clause index gives an alternative to,
+each with a state where the choice matters.
 
 A point comes from the rule itself (``unspecified:``, or inherited from
 another document) or from the document's clause index
@@ -191,7 +192,7 @@ def load_clauses(doc: str, folder: Path = CLAUSES_DIR) -> list[dict]:
 
 
 def open_points(rs: Ruleset, ev: Evidence, clauses_dir: Path = CLAUSES_DIR) -> list[dict]:
-    """Every open point of the variant's document, with where it matters."""
+    """Every open point (reading choice) of the variant's document, with where it matters."""
     points = _variant_points(rs)
     unmapped = _clause_points(rs, points, clauses_dir)
     for name, point in points.items():
@@ -202,7 +203,7 @@ def open_points(rs: Ruleset, ev: Evidence, clauses_dir: Path = CLAUSES_DIR) -> l
 
 
 def _variant_points(rs: Ruleset) -> dict[str, dict]:
-    """The rules the variant file marks unspecified, and those it inherits, by name."""
+    """The rules a variant took without a source: unspecified, or inherited from another variant."""
     points: dict[str, dict] = {}
     for name, rule in rs.rules.items():
         if rule.unspecified or rule.origin != rs.id:
@@ -214,15 +215,16 @@ def _variant_points(rs: Ruleset) -> dict[str, dict]:
 
 
 def _clause_points(rs: Ruleset, points: dict[str, dict], clauses_dir: Path) -> list[dict]:
-    """Add the clause index's unspecified and ambiguous clauses to the ``points`` of the rules they
-    name; return those that name no rule of this variant."""
+    """The clause index's reading choices (unspecified, ambiguous, or with an alternative) added to
+    ``points`` by rule; the clauses that name no rule of the variant, returned."""
     unmapped = []
     for entry in load_clauses(rs.doc, clauses_dir):
-        if entry.get("status") not in ("unspecified", "ambiguous"):
+        if entry.get("status") not in ("unspecified", "ambiguous") and not entry.get("alternative"):
             continue
         names = [r.split(":", 1)[1] for r in entry.get("rules") or [] if r.split(":", 1)[0] == rs.id]
         info = {"clause": entry.get("id"), "section": entry.get("section"), "status": entry.get("status"),
-                "clause_text": entry.get("text"), "clause_reason": entry.get("reason")}
+                "clause_text": entry.get("text"), "clause_reason": entry.get("reason"),
+                "alternative": " ".join(str(entry.get("alternative") or "").split()) or None}
         for name in names:
             if name in rs.rules:
                 points.setdefault(name, {"rule": name, "text": rs.rules[name].text, "source": "clause index",

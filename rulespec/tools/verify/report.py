@@ -78,6 +78,8 @@ def _open_points_md(points: list[dict]) -> list[str]:
         out.append(f"- {head}: {p['reason']}")
         if p.get("clause_text"):
             out.append(f"  - Clause {p['clause']} ({p['status']}): {p['clause_text']}")
+        if p.get("alternative"):
+            out.append(f"  - The other reading: {p['alternative']}")
         m = p.get("matters")
         if m:
             out.append(f"  - Matters: with `{m['alternative_rule']}` the {m['question']} change in "

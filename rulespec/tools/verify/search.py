@@ -219,6 +219,8 @@ def _score(rs: Ruleset, rec: Recorder, bids: list[Bid], tricks: list[int], score
         if [r.as_dict() for r in alt] != [r.as_dict() for r in results]:
             rec.trigger("renege.mode", *(("renege.transfer_tricks",) if mode == "transfer" else ()))
         rec.trigger(*(line["rule"] for r in alt for line in r.lines if line["rule"].startswith("renege.")))
+        if mode == "transfer" and alt[1].bags_added:   # the tricks given to East-West count as their bags
+            rec.trigger("renege.victim_bags")
     return results
 
 
@@ -227,8 +229,8 @@ def _note_team(rs: Ruleset, rec: Recorder, team: int, res: E.TeamResult, bids: l
     """The scoring rules that decided something in one partnership's result."""
     for line in res.lines:
         rec.trigger(line["rule"])
-        if "decided_by" in line:
-            rec.trigger(line["decided_by"]["rule"])
+        for other in line.get("decided_by", ()):
+            rec.trigger(other["rule"])
         if line["rule"] == "bags.penalty":
             rec.trigger("bags.limit")
             if bags[team] + res.bags_added > rs.params["bags.limit"]:
@@ -238,6 +240,8 @@ def _note_team(rs: Ruleset, rec: Recorder, team: int, res: E.TeamResult, bids: l
     seats = (team, team + 2)
     if any(bids[s].is_nil and tricks[s] for s in seats) and any(bids[s].kind == REGULAR for s in seats):
         rec.trigger("nil.tricks_count")
+    if any(bids[s].is_nil and tricks[s] for s in seats) and res.bags_added:
+        rec.trigger("nil.tricks_bags")
 
 
 def play_one_hand(rs: Ruleset, rec: Recorder, chooser, hands: list[int], dealer: int,

@@ -1,0 +1,61 @@
+"""Issue 15: irregular cards judged by kind, and reading notes tied to the rule that holds them."""
+from __future__ import annotations
+
+from rulespec import game as E
+from rulespec.core import cards as C
+from rulespec.game.play import irregularity
+from rulespec.model.readings import readings_for
+from rulespec.model.ruleset import load_ruleset, ruleset_from_text
+
+
+def judge(variant: str, hand: str, trick: str, number: int, card: str, broken: bool = False) -> dict | None:
+    rs = load_ruleset(variant)
+    cards = C.parse_cards(trick.split()) if trick else []
+    legal = E.legal_cards(rs, C.mask_of(C.parse_cards(hand.split())), cards, number, broken, explain=True)
+    return irregularity(rs, legal, C.parse_card(card), not cards)
+
+
+def test_a_legal_card_is_not_irregular():
+    assert judge("tournament", "2C 3C 5H", "4C", 1, "2C") is None
+
+
+def test_kinds_and_rulings_under_the_tournament_book():
+    low_club = judge("tournament", "2C 3C 5H", "4C", 1, "3C")
+    assert (low_club["kind"], low_club["renege"], low_club["ruling"]) == ("first_trick", False, "stands")
+    assert low_club["broken"]["rule"] == "play.first_trick_suit"
+    assert [d["rule"] for d in low_club["decided_by"]] == ["play.irregular"]
+    discard = judge("tournament", "2C 3C 5H", "4C", 1, "5H")
+    assert (discard["kind"], discard["renege"], discard["ruling"]) == ("renounce", True, "renege")
+    early = judge("tournament", "AS 5H", "", 2, "AS")
+    assert (early["kind"], early["renege"]) == ("trump_lead", True)
+    assert [d["rule"] for d in early["decided_by"]] == ["renege.lead", "renege.mode"]
+
+
+def test_an_early_spade_lead_is_refused_where_no_renege_is_defined():
+    early = judge("standard", "AS 5H", "", 2, "AS")
+    assert (early["kind"], early["renege"], early["ruling"]) == ("trump_lead", False, "refused")
+
+
+def test_a_reading_note_follows_the_rule_not_the_variant_name():
+    pirates = load_ruleset("pirates")
+    assert [n["clause"] for n in readings_for(pirates, ["nil.tricks_bags"])] == ["002/scoring/failed-nil-bags"]
+    mine = ruleset_from_text("id: mine\ntitle: t\nsource: {doc: house, title: t}\nextends: pirates\nrules:\n"
+                             "  nil.tricks_bags: false @ house §Bags\n")
+    assert readings_for(mine, ["nil.tricks_bags"]) == []
+
+
+def test_explain_prints_the_irregular_card_and_the_readings():
+    import click
+    import yaml
+    from pathlib import Path
+
+    from rulespec.app.answers import answer
+    from rulespec.app.explain import render_score
+    path = Path(__file__).parents[1] / "rulespec" / "data" / "corpus" / "cases" / "faithful.yaml"
+    cases = yaml.safe_load(path.read_text())["cases"]
+    request = next(c["input"] for c in cases if c["name"].startswith("a club that is not the lowest"))
+    text = click.unstyle("\n".join(render_score(answer("score", {**request, "variant": "tournament"}), request)))
+    assert "E 3C (play[0][2]): breaking a rule of the first trick (play.first_trick_suit" in text
+    assert "stands under play.irregular 000 §Renounce" in text
+    assert "play.irregular (000/renege/other-irregular, 000 §Renege; unspecified)" in text
+    assert "alternative: the hand forfeited as for a renege, or the record refused" in text
