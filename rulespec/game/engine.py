@@ -115,8 +115,12 @@ def _bid_all(state: HandState, policy) -> None:
             state.raise_bid(partner, policy.raise_bid(rs, partner, raises, state.hands[partner]))
 
 
-def simulate(rs: Ruleset, hands: int, seed: int | str = 0, policy: str = "random"):
-    """Yield ``hands`` hand records of games played in sequence (a new game starts after one ends)."""
+def simulate(rs: Ruleset, hands: int, seed: int | str = 0, policy: str = "random", game_limit: int = 0,
+             raw: bool = False):
+    """Yield ``hands`` hand records of games played in sequence (a new game starts after one ends).
+    With ``game_limit``, a game still going after that many hands is abandoned (its last record's
+    ``game_status`` has ``unfinished: true``) and a new one starts.  With ``raw``, records keep the
+    engine's '_' parts (``play_hand``'s raw results; not JSON)."""
     if policy not in POLICIES:
         raise GameError(f"unknown policy '{policy}' (known: {', '.join(POLICIES)})", "policy")
     scores, bags = (0, 0), (0, 0)
@@ -126,15 +130,18 @@ def simulate(rs: Ruleset, hands: int, seed: int | str = 0, policy: str = "random
         player = POLICIES[policy](random.Random(f"play:{seed}:{index}"))
         record = play_hand(rs, deal, dealer, player, scores, bags)
         results = record["_results"]
-        record = {key: value for key, value in record.items() if not key.startswith("_")}
+        if not raw:
+            record = {key: value for key, value in record.items() if not key.startswith("_")}
         in_game += 1
         scores = (results[0].score, results[1].score)
         bags = (results[0].bags, results[1].bags)
         status = game_status(rs, scores, bags, in_game)
         status.pop("explanation", None)
         status.pop("rule", None)
+        if game_limit and in_game >= game_limit and not status["over"]:
+            status["unfinished"] = True
         record = {"variant": rs.id, "seed": seed, "hand": index, "game": game, **record, "game_status": status}
         yield record
         dealer = seat_rule(rs, "deal.next_dealer", dealer)
-        if status["over"]:
+        if status["over"] or status.get("unfinished"):
             scores, bags, game, in_game = (0, 0), (0, 0), game + 1, 0
