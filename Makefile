@@ -20,7 +20,7 @@ $(STAMP): $(BIN)/python pyproject.toml
 venv: $(STAMP)
 
 serve: $(STAMP)
-	$(BIN)/gunicorn --bind $(HOST):$(PORT) --workers 2 'service.app:create_app()'
+	$(BIN)/gunicorn -c gunicorn.conf.py --bind $(HOST):$(PORT) 'service.app:create_app()'
 
 test: $(STAMP)
 	$(BIN)/python -m pytest; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 0; fi; exit $$rc
