@@ -32,7 +32,7 @@ def simulation_rows(result: dict) -> list[Row]:
     rows: list[Row] = []
     if "openspiel_fair" not in med:
         return [(f"simulation, {name} (hands/s, 1 core)", f"{med[name]:,.0f}", "OpenSpiel not installed", "-", "-")
-                for name in ("scalar", "batch")]
+                for name in ("scalar", "batch", "scalar_os_rules", "batch_os_rules")]
     for driver, label in (("fair", "fair driver (legal_actions, shuffled deal)"),
                           ("chance_outcomes", "old driver (chance_outcomes), history"),
                           ("cpp", "evaluate_bots, all in C++, context")):
@@ -45,6 +45,9 @@ def simulation_rows(result: dict) -> list[Row]:
         for driver in ("chance_outcomes", "cpp"):
             rows.append((f"  {name} vs OpenSpiel {driver}", "-", "-", _spread(ratios[f"{name}/openspiel_{driver}"]),
                          "context"))
+        rows.append((f"  {name} on OpenSpiel's rules (spades never broken) vs the fair driver",
+                     f"{med[name + '_os_rules']:,.0f}", f"{med['openspiel_fair']:,.0f}",
+                     _spread(ratios[f"{name}_os_rules/openspiel_fair"]), "context"))
     return rows
 
 

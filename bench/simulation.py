@@ -27,8 +27,11 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 Step = Callable[[], int]
+# OpenSpiel's own card-play rules (spades never broken) as a variant: the second comparison
+OPENSPIEL_RULES = str(Path(__file__).with_name("openspiel-rules.yaml"))
 DECISIONS = 4 + 52   # bids and cards of a hand of OpenSpiel's spades (its chance nodes: the 52 cards dealt)
 
 
@@ -120,9 +123,12 @@ def openspiel_step(driver: str = "fair") -> Step | None:
 def measure(budget: float = 1.0, rounds: int = 5, variant: str = "standard", batch_size: int = 8192) -> dict:
     """Hands per CPU second of every runner in ``rounds`` rounds of ``budget`` CPU s each (the order rotated each
     round): {'runners': {name: [hands/s per round]}, 'median': {name: hands/s}, 'ratios': {ours/peer:
-    {'median', 'min', 'max'} of the rounds' ratios against the fair driver}}.  OpenSpiel's runners are
-    absent when pyspiel is not installed."""
-    steps: dict[str, Step] = {"scalar": scalar_step(variant), "batch": batch_step(variant, batch_size)}
+    {'median', 'min', 'max'} of the rounds' ratios}}.  Ours: 'scalar' and 'batch' on ``variant``, and
+    'scalar_os_rules' and 'batch_os_rules' on ``OPENSPIEL_RULES``.  OpenSpiel's runners are absent when
+    pyspiel is not installed."""
+    steps: dict[str, Step] = {"scalar": scalar_step(variant), "batch": batch_step(variant, batch_size),
+                              "scalar_os_rules": scalar_step(OPENSPIEL_RULES),
+                              "batch_os_rules": batch_step(OPENSPIEL_RULES, batch_size)}
     for driver in ("fair", "chance_outcomes", "cpp"):
         step = openspiel_step(driver)
         if step is not None:
@@ -137,8 +143,10 @@ def measure(budget: float = 1.0, rounds: int = 5, variant: str = "standard", bat
     out: dict = {"runners": runs, "median": {name: statistics.median(got) for name, got in runs.items()},
                  "rounds": rounds, "budget": budget, "ratios": {}}
     if "openspiel_fair" in runs:
-        for ours, peer in itertools.product(("scalar", "batch"), ("openspiel_fair", "openspiel_chance_outcomes",
-                                                                   "openspiel_cpp")):
+        pairs = [*itertools.product(("scalar", "batch"), ("openspiel_fair", "openspiel_chance_outcomes",
+                                                          "openspiel_cpp")),
+                 ("scalar_os_rules", "openspiel_fair"), ("batch_os_rules", "openspiel_fair")]
+        for ours, peer in pairs:
             ratios = [a / b for a, b in zip(runs[ours], runs[peer])]
             out["ratios"][f"{ours}/{peer}"] = {"median": statistics.median(ratios), "min": min(ratios),
                                                "max": max(ratios)}

@@ -14,12 +14,12 @@ from bench import process, replay, simulation
 def test_simulation_measure_reports_every_runner_and_ratio():
     result = simulation.measure(budget=0.05, rounds=2, batch_size=64)
     assert all(len(rates) == 2 and min(rates) > 0 for rates in result["runners"].values())
-    assert {"scalar", "batch"} <= set(result["median"])
+    assert {"scalar", "batch", "scalar_os_rules", "batch_os_rules"} <= set(result["median"])
     pyspiel = pytest.importorskip("pyspiel")
     assert pyspiel and {"openspiel_fair", "openspiel_chance_outcomes", "openspiel_cpp"} <= set(result["median"])
     for ratio in result["ratios"].values():
         assert ratio["min"] <= ratio["median"] <= ratio["max"]
-    assert len(table.simulation_rows(result)) == 3 + 2 * 3
+    assert len(table.simulation_rows(result)) == 3 + 2 * 4
 
 
 def test_openspiel_drivers_play_whole_hands():
@@ -66,3 +66,15 @@ def test_api_measure_reports_both_ratios():
         assert set(result["ratios"]) == {"floor", "post_floor"}
         assert all(0 < r < 10 for r in result["ratios"].values())
     assert len(table.api_rows(results)) == 4
+
+
+def test_openspiel_rules_variant_never_breaks_spades():
+    from rulespec.core import cards as C
+    from rulespec.lang.compiler import NONE
+    from rulespec.model.ruleset import load_ruleset
+    ours, standard = load_ruleset(simulation.OPENSPIEL_RULES), load_ruleset("standard")
+    only_spades = C.mask_of(C.parse_cards("AS 2S"))
+    args = (C.parse_cards("AS")[0], only_spades, True, NONE, 5)   # leading a spade from a hand of spades
+    assert standard.fn["trump.breaks"](*args) and not ours.fn["trump.breaks"](*args)
+    assert ours.rules.keys() == standard.rules.keys()
+    assert [k for k in standard.rules if ours.rules[k].text != standard.rules[k].text] == ["trump.breaks"]
