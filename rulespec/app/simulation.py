@@ -175,20 +175,21 @@ class Tally:
 
 def stats_text(report: dict, what: str) -> str:
     """``Tally.report`` as a text table."""
-    def show(value) -> str:
-        return "-" if value is None else f"{value:.1%}" if isinstance(value, float) and value <= 1 else str(value)
+    def show(value, percent: bool = False) -> str:
+        return "-" if value is None else f"{value:.1%}" if percent else str(value)
     rows = [("", "NS", "EW")]
     labels = {"mean_points": "mean points per hand", "set_rate": "set rate (of hands with a contract)",
               "nil_bids": "nil bids", "nil_success": "nil success", "blind_nil_bids": "blind nil bids",
               "blind_nil_success": "blind nil success", "bag_penalty_rate": "bag penalty rate (of hands)"}
     for key, label in labels.items():
         ns, ew = report["teams"]["NS"][key], report["teams"]["EW"][key]
-        rows.append((label, *(f"{v:.2f}" if key == "mean_points" and v is not None else show(v) for v in (ns, ew))))
+        rows.append((label, *(f"{v:.2f}" if key == "mean_points" and v is not None
+                              else show(v, key.endswith("_rate") or key.endswith("_success")) for v in (ns, ew))))
     width = max(len(r[0]) for r in rows)
     lines = [f"{report['hands']} {what}"] + [f"{a.ljust(width)}  {b:>8}  {c:>8}" for a, b, c in rows]
     games = report.get("games")
     if games:
-        per = games["hands_per_game"]
+        per = {key: show(value) for key, value in games["hands_per_game"].items()}
         lines += [f"games: {games['finished']} finished, {games['unfinished']} unfinished (abandoned after "
                   f"{GAME_LIMIT} hands)",
                   "ended by: " + ", ".join(f"{k} {v}" for k, v in games["ended_by"].items()),
