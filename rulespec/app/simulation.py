@@ -54,10 +54,11 @@ def _contracts(rs: Ruleset, kind: np.ndarray, num: np.ndarray) -> np.ndarray:
     names = {code: name for name, code in KINDS.items()}
     out = np.zeros((len(kind), 2), dtype=np.int64)
     for team in (0, 1):
-        pairs = np.stack([kind[:, team], num[:, team], kind[:, team + 2], num[:, team + 2]], axis=1)
-        distinct, where = np.unique(pairs, axis=0, return_inverse=True)
-        values = np.array([team_contract(rs, [Bid(names[k1], n1), Bid(names[k2], n2)])
-                           for k1, n1, k2, n2 in distinct.tolist()], dtype=np.int64)
+        # one integer per pair of bids (kind < 8, n < 64): unique on a 1-D array, not on rows
+        keys = ((kind[:, team] * 64 + num[:, team]) * 8 + kind[:, team + 2]) * 64 + num[:, team + 2]
+        distinct, where = np.unique(keys, return_inverse=True)
+        values = np.array([team_contract(rs, [Bid(names[k // 32768], k // 512 % 64), Bid(names[k // 64 % 8], k % 64)])
+                           for k in distinct.tolist()], dtype=np.int64)
         out[:, team] = values[where.reshape(-1)]
     return out
 
