@@ -6,10 +6,15 @@ import importlib
 import json
 import sys
 import time
+from typing import TYPE_CHECKING
 
 import click
 
 from .errors import Problem, RulesFileError, RulespecError
+
+if TYPE_CHECKING:   # imported when used (rulespec --help stays fast)
+    from .app.simulation import Tally
+    from .model.ruleset import Ruleset
 
 
 def fail(message: str, code: int = 2) -> None:
@@ -173,7 +178,7 @@ def simulate(variant: str, hands: int | None, games: int | None, seed: str, poli
         click.echo(f"{rs.id}, seed {seed}: {summary}, {seconds:.2f} s\n" + stats_text(report, "hands"))
 
 
-def _simulate_batch(rs, hands: int, seed: str):
+def _simulate_batch(rs: Ruleset, hands: int, seed: str) -> tuple[Tally, str]:
     """Independent hands from 0-0 on the batch engine: the tally and a summary."""
     from .app.simulation import Tally, batch_hands
     tally = Tally(bool(rs.params["nil.tricks_count"]))
@@ -182,7 +187,8 @@ def _simulate_batch(rs, hands: int, seed: str):
     return tally, f"{tally.hands} independent hands from 0-0"
 
 
-def _simulate_games(rs, hands: int | None, games: int | None, seed: str, out: str | None):
+def _simulate_games(rs: Ruleset, hands: int | None, games: int | None, seed: str, out: str | None
+                    ) -> tuple[Tally, str]:
     """Hands in games on the scalar engine (records to ``out``): the tally and a summary."""
     from .app.simulation import Tally, game_hands, record_arrays
     tally = Tally(bool(rs.params["nil.tricks_count"]))
