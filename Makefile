@@ -20,7 +20,7 @@ $(STAMP): $(BIN)/python pyproject.toml
 venv: $(STAMP)
 
 serve: $(STAMP)
-	$(BIN)/gunicorn --bind $(HOST):$(PORT) --workers 2 'service.app:create_app()'
+	$(BIN)/gunicorn -c gunicorn.conf.py --bind $(HOST):$(PORT) 'service.app:create_app()'
 
 # Lint first (ruff, configured in pyproject.toml): a finding fails the target before any test runs.
 test: $(STAMP)

@@ -6,7 +6,9 @@ import json
 import os
 import platform
 
-from . import api, simulation, startup
+from . import api, process, simulation, startup
+
+Row = tuple[str, str, str, str, str]
 
 
 def _cpu() -> str:
@@ -19,69 +21,138 @@ def _cpu() -> str:
     return platform.processor() or "unknown"
 
 
+def _spread(ratio: dict) -> str:
+    return f"{ratio['median']:.2f} ({ratio['min']:.2f}-{ratio['max']:.2f})"
+
+
+def simulation_rows(result: dict) -> list[Row]:
+    """OpenSpiel under each driver, and ours against the fair driver (the old driver's ratios as history)."""
+    med, ratios = result["median"], result["ratios"]
+    rounds = f"{result['rounds']} rounds of {result['budget']:g} CPU s"
+    rows: list[Row] = []
+    if "openspiel_fair" not in med:
+        return [(f"simulation, {name} (hands/s, 1 core)", f"{med[name]:,.0f}", "OpenSpiel not installed", "-", "-")
+                for name in ("scalar", "batch", "scalar_os_rules", "batch_os_rules")]
+    for driver, label in (("fair", "fair driver (legal_actions, shuffled deal)"),
+                          ("chance_outcomes", "old driver (chance_outcomes), history"),
+                          ("cpp", "evaluate_bots, all in C++, context")):
+        rows.append((f"OpenSpiel spades hands/CPU s, 1 core: {label}", "-", f"{med['openspiel_' + driver]:,.0f}", "-",
+                     "reported"))
+    for name, target in (("scalar", "1.5"), ("batch", "10")):
+        rows.append((f"simulation, {name} vs OpenSpiel fair driver (hands/CPU s, 1 core, {rounds}; median ratio)",
+                     f"{med[name]:,.0f}", f"{med['openspiel_fair']:,.0f}",
+                     _spread(ratios[f"{name}/openspiel_fair"]), f">= {target}"))
+        for driver in ("chance_outcomes", "cpp"):
+            rows.append((f"  {name} vs OpenSpiel {driver}", "-", "-", _spread(ratios[f"{name}/openspiel_{driver}"]),
+                         "context"))
+        rows.append((f"  {name} on OpenSpiel's rules (spades never broken) vs the fair driver",
+                     f"{med[name + '_os_rules']:,.0f}", f"{med['openspiel_fair']:,.0f}",
+                     _spread(ratios[f"{name}_os_rules/openspiel_fair"]), "context"))
+    return rows
+
+
+def process_rows(result: dict) -> list[Row]:
+    """``rulespec simulate`` as a whole process against the pyspiel script."""
+    wall, ratios = result["wall"], result["ratios"]
+    rows: list[Row] = []
+    label = {"simulate": "", "simulate_out": " --out hands.jsonl", "simulate_stats": " --stats"}
+    peer = f"{min(wall['peer']):.2f}" if "peer" in wall else "OpenSpiel not installed"
+    for name, suffix in label.items():
+        ratio = _spread(ratios[name]) if ratios else "-"
+        cpu = _spread(result["cpu_ratios"][name]) if ratios else "-"
+        rows.append((f"rulespec simulate {result['variant']} --hands {result['hands']:,}{suffix} vs pyspiel script "
+                     f"(wall s, fastest of {result['rounds']}; median ratio)", f"{min(wall[name]):.2f}", peer, ratio,
+                     ">= 3" if name != "simulate_stats" else "reported"))
+        rows.append(("  the same in CPU time (user + system)", f"{min(result['cpu'][name]):.2f}",
+                     f"{min(result['cpu']['peer']):.2f}" if "peer" in wall else "-", cpu, "context"))
+    return rows
+
+
+def replay_rows(result: dict) -> list[Row]:
+    return [
+        (f"5 variants on shared deals vs 5 runs (CPU s, {result['rounds']} rounds; median ratio)",
+         f"{result['shared']:.2f}", f"{result['separate']:.2f}", f"{result['overhead']:+.1%} overhead", "<= +10%"),
+        (f"diff --jobs 2 vs --jobs 1 (wall s, {result['jobs_rounds']} rounds; median ratio)",
+         f"{result['jobs2']:.2f}", f"{result['jobs1']:.2f}", f"{result['speedup']:.2f}x", ">= 1.8x"),
+        ("  CPU time of --jobs 2 / --jobs 1 (work the split adds)", "-", "-", f"{result['cpu_inflation']:.2f}",
+         "context"),
+        ("  this machine: 2 CPU-bound processes vs 1 (ceiling)", "-", "-", f"{result['parallel_ceiling']:.2f}x",
+         "context"),
+    ]
+
+
+def startup_rows(result: dict) -> list[Row]:
+    return [("load + compile every bundled variant (ms)", f"{result['compile_all'] * 1000:.0f}", "200", "-", "< 200"),
+            ("rulespec --help (ms, whole process)", f"{result['cli_help'] * 1000:.0f}", "300", "-", "< 300")]
+
+
+def api_rows(results: dict) -> list[Row]:
+    """``/v1/score`` and its floors per server settings and connection count."""
+    if None in results.values():
+        return [("API /v1/score (req/s)", "-", "wrk not installed (apt-get install wrk)", "-", ">= 0.70")]
+    rows: list[Row] = []
+    for key, result in results.items():
+        settings, connections = key.split("@")
+        name = "gthread (make serve)" if settings == "gthread" else "sync (before)"
+        s, f, pf, ratio = result["score"], result["floor"], result["post_floor"], result["ratios"]
+        where = f"{name}, {connections} connections, {result['rounds']} rounds"
+        rows.append((f"API POST /v1/score vs GET /healthz, req/s, {where}; median ratio", f"{s['rps']:,.0f}",
+                     f"{f['rps']:,.0f}", f"{ratio['floor']:.2f}", ">= 0.70" if settings == "gthread" else "before"))
+        rows.append(("  /v1/score vs POST echo (req/s); p99 ms score / healthz / echo",
+                     f"{s['rps']:,.0f}; {s['p99_ms']:.1f}", f"{pf['rps']:,.0f}; {f['p99_ms']:.1f} / {pf['p99_ms']:.1f}",
+                     f"{ratio['post_floor']:.2f}", "reported"))
+    return rows
+
+
+def table_text(rows: list[Row], machine: dict) -> str:
+    """The rows as a text table, and the machine with its load average before and after the run."""
+    header = ("measure", "ours", "peer / floor", "ratio", "target")
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(5)]
+    lines = [" | ".join(str(cell).ljust(w) for cell, w in zip(row, widths))
+             for row in [header, tuple("-" * w for w in widths), *rows]]
+    load = {when: ", ".join(f"{a:.1f}" for a in machine[f"load_{when}"]) for when in ("before", "after")}
+    lines.append(f"\nmachine: {machine['cpu']}, {machine['cores']} cores, Python {machine['python']}; load average "
+                 f"(1, 5, 15 min) before {load['before']}, after {load['after']}")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seconds", type=float, default=5.0, help="budget of each simulation runner")
-    parser.add_argument("--api-seconds", type=int, default=30, help="wrk time of each endpoint")
-    parser.add_argument("--skip", nargs="*", default=[], choices=["simulation", "replay", "api", "startup"])
+    parser.add_argument("--seconds", type=float, default=1.0, help="each simulation runner's time per round")
+    parser.add_argument("--rounds", type=int, default=7, help="rounds of the simulation runners")
+    parser.add_argument("--hands", type=int, default=100_000, help="hands of the whole-process simulate runs")
+    parser.add_argument("--process-rounds", type=int, default=3, help="rounds of the whole-process runs")
+    parser.add_argument("--api-seconds", type=int, default=15, help="wrk time of each endpoint and setting")
+    parser.add_argument("--skip", nargs="*", default=[],
+                        choices=["simulation", "process", "replay", "api", "startup"])
     parser.add_argument("--json", help="also write the raw results here")
     args = parser.parse_args()
-    rows: list[tuple[str, str, str, str, str]] = []
-    raw: dict = {"machine": {"cpu": _cpu(), "cores": os.cpu_count(), "python": platform.python_version()}}
+    rows: list[Row] = []
+    raw: dict = {"machine": {"cpu": _cpu(), "cores": os.cpu_count(), "python": platform.python_version(),
+                             "load_before": os.getloadavg()}}
 
     if "simulation" not in args.skip:
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})   # one core for every runner
-        peer = simulation.openspiel(args.seconds)
-        scalar = simulation.ours_scalar(budget=args.seconds)
-        batch = simulation.ours_batch(budget=args.seconds)
+        raw["simulation"] = simulation.measure(args.seconds, args.rounds)
         os.sched_setaffinity(0, set(range(os.cpu_count() or 1)))
-        raw["simulation"] = {"openspiel": peer, "scalar": scalar, "batch": batch}
-        peer_text = f"{peer:,.0f}" if peer else "not installed (pip install -e '.[bench]')"
-        for name, value, target in (("scalar", scalar, 1.0), ("batch", batch, 2.0)):
-            ratio = f"{value / peer:.2f}" if peer else "-"
-            rows.append((f"simulation, {name} (hands/s, 1 core)", f"{value:,.0f}", peer_text, ratio,
-                         f">= {target}"))
-
+        rows += simulation_rows(raw["simulation"])
+    if "process" not in args.skip:
+        raw["process"] = process.measure(args.hands, args.process_rounds)
+        rows += process_rows(raw["process"])
     if "replay" not in args.skip:
         from . import replay
-        result = replay.measure()
-        raw["replay"] = result
-        rows.append((f"5 variants on shared deals vs 5 runs (CPU s, {result['rounds']} rounds; median ratio)",
-                     f"{result['shared']:.2f}", f"{result['separate']:.2f}", f"{result['overhead']:+.1%} overhead",
-                     "<= +10%"))
-        rows.append((f"diff --jobs 2 vs --jobs 1 (wall s, {result['jobs_rounds']} rounds; median ratio)",
-                     f"{result['jobs2']:.2f}", f"{result['jobs1']:.2f}", f"{result['speedup']:.2f}x", ">= 1.8x"))
-        rows.append(("  CPU time of --jobs 2 / --jobs 1 (work the split adds)", "-", "-",
-                     f"{result['cpu_inflation']:.2f}", "context"))
-        rows.append(("  this machine: 2 CPU-bound processes vs 1 (ceiling)", "-", "-",
-                     f"{result['parallel_ceiling']:.2f}x", "context"))
-
+        raw["replay"] = replay.measure()
+        rows += replay_rows(raw["replay"])
     if "api" not in args.skip:
-        result = api.measure(args.api_seconds)
-        raw["api"] = result
-        if result is None:
-            rows.append(("API /v1/score (req/s)", "-", "wrk not installed (apt-get install wrk)", "-", ">= 0.70"))
-        else:
-            s, f, pf, ratio = result["score"], result["floor"], result["post_floor"], result["ratios"]
-            rounds = f"req/s, {result['rounds']} rounds; median ratio"
-            rows.append((f"API POST /v1/score vs GET /healthz ({rounds})", f"{s['rps']:,.0f}", f"{f['rps']:,.0f}",
-                         f"{ratio['floor']:.2f}", ">= 0.70"))
-            rows.append((f"API POST /v1/score vs POST echo ({rounds})", f"{s['rps']:,.0f}", f"{pf['rps']:,.0f}",
-                         f"{ratio['post_floor']:.2f}", ">= 0.70"))
-            rows.append(("API p99 latency (ms): score / echo", f"{s['p99_ms']:.1f}", f"{pf['p99_ms']:.1f}", "-",
-                         "reported"))
-
+        raw["api"] = {f"{settings}@{c}": api.measure(args.api_seconds, connections=c, settings=settings)
+                      for settings in ("sync", "gthread") for c in (16, 200)}
+        rows += api_rows(raw["api"])
     if "startup" not in args.skip:
-        compile_s, help_s = startup.compile_all(), startup.cli_help()
-        raw["startup"] = {"compile_all": compile_s, "cli_help": help_s}
-        rows.append(("load + compile every bundled variant (ms)", f"{compile_s * 1000:.0f}", "200", "-", "< 200"))
-        rows.append(("rulespec --help (ms, whole process)", f"{help_s * 1000:.0f}", "300", "-", "< 300"))
+        raw["startup"] = {"compile_all": startup.compile_all(), "cli_help": startup.cli_help()}
+        rows += startup_rows(raw["startup"])
 
-    header = ("measure", "ours", "peer / floor", "ratio", "target")
-    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(5)]
-    for row in [header, tuple("-" * w for w in widths), *rows]:
-        print(" | ".join(str(cell).ljust(w) for cell, w in zip(row, widths)))
-    print(f"\nmachine: {raw['machine']['cpu']}, {raw['machine']['cores']} cores, Python {raw['machine']['python']}")
+    raw["machine"]["load_after"] = os.getloadavg()
+    print(table_text(rows, raw["machine"]))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:
             json.dump(raw, out, indent=2)

@@ -1,6 +1,7 @@
 """API throughput under the production server: ``POST /v1/score`` against trivial JSON endpoints on the
 same gunicorn and settings (``GET /healthz``, and ``POST /_floor`` which parses the same body and answers
-it back), driven by wrk on loopback."""
+it back), driven by wrk on loopback.  ``SETTINGS``: the server as ``make serve`` runs it now
+(gunicorn.conf.py) and as it did before (sync workers)."""
 from __future__ import annotations
 
 import json
@@ -37,14 +38,19 @@ def _post_script(folder: str, name: str) -> str:
     return str(path)
 
 
-def measure(seconds: int = 30, connections: int = 16, workers: int = 2, rounds: int = 5) -> dict | None:
+SETTINGS = {"gthread": (), "sync": ("--worker-class", "sync", "--threads", "1")}   # after, before
+
+
+def measure(seconds: int = 30, connections: int = 16, workers: int | None = None, rounds: int = 5,
+            settings: str = "gthread") -> dict | None:
     """{'score', 'floor' (GET /healthz), 'post_floor' (POST /_floor)}: mean req/s and the worst p99 of the
     rounds, and 'ratios': the median over rounds of score's req/s to each floor's; None without wrk.
     Each endpoint gets ``seconds`` in all, split into ``rounds`` that take turns (the machine's speed
-    drifts), each round in a rotated order."""
+    drifts), each round in a rotated order.  ``settings``: a key of ``SETTINGS``."""
     if shutil.which("wrk") is None:
         return None
-    with tempfile.TemporaryDirectory() as tmp, gunicorn(workers=workers, app="bench.floor:create_app()") as base:
+    with tempfile.TemporaryDirectory() as tmp, gunicorn(workers=workers, app="bench.floor:create_app()",
+                                                           options=SETTINGS[settings]) as base:
         script = _post_script(tmp, "score")
         check = urllib.request.Request(base + "/v1/score", data=json.dumps(SCORE_BODY).encode(),
                                        headers={"Content-Type": "application/json"})

@@ -6,10 +6,15 @@ import importlib
 import json
 import sys
 import time
+from typing import TYPE_CHECKING
 
 import click
 
 from .errors import InputError, Problem, RulesFileError, RulespecError, ScenarioFileError
+
+if TYPE_CHECKING:   # imported when used (rulespec --help stays fast)
+    from .app.simulation import Tally
+    from .model.ruleset import Ruleset
 
 
 def fail(message: str, code: int = 2) -> None:
@@ -132,35 +137,91 @@ def list_rules() -> None:
 
 @main.command()
 @click.argument("variant")
-@click.option("--hands", default=100, show_default=True, type=click.IntRange(1, 10_000_000))
+@click.option("--hands", type=click.IntRange(1, 10_000_000), help="Hands to play (default 100).")
+@click.option("--games", type=click.IntRange(1, 1_000_000),
+              help="Play this many complete games instead (scores carried from hand to hand).")
 @click.option("--seed", default="0", show_default=True, help="Seed: the same seed gives the same deals and play.")
 @click.option("--policy", default="random", show_default=True, type=click.Choice(["random"]))
 @click.option("--out", type=click.Path(dir_okay=False, writable=True), help="Write one JSON line per hand here.")
-def simulate(variant: str, hands: int, seed: str, policy: str, out: str | None) -> None:
-    """Play HANDS complete hands of VARIANT with seeded random legal bids and cards."""
-    from .game import simulate as run
+@click.option("--stats", is_flag=True, help="Per team: mean points, set rate, nil and blind nil success, bag "
+              "penalties; with --games also hands per game and how games end.")
+@click.option("--json", "as_json", is_flag=True, help="With --stats: the statistics as JSON.")
+def simulate(variant: str, hands: int | None, games: int | None, seed: str, policy: str, out: str | None,
+             stats: bool, as_json: bool) -> None:
+    """Play complete hands of VARIANT with seeded random legal bids and cards.
+
+    Hands alone (no --out, no --games) are independent hands from 0-0, played in
+    lockstep on the batch engine; with --out (hand records with the card play) or
+    --games they are played in games on the scalar engine, the scores carried
+    from hand to hand.  Either way the same options and seed give the same hands."""
     from .model.ruleset import load_ruleset
+    if hands is not None and games is not None:
+        fail("give --hands or --games, not both")
+    if as_json and not stats:
+        fail("--json goes with --stats")
     try:
         rs = load_ruleset(variant)
     except RulespecError as exc:
         fail(str(exc))
     start = time.perf_counter()
-    count = games = 0
+    if out is None and games is None:
+        tally, summary = _simulate_batch(rs, hands or 100, seed)
+    else:
+        tally, summary = _simulate_games(rs, hands if games is None else None, games, seed, out)
+    seconds = time.perf_counter() - start
+    if not stats:
+        click.echo(f"{rs.id}: {summary}, {seconds:.2f} s, {tally.hands / seconds:.0f} hands/s"
+                   + (f"; wrote {out}" if out else ""))
+        return
+    from .app.simulation import stats_text
+    report = tally.report()
+    if as_json:
+        click.echo(json.dumps({"variant": rs.id, "seed": seed, "seconds": round(seconds, 3), **report}, indent=2))
+    else:
+        click.echo(f"{rs.id}, seed {seed}: {summary}, {seconds:.2f} s\n" + stats_text(report, "hands"))
+
+
+def _simulate_batch(rs: Ruleset, hands: int, seed: str) -> tuple[Tally, str]:
+    """Independent hands from 0-0 on the batch engine: the tally and a summary."""
+    from .app.simulation import Tally, batch_hands
+    tally = Tally(bool(rs.params["nil.tricks_count"]))
+    for chunk in batch_hands(rs, hands, seed):
+        tally.add(chunk)
+    return tally, f"{tally.hands} independent hands from 0-0"
+
+
+def _simulate_games(rs: Ruleset, hands: int | None, games: int | None, seed: str, out: str | None
+                    ) -> tuple[Tally, str]:
+    """Hands in games on the scalar engine (records to ``out``): the tally and a summary."""
+    from .app.simulation import Tally, game_hands, record_arrays
+    tally = Tally(bool(rs.params["nil.tricks_count"]))
     sink = open(out, "w", encoding="utf-8") if out else None
+    chunk: list[dict] = []
+    previous = None
+
+    def flush() -> None:
+        nonlocal chunk, previous
+        if chunk:
+            tally.add(record_arrays(chunk, previous))
+            tally.add_game_ends(rs, chunk)
+            previous, chunk = chunk[-1], []
     try:
-        for record in run(rs, hands, seed=seed, policy=policy):
-            count += 1
-            games += record["game_status"]["over"]
+        for record in game_hands(rs, hands, games, seed):
+            chunk.append(record)
             if sink:
-                sink.write(json.dumps(record, separators=(",", ":")) + "\n")
+                sink.write(json.dumps({k: v for k, v in record.items() if not k.startswith("_")},
+                                      separators=(",", ":")) + "\n")
+            if len(chunk) == 4096:
+                flush()
+        flush()
     except RulespecError as exc:
-        fail(f"hand {count}: {exc}", 1)
+        fail(f"hand {tally.hands + len(chunk)}: {exc}", 1)
     finally:
         if sink:
             sink.close()
-    seconds = time.perf_counter() - start
-    click.echo(f"{rs.id}: {count} hands, {games} games finished, {seconds:.2f} s, {count / seconds:.0f} hands/s"
-               + (f"; wrote {out}" if out else ""))
+    finished = len(tally.game_lengths)
+    return tally, f"{tally.hands} hands, {finished} games finished" + (
+        f", {tally.unfinished} unfinished" if tally.unfinished else "")
 
 
 @main.command(name="test")

@@ -6,11 +6,12 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+SERVE_CONFIG = ROOT / "gunicorn.conf.py"   # make serve's settings
 
 
 def free_port() -> int:
@@ -24,13 +25,19 @@ class ServerError(RuntimeError):
 
 
 @contextmanager
-def gunicorn(workers: int = 2, threads: int = 1, timeout: float = 30.0, app: str = "service.app:create_app()"
-             ) -> Iterator[str]:
-    """The app served as ``make serve`` serves it, on a free port; yields the base URL once it answers."""
+def gunicorn(workers: int | None = None, threads: int | None = None, timeout: float = 30.0,
+             app: str = "service.app:create_app()", options: Sequence[str] = ()) -> Iterator[str]:
+    """The app served as ``make serve`` serves it (``SERVE_CONFIG``), on a free port, with ``workers``,
+    ``threads`` and gunicorn's command-line ``options`` overriding its settings; yields the base URL
+    once it answers."""
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}",
-                             "--workers", str(workers), "--threads", str(threads), "--log-level", "warning",
-                             app], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    cmd = [sys.executable, "-m", "gunicorn", "-c", str(SERVE_CONFIG), "--bind", f"127.0.0.1:{port}",
+           "--log-level", "warning"]
+    if workers is not None:
+        cmd += ["--workers", str(workers)]
+    if threads is not None:
+        cmd += ["--threads", str(threads)]
+    proc = subprocess.Popen([*cmd, *options, app], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + timeout
     try:

@@ -7,12 +7,35 @@ import shutil
 
 import pytest
 
-from bench import replay, simulation
+from bench import __main__ as table
+from bench import process, replay, simulation
 
 
-def test_simulation_runners_count_hands():
-    assert simulation.ours_scalar(budget=0.05) > 0
-    assert simulation.ours_batch(budget=0.05, size=64) > 0
+def test_simulation_measure_reports_every_runner_and_ratio():
+    result = simulation.measure(budget=0.05, rounds=2, batch_size=64)
+    assert all(len(rates) == 2 and min(rates) > 0 for rates in result["runners"].values())
+    assert {"scalar", "batch", "scalar_os_rules", "batch_os_rules"} <= set(result["median"])
+    pyspiel = pytest.importorskip("pyspiel")
+    assert pyspiel and {"openspiel_fair", "openspiel_chance_outcomes", "openspiel_cpp"} <= set(result["median"])
+    for ratio in result["ratios"].values():
+        assert ratio["min"] <= ratio["median"] <= ratio["max"]
+    assert len(table.simulation_rows(result)) == 3 + 2 * 4
+
+
+def test_openspiel_drivers_play_whole_hands():
+    pytest.importorskip("pyspiel")
+    for driver in ("fair", "chance_outcomes", "cpp"):
+        step = simulation.openspiel_step(driver)
+        assert step() == 1 and step() == 1, driver
+
+
+def test_process_measure_runs_the_commands_a_user_runs():
+    result = process.measure(hands=40, rounds=2)
+    assert set(result["wall"]) >= {"simulate", "simulate_out", "simulate_stats"}
+    assert all(min(t) > 0 for t in result["wall"].values()) and all(min(t) > 0 for t in result["cpu"].values())
+    if "peer" in result["wall"]:
+        assert set(result["ratios"]) == {"simulate", "simulate_out", "simulate_stats"}
+    assert len(table.process_rows(result)) == 6
 
 
 def test_replay_measure_reports_every_ratio(monkeypatch):
@@ -36,8 +59,22 @@ def test_jobs_run_counts_worker_cpu(jobs):
 @pytest.mark.skipif(shutil.which("wrk") is None, reason="wrk is installed by `make bench`")
 def test_api_measure_reports_both_ratios():
     from bench import api
-    result = api.measure(seconds=3, rounds=3)
-    for name in ("score", "floor", "post_floor"):
-        assert result[name]["rps"] > 0 and result[name]["non_2xx"] == 0, name
-    assert set(result["ratios"]) == {"floor", "post_floor"}
-    assert all(0 < r < 10 for r in result["ratios"].values())
+    results = {f"{settings}@16": api.measure(seconds=3, rounds=3, settings=settings) for settings in api.SETTINGS}
+    for result in results.values():
+        for name in ("score", "floor", "post_floor"):
+            assert result[name]["rps"] > 0 and result[name]["non_2xx"] == 0, name
+        assert set(result["ratios"]) == {"floor", "post_floor"}
+        assert all(0 < r < 10 for r in result["ratios"].values())
+    assert len(table.api_rows(results)) == 4
+
+
+def test_openspiel_rules_variant_never_breaks_spades():
+    from rulespec.core import cards as C
+    from rulespec.lang.compiler import NONE
+    from rulespec.model.ruleset import load_ruleset
+    ours, standard = load_ruleset(simulation.OPENSPIEL_RULES), load_ruleset("standard")
+    only_spades = C.mask_of(C.parse_cards("AS 2S"))
+    args = (C.parse_cards("AS")[0], only_spades, True, NONE, 5)   # leading a spade from a hand of spades
+    assert standard.fn["trump.breaks"](*args) and not ours.fn["trump.breaks"](*args)
+    assert ours.rules.keys() == standard.rules.keys()
+    assert [k for k in standard.rules if ours.rules[k].text != standard.rules[k].text] == ["trump.breaks"]

@@ -89,13 +89,25 @@ def test_a_winner_outside_the_trick_is_a_game_error(winner, named):
     assert str(ours.value) == str(ref.value) and named in str(ours.value)
 
 
-def test_generated_code_runs_with_empty_builtins():
+@pytest.mark.parametrize("generate", [fused.play_cards, fused.play_cards_random])
+def test_generated_code_runs_with_empty_builtins(generate):
     rs = load_ruleset("tournament")
-    play = fused.play_cards(rs)
+    play = generate(rs)
     env = play.__globals__
     assert env["__builtins__"] == {}
-    assert set(env) == set(make_env({name: None for name in fused._TABLES})) | {"play_cards", "NONE"}
-    assert fused.play_cards(rs) is play                 # generated once per ruleset
+    assert set(env) == set(make_env({name: None for name in fused._TABLES})) | {"play_cards", "NONE", "_INT"}
+    assert env["_INT"] is int
+    assert generate(rs) is play                 # generated once per ruleset
+
+
+def test_the_random_policy_is_written_into_the_loop():
+    rs = load_ruleset("standard")
+    assert "choose(rs," in fused.source(rs) and "choose(rs," not in fused.source(rs, fused.CHOOSE_RANDOM)
+    deal = E.deal_for("inline", 0, rs)
+    hands = list(deal)
+    inlined = fused.play_cards_random(rs)(hands, 1, 13, random.Random(5).random, rs, None)
+    called = fused.play_cards(rs)(list(deal), 1, 13, RandomPolicy(random.Random(5)).play, rs, None)
+    assert inlined == called and hands == [0, 0, 0, 0]
 
 
 @pytest.mark.parametrize("expr, what", [("open(a0)", "name 'open'"), ("_SM.__class__", "attribute '__class__'")])

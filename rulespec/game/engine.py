@@ -11,10 +11,10 @@ from ..core import cards as C
 from ..errors import DeadEndError, GameError
 from ..model.ruleset import Ruleset
 from .bids import seat_rule
-from .fused import play_cards
+from .fused import play_cards, play_cards_random
 from .hand import HandState
 from .play import bad_winner, by_seat
-from .policies import POLICIES
+from .policies import POLICIES, RandomPolicy
 from .scoring import game_status
 
 
@@ -89,7 +89,11 @@ def play_out(state: HandState, policy) -> None:
 def _play_out_fused(state: HandState, policy) -> None:
     """``play_out`` from the first trick by the whole-hand loop ``fused`` generates (the same cards)."""
     rs = state.rs
-    won, plays, winners = play_cards(rs)(state.hands, state.leader, state.size, policy.play, rs, bad_winner)
+    if type(policy) is RandomPolicy:   # its choice written into the loop: no call per card
+        won, plays, winners = play_cards_random(rs)(state.hands, state.leader, state.size, policy.rng.random, rs,
+                                                    bad_winner)
+    else:
+        won, plays, winners = play_cards(rs)(state.hands, state.leader, state.size, policy.play, rs, bad_winner)
     state.won, state.plays, state.winners = won, plays, winners
     state.leader, state.number = winners[-1], state.size + 1
     state.last = (winners[-1], by_seat([card for _, card in plays[-4:]], plays[-4][0]))
@@ -111,8 +115,12 @@ def _bid_all(state: HandState, policy) -> None:
             state.raise_bid(partner, policy.raise_bid(rs, partner, raises, state.hands[partner]))
 
 
-def simulate(rs: Ruleset, hands: int, seed: int | str = 0, policy: str = "random"):
-    """Yield ``hands`` hand records of games played in sequence (a new game starts after one ends)."""
+def simulate(rs: Ruleset, hands: int, seed: int | str = 0, policy: str = "random", game_limit: int = 0,
+             raw: bool = False):
+    """Yield ``hands`` hand records of games played in sequence (a new game starts after one ends).
+    With ``game_limit``, a game still going after that many hands is abandoned (its last record's
+    ``game_status`` has ``unfinished: true``) and a new one starts.  With ``raw``, records keep the
+    engine's '_' parts (``play_hand``'s raw results; not JSON)."""
     if policy not in POLICIES:
         raise GameError(f"unknown policy '{policy}' (known: {', '.join(POLICIES)})", "policy")
     scores, bags = (0, 0), (0, 0)
@@ -122,15 +130,18 @@ def simulate(rs: Ruleset, hands: int, seed: int | str = 0, policy: str = "random
         player = POLICIES[policy](random.Random(f"play:{seed}:{index}"))
         record = play_hand(rs, deal, dealer, player, scores, bags)
         results = record["_results"]
-        record = {key: value for key, value in record.items() if not key.startswith("_")}
+        if not raw:
+            record = {key: value for key, value in record.items() if not key.startswith("_")}
         in_game += 1
         scores = (results[0].score, results[1].score)
         bags = (results[0].bags, results[1].bags)
         status = game_status(rs, scores, bags, in_game)
         status.pop("explanation", None)
         status.pop("rule", None)
+        if game_limit and in_game >= game_limit and not status["over"]:
+            status["unfinished"] = True
         record = {"variant": rs.id, "seed": seed, "hand": index, "game": game, **record, "game_status": status}
         yield record
         dealer = seat_rule(rs, "deal.next_dealer", dealer)
-        if status["over"]:
+        if status["over"] or status.get("unfinished"):
             scores, bags, game, in_game = (0, 0), (0, 0), game + 1, 0

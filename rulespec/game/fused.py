@@ -26,6 +26,19 @@ _LOCAL_NAME = re.compile(r"^v\d+$")   # a comprehension's variable
 
 PlayCards = Callable[..., tuple[list[int], list[tuple[int, int]], list[int]]]
 _CACHE: weakref.WeakKeyDictionary[Ruleset, PlayCards] = weakref.WeakKeyDictionary()
+_RANDOM_CACHE: weakref.WeakKeyDictionary[Ruleset, PlayCards] = weakref.WeakKeyDictionary()
+
+# a policy's choice, called once per card
+CHOOSE = "card = choose(rs, seat, allowed, trick, hand)\n"
+# ``policies.RandomPolicy.play`` written out (``choose`` is its generator's ``random``): the k-th legal
+# card, lowest id first, for k = int(random() * count) -- the same draw, so the same cards
+CHOOSE_RANDOM = """\
+k = _INT(choose() * allowed.bit_count())
+while k:
+    allowed &= allowed - 1
+    k -= 1
+card = (allowed & -allowed).bit_length() - 1
+"""
 
 
 class _Rename(ast.NodeTransformer):
@@ -61,29 +74,30 @@ def inline(rs: Ruleset, name: str, context: str) -> str:
     return ast.unparse(renamed)
 
 
-def _turn(rs: Ruleset, leading: bool) -> str:
-    """One seat's turn (``position`` and ``leading`` set): its legal set, the policy's choice, the card
-    played (``procedure.PLAY_CARD``)."""
+def _turn(rs: Ruleset, leading: bool, choice: str) -> str:
+    """One seat's turn (``position`` and ``leading`` set): its legal set, the policy's ``choice``, the
+    card played (``procedure.PLAY_CARD``)."""
     return "".join([
         "seat = (leader + position - 1) % 4\n",
         "hand = hands[seat]\n",
         legal_source(rs, inline, leading),
-        "card = choose(rs, seat, allowed, trick, hand)\n",
+        choice,
         fill(PLAY_CARD, rs, inline),
     ])
 
 
-def source(rs: Ruleset) -> str:
-    """The generated card-play function of ``rs``: the procedure's templates in a loop over the tricks."""
+def source(rs: Ruleset, choice: str = CHOOSE) -> str:
+    """The generated card-play function of ``rs``: the procedure's templates in a loop over the tricks,
+    each card picked by ``choice`` (``CHOOSE``, a call of the policy, or ``CHOOSE_RANDOM``)."""
     trick = "".join([
         "number += 1\n",
         START_TRICK,
         "position = 1\n",
         "leading = True\n",
-        _turn(rs, True),
+        _turn(rs, True, choice),
         "leading = False\n",
         "for position in (2, 3, 4):\n",
-        indent(_turn(rs, False)),
+        indent(_turn(rs, False, choice)),
         fill(FINISH_TRICK, rs, inline),
     ])
     return "".join([
@@ -100,6 +114,14 @@ def source(rs: Ruleset) -> str:
     ])
 
 
+def _generate(rs: Ruleset, choice: str) -> PlayCards:
+    rule_env = rs.fn["trick.winner"].__globals__   # the card tables every play rule was compiled with
+    env = make_env({name: rule_env[name] for name in _TABLES})
+    env["NONE"], env["_INT"] = NONE, int
+    exec(compile(source(rs, choice), f"<play {rs.id}>", "exec"), env)  # noqa: S102 - template + checked rule sources
+    return env["play_cards"]
+
+
 def play_cards(rs: Ruleset) -> PlayCards:
     """``rs``'s card-play function, generated once per ruleset:
     ``play_cards(hands, leader, size, choose, rs, bad_winner) -> (tricks won by seat, (seat, card) plays,
@@ -107,9 +129,14 @@ def play_cards(rs: Ruleset) -> PlayCards:
     ``bad_winner(rs, card)`` raises for a winner that is not in the trick."""
     fn = _CACHE.get(rs)
     if fn is None:
-        rule_env = rs.fn["trick.winner"].__globals__   # the card tables every play rule was compiled with
-        env = make_env({name: rule_env[name] for name in _TABLES})
-        env["NONE"] = NONE
-        exec(compile(source(rs), f"<play {rs.id}>", "exec"), env)  # noqa: S102 - template + checked rule sources
-        fn = _CACHE[rs] = env["play_cards"]
+        fn = _CACHE[rs] = _generate(rs, CHOOSE)
+    return fn
+
+
+def play_cards_random(rs: Ruleset) -> PlayCards:
+    """``play_cards`` with ``RandomPolicy``'s choice written into the loop: ``choose`` is the policy's
+    generator's ``random`` (the same draws and cards as ``play_cards`` with ``RandomPolicy.play``)."""
+    fn = _RANDOM_CACHE.get(rs)
+    if fn is None:
+        fn = _RANDOM_CACHE[rs] = _generate(rs, CHOOSE_RANDOM)
     return fn

@@ -1,0 +1,198 @@
+"""What ``rulespec simulate`` plays, and what a house-rule designer reads from it.
+
+Two ways to play, chosen by what the output needs:
+
+- **hands** (``batch_hands``): independent hands, each from 0-0, on the batch
+  engine, in chunks of ``CHUNK``; chunk ``i`` of seed ``s`` is dealt and played
+  from a numpy generator seeded with a hash of ``(s, i)`` and dealt by seat
+  ``i % 4``, so the same seed gives the same hands on every run and machine;
+- **games** (``game_hands``): hands played in sequence on the scalar engine, the
+  scores carried from hand to hand (``engine.simulate``), as full hand records
+  (the card play included, which the batch engine does not return).
+
+``Tally`` collects, from either, per team: mean points per hand, set rate, nil and
+blind-nil success rates and bag-penalty rate; from games, also hands per game and
+how games end.
+"""
+from __future__ import annotations
+
+import hashlib
+import statistics
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..core import cards as C
+from ..game import BLIND, BLIND_NIL, NIL, REGULAR, Bid, team_contract
+from ..game import simulate as play_games
+from ..model.ruleset import Ruleset
+
+CHUNK = 8192
+GAME_LIMIT = 500      # hands after which a game is abandoned as unfinished
+KINDS = {REGULAR: 0, NIL: 1, BLIND_NIL: 2, BLIND: 3}   # the batch engine's bid kind codes
+
+
+@dataclass
+class HandArrays:
+    """One row per hand: bid kind codes and tricks by seat (N, 4), the team's contract (0: none),
+    points and whether a bag penalty was applied, by team (N, 2)."""
+    kind: np.ndarray
+    tricks: np.ndarray
+    contract: np.ndarray
+    points: np.ndarray
+    penalty: np.ndarray
+
+
+def chunk_seed(seed: str, index: int) -> int:
+    """The generator seed of chunk ``index`` of ``seed`` (the same on every machine)."""
+    return int.from_bytes(hashlib.sha256(f"simulate:{seed}:{index}".encode()).digest()[:8], "little")
+
+
+def _contracts(rs: Ruleset, kind: np.ndarray, num: np.ndarray) -> np.ndarray:
+    """Each team's contract from 0-0, by rule ``bid.team_contract`` once per distinct pair of bids."""
+    names = {code: name for name, code in KINDS.items()}
+    out = np.zeros((len(kind), 2), dtype=np.int64)
+    for team in (0, 1):
+        # one integer per pair of bids (kind < 8, n < 64): unique on a 1-D array, not on rows
+        keys = ((kind[:, team] * 64 + num[:, team]) * 8 + kind[:, team + 2]) * 64 + num[:, team + 2]
+        distinct, where = np.unique(keys, return_inverse=True)
+        values = np.array([team_contract(rs, [Bid(names[k // 32768], k // 512 % 64), Bid(names[k // 64 % 8], k % 64)])
+                           for k in distinct.tolist()], dtype=np.int64)
+        out[:, team] = values[where.reshape(-1)]
+    return out
+
+
+def batch_hands(rs: Ruleset, hands: int, seed: str) -> Iterator[HandArrays]:
+    """``hands`` independent hands from 0-0 on the batch engine, as one ``HandArrays`` per chunk."""
+    from ..fast.batch import BatchEngine
+    engine = BatchEngine(rs)
+    for index, start in enumerate(range(0, hands, CHUNK)):
+        result = engine.play(min(CHUNK, hands - start), seed=chunk_seed(seed, index), dealer=index % 4)
+        yield HandArrays(result.bid_kind, result.tricks, _contracts(rs, result.bid_kind, result.bid_n),
+                         result.points, result.bags != result.bags_added)
+
+
+def game_hands(rs: Ruleset, hands: int | None, games: int | None, seed: str) -> Iterator[dict]:
+    """Raw hand records (``engine.simulate(raw=True)``) of ``hands`` hands, or of the hands of
+    ``games`` games (each abandoned after ``GAME_LIMIT`` hands)."""
+    limit = hands if games is None else games * GAME_LIMIT
+    done = 0
+    for record in play_games(rs, limit, seed=seed, game_limit=GAME_LIMIT if games else 0, raw=True):
+        yield record
+        status = record["game_status"]
+        done += bool(status["over"] or status.get("unfinished"))
+        if games is not None and done >= games:
+            return
+
+
+def record_arrays(records: list[dict], previous: dict | None = None) -> HandArrays:
+    """``HandArrays`` of raw hand records (``engine.simulate(raw=True)``) in order; ``previous`` is the
+    record played before the first (its game's bags carry over)."""
+    kind = np.array([[KINDS[b.kind] for b in r["_bids"]] for r in records], dtype=np.int64).reshape(-1, 4)
+    tricks = np.array([r["_won"] for r in records], dtype=np.int64).reshape(-1, 4)
+    contract = np.array([[t.contract for t in r["_results"]] for r in records], dtype=np.int64).reshape(-1, 2)
+    points = np.array([[t.points for t in r["_results"]] for r in records], dtype=np.int64).reshape(-1, 2)
+    penalty = np.zeros((len(records), 2), dtype=bool)
+    for i, r in enumerate(records):
+        same_game = previous is not None and previous["game"] == r["game"]
+        before = [t.bags for t in previous["_results"]] if same_game else [0, 0]
+        penalty[i] = [t.bags != b + t.bags_added for t, b in zip(r["_results"], before)]
+        previous = r
+    return HandArrays(kind, tricks, contract, points, penalty)
+
+
+@dataclass
+class Tally:
+    """Counts per team (index 0 NS, 1 EW) over every hand added, and per game."""
+    nil_tricks_count: bool
+    hands: int = 0
+    points: np.ndarray = field(default_factory=lambda: np.zeros(2, dtype=np.int64))
+    contracts: np.ndarray = field(default_factory=lambda: np.zeros(2, dtype=np.int64))
+    sets: np.ndarray = field(default_factory=lambda: np.zeros(2, dtype=np.int64))
+    nils: np.ndarray = field(default_factory=lambda: np.zeros((2, 2), dtype=np.int64))   # [team, nil|blind nil]
+    nils_made: np.ndarray = field(default_factory=lambda: np.zeros((2, 2), dtype=np.int64))
+    penalties: np.ndarray = field(default_factory=lambda: np.zeros(2, dtype=np.int64))
+    game_lengths: list[int] = field(default_factory=list)
+    endings: dict[str, int] = field(default_factory=lambda: {"target": 0, "mercy": 0, "floor": 0})
+    unfinished: int = 0
+    in_game: int = 0      # hands so far of the game being played
+
+    def add(self, h: HandArrays) -> None:
+        """Count the hands of ``h``."""
+        self.hands += len(h.points)
+        self.points += h.points.sum(axis=0)
+        self.penalties += h.penalty.sum(axis=0)
+        for team in (0, 1):
+            kinds, tricks = h.kind[:, [team, team + 2]], h.tricks[:, [team, team + 2]]
+            is_nil = (kinds == 1) | (kinds == 2)
+            toward = np.where(is_nil & ~np.bool_(self.nil_tricks_count), 0, tricks).sum(axis=1)
+            has = h.contract[:, team] > 0
+            self.contracts[team] += has.sum()
+            self.sets[team] += (has & (toward < h.contract[:, team])).sum()
+            for j, code in enumerate((1, 2)):
+                self.nils[team, j] += (kinds == code).sum()
+                self.nils_made[team, j] += ((kinds == code) & (tricks == 0)).sum()
+
+    def add_game_ends(self, rs: Ruleset, records: Iterable[dict]) -> None:
+        """Count the games that end (or are abandoned) in ``records``: their length and how they ended."""
+        floor = "low.score" in rs.rules["game.mercy"].names
+        for r in records:
+            self.in_game += 1
+            status = r["game_status"]
+            if status.get("unfinished"):
+                self.unfinished += 1
+            elif status["over"]:
+                self.game_lengths.append(self.in_game)
+                reason = "target" if status["reason"] == "target reached" else "floor" if floor else "mercy"
+                self.endings[reason] += 1
+            else:
+                continue
+            self.in_game = 0
+
+    def report(self) -> dict:
+        """The statistics, as JSON-ready numbers (None where nothing was counted)."""
+        def rate(part, whole) -> float | None:
+            return round(float(part) / float(whole), 4) if whole else None
+        teams = {C.TEAMS[t]: {
+            "mean_points": rate(self.points[t], self.hands),
+            "set_rate": rate(self.sets[t], self.contracts[t]),
+            "nil_bids": int(self.nils[t, 0]), "nil_success": rate(self.nils_made[t, 0], self.nils[t, 0]),
+            "blind_nil_bids": int(self.nils[t, 1]),
+            "blind_nil_success": rate(self.nils_made[t, 1], self.nils[t, 1]),
+            "bag_penalty_rate": rate(self.penalties[t], self.hands),
+        } for t in (0, 1)}
+        out: dict = {"hands": self.hands, "teams": teams}
+        if self.game_lengths or self.unfinished:
+            lengths = sorted(self.game_lengths)
+            out["games"] = {
+                "finished": len(lengths), "unfinished": self.unfinished, "ended_by": dict(self.endings),
+                "hands_per_game": {"mean": round(statistics.fmean(lengths), 2) if lengths else None,
+                                   "median": statistics.median(lengths) if lengths else None,
+                                   "p95": lengths[min(len(lengths) - 1, int(0.95 * len(lengths)))] if lengths else None},
+            }
+        return out
+
+
+def stats_text(report: dict, what: str) -> str:
+    """``Tally.report`` as a text table."""
+    def show(value, percent: bool = False) -> str:
+        return "-" if value is None else f"{value:.1%}" if percent else str(value)
+    rows = [("", "NS", "EW")]
+    labels = {"mean_points": "mean points per hand", "set_rate": "set rate (of hands with a contract)",
+              "nil_bids": "nil bids", "nil_success": "nil success", "blind_nil_bids": "blind nil bids",
+              "blind_nil_success": "blind nil success", "bag_penalty_rate": "bag penalty rate (of hands)"}
+    for key, label in labels.items():
+        ns, ew = report["teams"]["NS"][key], report["teams"]["EW"][key]
+        rows.append((label, *(f"{v:.2f}" if key == "mean_points" and v is not None
+                              else show(v, key.endswith("_rate") or key.endswith("_success")) for v in (ns, ew))))
+    width = max(len(r[0]) for r in rows)
+    lines = [f"{report['hands']} {what}"] + [f"{a.ljust(width)}  {b:>8}  {c:>8}" for a, b, c in rows]
+    games = report.get("games")
+    if games:
+        per = {key: show(value) for key, value in games["hands_per_game"].items()}
+        lines += [f"games: {games['finished']} finished, {games['unfinished']} unfinished (abandoned after "
+                  f"{GAME_LIMIT} hands)",
+                  "ended by: " + ", ".join(f"{k} {v}" for k, v in games["ended_by"].items()),
+                  f"hands per game: mean {per['mean']}, median {per['median']}, p95 {per['p95']}"]
+    return "\n".join(lines)
