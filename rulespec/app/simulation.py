@@ -167,9 +167,7 @@ class Tally:
             lengths = sorted(self.game_lengths)
             out["games"] = {
                 "finished": len(lengths), "unfinished": self.unfinished, "ended_by": dict(self.endings),
-                "hands_per_game": {"mean": round(statistics.fmean(lengths), 2) if lengths else None,
-                                   "median": statistics.median(lengths) if lengths else None,
-                                   "p95": lengths[min(len(lengths) - 1, int(0.95 * len(lengths)))] if lengths else None},
+                "hands_per_game": _spread(lengths),
             }
         return out
 
@@ -196,3 +194,11 @@ def stats_text(report: dict, what: str) -> str:
                   "ended by: " + ", ".join(f"{k} {v}" for k, v in games["ended_by"].items()),
                   f"hands per game: mean {per['mean']}, median {per['median']}, p95 {per['p95']}"]
     return "\n".join(lines)
+
+
+def _spread(lengths: list[int]) -> dict:
+    """Mean, median and 95th percentile of the (sorted) game lengths; None each when there are none."""
+    if not lengths:
+        return {"mean": None, "median": None, "p95": None}
+    return {"mean": round(statistics.fmean(lengths), 2), "median": statistics.median(lengths),
+            "p95": lengths[min(len(lengths) - 1, int(0.95 * len(lengths)))]}
