@@ -83,3 +83,11 @@ class GameError(RulespecError):
 
 class DeadEndError(GameError):
     """The rules leave a player no legal move."""
+
+
+class InputError(GameError):
+    """A request that cannot be answered as given; ``field`` locates the problem."""
+
+
+class SearchBudgetError(InputError):
+    """A double-dummy search spent its node or time budget before it had an answer."""

@@ -15,17 +15,14 @@ import yaml
 from ..core import cards as C
 from .. import game as E
 from ..model.ablation import differing_rules, with_rule_from
-from ..errors import CardError, GameError, RulesFileError, RulespecError, UnknownVariantError
+from ..errors import CardError, GameError, InputError, RulesFileError, RulespecError, UnknownVariantError
 from ..model.ruleset import Ruleset, compile_spec, load_ruleset
 from ..model.variants import read_variant_text
+from . import claims
 
 MAX_INLINE_RULES = 64
 MAX_VARIANTS = 8
 MAX_ABLATIONS = 32     # single-rule swaps tried per pair of variants in compare
-
-
-class InputError(GameError):
-    """A request that cannot be answered as given; ``field`` locates the problem."""
 
 
 # --------------------------------------------------------------------------- variants
@@ -464,6 +461,7 @@ def answer_game(rs: Ruleset, req: Mapping) -> dict:
 
 KINDS: dict[str, Callable[[Ruleset, Mapping], dict]] = {
     "trick": answer_trick, "legal": answer_legal, "bid": answer_bid, "score": answer_score, "game": answer_game,
+    **claims.KINDS,
 }
 
 
