@@ -244,6 +244,8 @@ class Search:
             return True
         if need > self.last - number + 1:
             return False
+        if number == self.last:      # one card each: no choice left (a legal set is never empty)
+            return bool(self.goal.counted >> self._last_trick(leader, number) & 1) >= need
         key = self._key(leader, broken)
         bounds = self.tt.get(key)
         if bounds is not None:
@@ -255,6 +257,12 @@ class Search:
         low, high = bounds or (0, self.last - number + 1)
         self.tt[key] = (max(low, need), high) if result else (low, min(high, need - 1))
         return result
+
+    def _last_trick(self, leader: int, number: int) -> int:
+        """The winner of the last trick, each seat playing its one card."""
+        h = self.hands
+        trick = [h[(leader + k) % 4].bit_length() - 1 for k in range(4)]
+        return self._winner_seat(leader, trick, number, h[0] | h[1] | h[2] | h[3])
 
     def _key(self, leader: int, broken: bool) -> tuple:
         h = self.hands
