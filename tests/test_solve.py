@@ -214,6 +214,15 @@ def client():
     return create_app().test_client()
 
 
+def test_budget_spent_under_one_variant_fails_the_whole_comparison():
+    """A spent budget is not a ruling: side by side it fails the request instead of becoming a difference."""
+    body = {**ENDING, "claim": {"side": "NS", "tricks": 2}, "variants": ["standard", "tournament"]}
+    with allowance(60, None):      # enough for one variant's claim, not for both
+        with pytest.raises(SearchBudgetError):
+            answer("claim", body)
+    assert answer("claim", body)["agree"]
+
+
 def test_api_claim_and_budget_problem(client):
     resp = client.post("/v1/claim", json={**ENDING, "claim": {"side": "NS", "tricks": 1}})
     assert resp.status_code == 200 and resp.get_json()["holds"]

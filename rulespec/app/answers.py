@@ -15,7 +15,8 @@ import yaml
 from ..core import cards as C
 from .. import game as E
 from ..model.ablation import differing_rules, with_rule_from
-from ..errors import CardError, GameError, InputError, RulesFileError, RulespecError, UnknownVariantError
+from ..errors import (CardError, GameError, InputError, RulesFileError, RulespecError, SearchBudgetError,
+                      UnknownVariantError)
 from ..model.ruleset import Ruleset, compile_spec, load_ruleset
 from ..model.variants import read_variant_text
 from . import claims
@@ -530,6 +531,8 @@ def _rulings(kind: str, body: Mapping, rulesets: list[Ruleset]) -> dict[str, dic
         key = rs.id if rs.id not in rulings else f"{rs.id}#{i}"
         try:
             rulings[key] = KINDS[kind](rs, body)
+        except SearchBudgetError:     # the request's budget, not this variant's ruling
+            raise
         except InputError as exc:
             rulings[key] = {"variant": rs.id, "error": {"field": f"input.{exc.field}" if exc.field else "input",
                                                         "detail": exc.message, "rule": exc.rule, "cite": exc.cite}}
@@ -562,6 +565,8 @@ def _causes(kind: str, body: Mapping, base_rs: Ruleset, rs: Ruleset, base: dict,
     for rule in differing_rules(base_rs, rs)[:MAX_ABLATIONS]:
         try:
             trial = _leaves(KINDS[kind](with_rule_from(base_rs, rs, rule), body))
+        except SearchBudgetError:     # a spent budget says nothing about the rule
+            raise
         except InputError as exc:
             trial = {"error.field": f"input.{exc.field}" if exc.field else "input", "error.detail": exc.message}
         except RulespecError:   # the rule does not fit the other variant's rules on its own
