@@ -19,11 +19,31 @@ def _cpu() -> str:
     return platform.processor() or "unknown"
 
 
+def _solve_rows(raw: dict, deals: int) -> list[tuple[str, str, str, str, str]]:
+    """The double-dummy solver against DDS (endplay) and the claim latency against /v1/score."""
+    from . import solve
+    try:
+        import endplay  # noqa: F401
+    except ImportError:
+        return [("double dummy vs DDS", "-", "endplay not installed (pip install -e '.[bench]')", "-", "-")]
+    speed, latency = solve.speed(deals), solve.claim_latency()
+    raw["solve"] = {"speed": speed, "claim_latency": latency}
+    unfinished = f", {speed['unfinished']} at the {speed['cap_s']:g} s cap" if speed["unfinished"] else ""
+    return [
+        (f"full deal solve vs DDS OptimalOne (s, median of {speed['deals']}{unfinished}; ratio median)",
+         f"{speed['median_ours_s']:.2f}", f"{speed['median_dds_s']:.3f}", f"{speed['median_ratio']:.0f}x", "<= 30x"),
+        ("  same, ratio p95", "-", "-", f"{speed['p95_ratio']:.0f}x", "<= 60x"),
+        (f"POST /v1/claim ({latency['tricks']} tricks) vs /v1/score (ms, median)", f"{latency['claim_ms']:.1f}",
+         f"{latency['score_ms']:.1f}", f"{latency['ratio']:.1f}x", "<= 3x"),
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=5.0, help="budget of each simulation runner")
     parser.add_argument("--api-seconds", type=int, default=30, help="wrk time of each endpoint")
-    parser.add_argument("--skip", nargs="*", default=[], choices=["simulation", "replay", "api", "startup"])
+    parser.add_argument("--skip", nargs="*", default=[], choices=["simulation", "replay", "api", "startup", "solve"])
+    parser.add_argument("--solve-deals", type=int, default=20, help="full deals timed against DDS")
     parser.add_argument("--json", help="also write the raw results here")
     args = parser.parse_args()
     rows: list[tuple[str, str, str, str, str]] = []
@@ -70,6 +90,9 @@ def main() -> None:
                          f"{ratio['post_floor']:.2f}", ">= 0.70"))
             rows.append(("API p99 latency (ms): score / echo", f"{s['p99_ms']:.1f}", f"{pf['p99_ms']:.1f}", "-",
                          "reported"))
+
+    if "solve" not in args.skip:
+        rows += _solve_rows(raw, args.solve_deals)
 
     if "startup" not in args.skip:
         compile_s, help_s = startup.compile_all(), startup.cli_help()
