@@ -26,10 +26,11 @@ SCORE_BODY = {"variant": "classic", "bids": {"N": "nil", "E": 3, "S": 4, "W": 3}
               "tricks": {"N": 0, "E": 4, "S": 5, "W": 4}}
 
 
-def _dds_seconds(pos) -> float:
+def _dds_timed(pos) -> tuple[float, int]:
+    """DDS's seconds and N/S tricks for ``pos``."""
     start = time.perf_counter()
-    dds_tricks(pos)
-    return time.perf_counter() - start
+    tricks = dds_tricks(pos)
+    return time.perf_counter() - start, tricks
 
 
 def _full_deal(rs, rng: random.Random, size: int):
@@ -44,13 +45,14 @@ def speed(deals: int = 20, cap: float = 120.0, seed: int = 1, size: int = 13) ->
     cannot finish within ``cap`` seconds counts at the cap (its ratio is then a lower bound)."""
     rs = load_ruleset(BRIDGE_SPADES)
     rng = random.Random(seed)
-    ratios, ours_s, dds_s, unfinished = [], [], [], 0
+    ratios, ours_s, dds_s, unfinished, agree = [], [], [], 0, 0
+    dds_tricks(_full_deal(rs, rng, 2))       # DDS allocates its tables on the first call: not timed
     for _ in range(deals):
         pos = _full_deal(rs, rng, size)
-        dds = _dds_seconds(pos)
+        dds, expected = _dds_timed(pos)
         start = time.perf_counter()
         try:
-            Search(rs, pos, NS, Budget(seconds=cap)).value()
+            agree += Search(rs, pos, NS, Budget(seconds=cap)).value() == expected
         except ValueError:          # SearchBudgetError: the cap was reached
             unfinished += 1
         ours = time.perf_counter() - start
@@ -58,7 +60,7 @@ def speed(deals: int = 20, cap: float = 120.0, seed: int = 1, size: int = 13) ->
         dds_s.append(dds)
         ratios.append(ours / dds)
     ratios.sort()
-    return {"deals": deals, "cards": size, "unfinished": unfinished, "cap_s": cap,
+    return {"deals": deals, "cards": size, "unfinished": unfinished, "agree_with_dds": agree, "cap_s": cap,
             "median_ratio": statistics.median(ratios), "p95_ratio": ratios[min(len(ratios) - 1, int(0.95 * len(ratios)))],
             "median_ours_s": statistics.median(ours_s), "median_dds_s": statistics.median(dds_s)}
 

@@ -20,3 +20,4 @@ def test_speed_reports_ratios():
     pytest.importorskip("endplay")
     result = solve.speed(deals=2, cap=5.0, size=4)
     assert result["deals"] == 2 and result["median_ratio"] > 0 and result["p95_ratio"] >= result["median_ratio"]
+    assert result["agree_with_dds"] + result["unfinished"] == 2
