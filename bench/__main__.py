@@ -19,14 +19,16 @@ def _cpu() -> str:
     return platform.processor() or "unknown"
 
 
-def _solve_rows(raw: dict, deals: int) -> list[tuple[str, str, str, str, str]]:
+def _solve_rows(raw: dict, args: argparse.Namespace) -> list[tuple[str, str, str, str, str]]:
     """The double-dummy solver against DDS (endplay) and the claim latency against /v1/score."""
     from . import solve
+    if "solve" in args.skip:
+        return []
     try:
         import endplay  # noqa: F401
     except ImportError:
         return [("double dummy vs DDS", "-", "endplay not installed (pip install -e '.[bench]')", "-", "-")]
-    speed, latency = solve.speed(deals), solve.claim_latency()
+    speed, latency = solve.speed(args.solve_deals), solve.claim_latency()
     raw["solve"] = {"speed": speed, "claim_latency": latency}
     unfinished = f", {speed['unfinished']} at the {speed['cap_s']:g} s cap" if speed["unfinished"] else ""
     return [
@@ -91,8 +93,7 @@ def main() -> None:
             rows.append(("API p99 latency (ms): score / echo", f"{s['p99_ms']:.1f}", f"{pf['p99_ms']:.1f}", "-",
                          "reported"))
 
-    if "solve" not in args.skip:
-        rows += _solve_rows(raw, args.solve_deals)
+    rows += _solve_rows(raw, args)
 
     if "startup" not in args.skip:
         compile_s, help_s = startup.compile_all(), startup.cli_help()

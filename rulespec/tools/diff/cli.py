@@ -60,10 +60,8 @@ def diff(variants, all_bundled, deals, deals_file, seed, games, policies, game_p
                 report = run_diff(cfg, workers, bar.update, scheduler, scheduler_timeout)
         else:
             report = run_diff(cfg, workers, scheduler=scheduler, connect_timeout=scheduler_timeout)
-        if double_dummy:
-            from ...model.ruleset import load_ruleset
-            from . import doubledummy
-            report["double_dummy"] = doubledummy.run([load_ruleset(r) for r in refs], seed, double_dummy, dd_cards)
+        from . import doubledummy
+        doubledummy.attach(report, refs, seed, double_dummy, dd_cards)
         files = write_report(report, out)
     except RulespecError as exc:
         click.echo(f"rulespec diff: {exc}", err=True)

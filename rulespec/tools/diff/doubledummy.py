@@ -16,7 +16,7 @@ from ...core import cards as C
 from ...errors import RulespecError
 from ...game.bids import seat_rule
 from ...model.ablation import differing_rules, with_rule_from
-from ...model.ruleset import Ruleset
+from ...model.ruleset import Ruleset, load_ruleset
 from ...solve.search import Goal, Position, Search
 from .attribution import shares
 from .deals import seeded_deal
@@ -84,6 +84,12 @@ def _pair(rulesets: list[Ruleset], i: int, j: int, results: list[list[int]], see
             "attribution": sorted(({"rule": r, "count": round(c, 2), "share": round(c / len(deltas), 4)}
                                    for r, c in credit.items()), key=lambda row: (-row["share"], row["rule"])),
             "first": first}
+
+
+def attach(report: dict, refs: tuple[str, ...], seed: str, deals: int, cards: int) -> None:
+    """Add the stage to ``report`` (as ``double_dummy``) when ``deals`` asks for it."""
+    if deals:
+        report["double_dummy"] = run([load_ruleset(ref) for ref in refs], seed, deals, cards)
 
 
 def markdown(section: dict) -> list[str]:
