@@ -28,7 +28,7 @@ def _solve_rows(raw: dict, args: argparse.Namespace) -> list[tuple[str, str, str
         import endplay  # noqa: F401
     except ImportError:
         return [("double dummy vs DDS", "-", "endplay not installed (pip install -e '.[bench]')", "-", "-")]
-    speed, latency = solve.speed(args.solve_deals), solve.claim_latency()
+    speed, latency = solve.speed(args.solve_deals, cap=60.0), solve.claim_latency()
     raw["solve"] = {"speed": speed, "claim_latency": latency}
     unfinished = f", {speed['unfinished']} at the {speed['cap_s']:g} s cap" if speed["unfinished"] else ""
     return [
@@ -45,7 +45,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0, help="budget of each simulation runner")
     parser.add_argument("--api-seconds", type=int, default=30, help="wrk time of each endpoint")
     parser.add_argument("--skip", nargs="*", default=[], choices=["simulation", "replay", "api", "startup", "solve"])
-    parser.add_argument("--solve-deals", type=int, default=20, help="full deals timed against DDS")
+    parser.add_argument("--solve-deals", type=int, default=8, help="full deals timed against DDS (60 s cap each)")
     parser.add_argument("--json", help="also write the raw results here")
     args = parser.parse_args()
     rows: list[tuple[str, str, str, str, str]] = []
