@@ -116,6 +116,27 @@ def table_text(rows: list[Row], machine: dict) -> str:
     return "\n".join(lines)
 
 
+def _solve_rows(raw: dict, args: argparse.Namespace) -> list[tuple[str, str, str, str, str]]:
+    """The double-dummy solver against DDS (endplay) and the claim latency against /v1/score."""
+    from . import solve
+    if "solve" in args.skip:
+        return []
+    try:
+        import endplay  # noqa: F401
+    except ImportError:
+        return [("double dummy vs DDS", "-", "endplay not installed (pip install -e '.[bench]')", "-", "-")]
+    speed, latency = solve.speed(args.solve_deals, cap=60.0), solve.claim_latency()
+    raw["solve"] = {"speed": speed, "claim_latency": latency}
+    unfinished = f", {speed['unfinished']} at the {speed['cap_s']:g} s cap" if speed["unfinished"] else ""
+    return [
+        (f"full deal solve vs DDS OptimalOne (s, median of {speed['deals']}{unfinished}; ratio median)",
+         f"{speed['median_ours_s']:.2f}", f"{speed['median_dds_s']:.3f}", f"{speed['median_ratio']:.0f}x", "<= 30x"),
+        ("  same, ratio p95", "-", "-", f"{speed['p95_ratio']:.0f}x", "<= 60x"),
+        (f"POST /v1/claim ({latency['tricks']} tricks) vs /v1/score (ms, median)", f"{latency['claim_ms']:.1f}",
+         f"{latency['score_ms']:.1f}", f"{latency['ratio']:.1f}x", "<= 3x"),
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=1.0, help="each simulation runner's time per round")
@@ -124,7 +145,8 @@ def main() -> None:
     parser.add_argument("--process-rounds", type=int, default=3, help="rounds of the whole-process runs")
     parser.add_argument("--api-seconds", type=int, default=15, help="wrk time of each endpoint and setting")
     parser.add_argument("--skip", nargs="*", default=[],
-                        choices=["simulation", "process", "replay", "api", "startup"])
+                        choices=["simulation", "process", "replay", "api", "startup", "solve"])
+    parser.add_argument("--solve-deals", type=int, default=8, help="full deals timed against DDS (60 s cap each)")
     parser.add_argument("--json", help="also write the raw results here")
     args = parser.parse_args()
     rows: list[Row] = []
@@ -150,6 +172,7 @@ def main() -> None:
     if "startup" not in args.skip:
         raw["startup"] = {"compile_all": startup.compile_all(), "cli_help": startup.cli_help()}
         rows += startup_rows(raw["startup"])
+    rows += _solve_rows(raw, args)
 
     raw["machine"]["load_after"] = os.getloadavg()
     print(table_text(rows, raw["machine"]))

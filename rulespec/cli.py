@@ -361,6 +361,25 @@ for _kind, _summary in (("trick", "Who wins a trick."), ("legal", "Which cards m
     _dispute_command(_kind, _summary)
 
 
+def _solve_command(kind: str, summary: str) -> None:
+    @main.command(name=kind, help=f"{summary} JSON request from FILE or stdin, JSON answer (the same as "
+                                  f"POST /v1/{kind}, without its budget unless --nodes or --seconds is given).")
+    @click.argument("file", default="-")
+    @click.option("--nodes", type=click.IntRange(min=1), default=None, help="Stop after this many search nodes.")
+    @click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=None,
+                  help="Stop after this many seconds of search.")
+    def command(file: str, nodes: int | None, seconds: float | None) -> None:
+        from .app.claims import allowance
+        with allowance(nodes, seconds):
+            _dispute(kind, file)
+
+
+for _kind, _summary in (("solve", "Double-dummy tricks for each side from a position, with a line of play."),
+                        ("claim", "Whether a claim of k tricks holds against every defence."),
+                        ("nil", "Whether a nil bidder can take no trick against best defence.")):
+    _solve_command(_kind, _summary)
+
+
 @main.command()
 @click.option("--clauses", "clauses", type=click.Path(file_okay=False), default=None,
               help="Folder of clause indexes (default: the bundled rulespec/data/corpus/clauses).")

@@ -175,3 +175,7 @@ class VerifyError(RulespecError):
 
 class EngineError(RulespecError):
     """Another Spades engine (an adapter or a recorded file) that cannot be loaded or driven."""
+
+
+class SearchBudgetError(InputError):
+    """A double-dummy search spent its node or time budget before it had an answer."""

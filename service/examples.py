@@ -38,6 +38,7 @@ class Example:
         return " ".join(shlex.quote(p) for p in parts) + f" {HOST}{self.path}"
 
 
+_ENDING = {"N": ["AS", "KH", "2C"], "E": ["QS", "AH", "3C"], "S": ["2S", "QH", "4C"], "W": ["3S", "JH", "5C"]}
 EXAMPLES = [
     Example("healthz", "GET", "/healthz", "Is the service up?"),
     Example("openapi", "GET", "/openapi.json", "The contract as OpenAPI 3.1"),
@@ -61,6 +62,13 @@ EXAMPLES = [
     Example("compare", "POST", "/v1/compare", "The same failed nil under two books",
             {"variants": ["standard", "classic"], "kind": "score",
              "input": {"bids": {"N": "nil", "E": 3, "S": 4, "W": 3}, "tricks": {"N": 1, "E": 4, "S": 4, "W": 4}}}),
+    Example("solve", "POST", "/v1/solve", "How many of the last three tricks does each side take?",
+            {"variant": "standard", "leader": "N", "broken": True, "hands": _ENDING}),
+    Example("claim", "POST", "/v1/claim", "North claims two of the last three: does it hold?",
+            {"variant": "standard", "leader": "N", "broken": True, "hands": _ENDING,
+             "claim": {"side": "NS", "tricks": 2}}),
+    Example("nil", "POST", "/v1/nil", "Can South stay nil to the end?",
+            {"variant": "standard", "leader": "N", "broken": True, "hands": _ENDING, "nil": "S"}),
     Example("diff", "POST", "/v1/diff", "A small differential run",
             {"variants": ["standard", "classic"], "deals": 5, "seed": "7", "policies": ["random"]}),
 ]

@@ -340,6 +340,65 @@ KIND_DOCS = {
 }
 
 
+# --------------------------------------------------------------------------- double dummy: solve, claim, nil
+SOLVE_DOCS = {
+    "solve": "The tricks each side takes from a card-play position with best play by both (double dummy), "
+             "with a principal line of play, under the variant's own play rules.",
+    "claim": "Whether a side surely takes at least k of the remaining tricks: when it fails, the defence that "
+             "beats it card by card; when it holds, a line for the claimer.",
+    "nil": "Whether a nil bidder can take no trick from here against best defence, partner helping, with the "
+           "forcing line.",
+}
+
+
+def _solve_schemas() -> dict:
+    """The double-dummy requests and answers (``rulespec.app.claims``)."""
+    position = {
+        "hands": {**per(SEATS, arr(ref("Card"), maxItems=27), "the cards each seat still holds"),
+                  "additionalProperties": False},
+        "leader": ref("Seat"),
+        "trick": arr(ref("Card"), maxItems=3, description="the trick in progress, leader first"),
+        "broken": {"type": "boolean", "default": False, "description": "trumps broken"},
+        "deal": {**per(SEATS, arr(ref("Card"), maxItems=27), "the four hands as dealt (instead of hands)"),
+                 "additionalProperties": False},
+        "dealer": ref("Seat"),
+        "play": arr(ref("Card"), maxItems=60, description="with deal: the cards played so far, in order"),
+        "budget": obj({"nodes": {"type": "integer", "minimum": 1},
+                       "seconds": {"type": "number", "exclusiveMinimum": 0}},
+                      description="lower limits than the service's own for this request", additionalProperties=False),
+    }
+    line = arr(obj({"number": INT, "leader": ref("Seat"),
+                    "cards": arr(obj({"seat": ref("Seat"), "card": STR}, ("seat", "card"))), "winner": ref("Seat")},
+                   ("number", "leader", "cards", "winner")), description="the line of play, trick by trick")
+    common = {"variant": STR, "to_play": ref("Seat"), "tricks_left": INT, "line": line,
+              "conflicts": arr({"type": "object"}), "dead_ends": arr({"type": "object"}), "nodes": INT}
+    required = ("variant", "to_play", "tricks_left", "line", "conflicts", "dead_ends", "nodes")
+    # a variant (or several), and the position as the cards held with the leader, or as the deal and play
+    given = [CHOOSE, {"oneOf": [{"required": ["hands", "leader"]}, {"required": ["deal", "dealer"]}]}]
+    choice = {"variant": ref("VariantRef"),
+              "variants": arr(ref("VariantRef"), minItems=1, maxItems=MAX_VARIANTS, uniqueItems=True)}
+    claim = obj({"side": {"enum": TEAMS}, "tricks": {"type": "integer", "minimum": 0, "maximum": 27}},
+                ("side", "tricks"), "the claim: this side takes at least this many of the remaining tricks")
+    return {
+        "SolveRequest": obj({**position, **choice}, (), "a card-play position", allOf=given),
+        "ClaimRequest": obj({**position, **choice, "claim": claim}, ("claim",), allOf=given),
+        "NilRequest": obj({**position, **choice, "nil": ref("Seat")}, ("nil",), allOf=given),
+        "SolveAnswer": obj({**common, "tricks": per(TEAMS, INT)}, (*required, "tricks")),
+        "ClaimAnswer": obj({**common, "claim": claim, "holds": BOOL, "best": INT, "why": STR},
+                           (*required, "claim", "holds", "best", "why")),
+        "NilAnswer": obj({**common, "nil": ref("Seat"), "makes": BOOL, "forced_tricks": INT, "why": STR},
+                         (*required, "nil", "makes", "forced_tricks", "why")),
+    }
+
+
+def _solve_paths() -> dict:
+    return {f"/v1/{kind}": _post(doc.split(":")[0].split(",")[0].rstrip("."), f"{kind.title()}Request",
+                                 {"anyOf": [ref(f"{kind.title()}Answer"), ref("CompareAnswer")]},
+                                 doc + " Bounded: every search of a request shares one node and time budget "
+                                       "(search-budget when spent).", "search-budget")
+            for kind, doc in SOLVE_DOCS.items()}
+
+
 def build_spec(max_deals: int, time_limit: float, max_bytes: int) -> dict:
     """The OpenAPI 3.1 document for an app with these limits."""
     paths: dict = {
@@ -395,6 +454,6 @@ def build_spec(max_deals: int, time_limit: float, max_bytes: int) -> dict:
                                 f"≤ {max_bytes} bytes, JSON nesting ≤ {MAX_DEPTH}, ≤ {MAX_VARIANTS} variants "
                                 f"per request, ≤ {MAX_INLINE_RULES} inline rules, rule text ≤ {MAX_RULE_CHARS} "
                                 f"characters, diff ≤ {max_deals} deals and ≤ {time_limit} s."},
-        "paths": paths,
-        "components": {"schemas": _schemas(max_deals, time_limit)},
+        "paths": {**paths, **_solve_paths()},
+        "components": {"schemas": {**_schemas(max_deals, time_limit), **_solve_schemas()}},
     }

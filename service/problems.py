@@ -12,7 +12,7 @@ import logging
 from flask import Flask, Response, json, request
 from werkzeug.exceptions import HTTPException
 
-from rulespec.errors import BudgetExceeded, InputError, RulespecError
+from rulespec.errors import BudgetExceeded, InputError, RulespecError, SearchBudgetError
 
 PROBLEM_JSON = "application/problem+json"
 
@@ -21,6 +21,7 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
     "invalid-json": (400, "Request body is not valid JSON"),
     "invalid-input": (422, "The request cannot be answered as given"),
     "rule-refusal": (422, "The variant's rules refuse this"),
+    "search-budget": (422, "The double-dummy search ran out of its budget"),
     "variant-problems": (422, "The rules file has problems"),
     "work-limit": (422, "The rules take too much work to answer this request"),
     "unknown-variant": (404, "No such variant"),
@@ -67,8 +68,11 @@ def from_input_error(exc: InputError) -> Response:
     """An ``InputError`` from rulespec.app.answers: field path, rule and citation, rules-file problems."""
     problems = exc.details.get("problems") if exc.details else None
     slug = "variant-problems" if problems else "rule-refusal" if exc.rule else "invalid-input"
+    search = exc.details if isinstance(exc, SearchBudgetError) else None
+    if search is not None:
+        slug = "search-budget"
     return problem_response(slug, exc.message, field=exc.field or "body", rule=exc.rule, cite=exc.cite,
-                            problems=problems)
+                            problems=problems, search=search)
 
 
 def register_error_handlers(app: Flask) -> None:

@@ -16,10 +16,12 @@ from .. import game as E
 from . import reasons as R
 from .inline import compile_inline
 from ..model.ablation import differing_rules, with_rule_from
-from ..errors import CardError, GameError, InputError, RulesFileError, RulespecError, UnknownVariantError
+from ..errors import (CardError, GameError, InputError, RulesFileError, RulespecError, SearchBudgetError,
+                      UnknownVariantError)
 from ..lang.limits import MAX_CONTEXT_INT
 from ..model.ruleset import Ruleset, load_ruleset
 from ..model.readings import readings_for
+from . import claims
 
 MAX_INLINE_RULES = 64
 MAX_VARIANTS = 8
@@ -517,9 +519,11 @@ def answer_game(rs: Ruleset, req: Mapping) -> dict:
 
 REQUIRED: dict[str, tuple[str, ...]] = {     # fields each kind needs, whatever the variant
     "trick": ("leader", "cards"), "legal": ("hand",), "bid": ("seat", "bid"), "score": ("bids",), "game": ("hands",),
+    "solve": (), "claim": ("claim",), "nil": ("nil",),
 }
 KINDS: dict[str, Callable[[Ruleset, Mapping], dict]] = {
     "trick": answer_trick, "legal": answer_legal, "bid": answer_bid, "score": answer_score, "game": answer_game,
+    **claims.KINDS,
 }
 
 
@@ -619,6 +623,8 @@ def _rulings(kind: str, body: Mapping, rulesets: list[Ruleset]) -> dict[str, dic
         key = rs.id if rs.id not in rulings else f"{rs.id}#{i}"
         try:
             rulings[key] = with_readings(rs, KINDS[kind](rs, body))
+        except SearchBudgetError:     # the request's budget, not this variant's ruling
+            raise
         except InputError as exc:
             rulings[key] = {"variant": rs.id, "error": {"field": f"input.{exc.field}" if exc.field else "input",
                                                         "detail": exc.message, "rule": exc.rule, "cite": exc.cite}}
@@ -651,6 +657,8 @@ def _causes(kind: str, body: Mapping, base_rs: Ruleset, rs: Ruleset, base: dict,
     for rule in differing_rules(base_rs, rs)[:MAX_ABLATIONS]:
         try:
             trial = _leaves(KINDS[kind](with_rule_from(base_rs, rs, rule), body))
+        except SearchBudgetError:     # a spent budget says nothing about the rule
+            raise
         except InputError as exc:
             trial = {"error.field": f"input.{exc.field}" if exc.field else "input", "error.detail": exc.message}
         except RulespecError:   # the rule does not fit the other variant's rules on its own

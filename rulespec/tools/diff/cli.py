@@ -30,9 +30,14 @@ import click
                    "The report is the same as a local run with the same seed.")
 @click.option("--scheduler-timeout", default=30.0, show_default=True, type=click.FloatRange(0.1, 3600),
               help="Seconds to wait for the Dask scheduler.")
+@click.option("--double-dummy", "double_dummy", default=0, show_default=True, type=click.IntRange(0, 100_000),
+              help="Also solve this many seeded deals double dummy under each variant (--dd-cards cards "
+                   "of each hand, from trick 1) and attribute the differences.")
+@click.option("--dd-cards", default=5, show_default=True, type=click.IntRange(1, 13),
+              help="Cards per seat in the double-dummy stage's deals.")
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Folder for report.md/.html/.json.")
 def diff(variants, all_bundled, deals, deals_file, seed, games, policies, game_policy, game_hands, attribute,
-         jobs, scheduler, scheduler_timeout, out) -> None:
+         jobs, scheduler, scheduler_timeout, double_dummy, dd_cards, out) -> None:
     """Replay identical deals under VARIANTS (ids or paths) and report where and why they disagree."""
     from ...errors import RulespecError
     from ...game.policies import POLICIES
@@ -56,6 +61,8 @@ def diff(variants, all_bundled, deals, deals_file, seed, games, policies, game_p
                 report = run_diff(cfg, workers, bar.update, scheduler, scheduler_timeout)
         else:
             report = run_diff(cfg, workers, scheduler=scheduler, connect_timeout=scheduler_timeout)
+        from . import doubledummy
+        doubledummy.attach(report, refs, seed, double_dummy, dd_cards)
         files = write_report(report, out)
     except RulespecError as exc:
         click.echo(f"rulespec diff: {exc}", err=True)

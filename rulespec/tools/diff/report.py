@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 from ...model.ruleset import Ruleset
+from . import doubledummy
 from .attribution import INTERACTION
 from .minimal import minimal_example, scenario
 from .replay import STAGE_TITLES, STAGES
@@ -178,6 +179,8 @@ def markdown(report: dict) -> str:
     out.append("")
     for p in report["pairs"]:
         out += _pair_md(p, report["stages"])
+    if report.get("double_dummy"):
+        out += doubledummy.markdown(report["double_dummy"])
     if report["record_errors"]:
         out += ["## Hands that could not be played", ""] + [f"- {k}: {v}" for k, v in report["record_errors"].items()]
     return "\n".join(out) + "\n"

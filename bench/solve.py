@@ -1,0 +1,138 @@
+"""The double-dummy solver: speed against DDS (``endplay``'s ``solve_board`` in its one-value mode,
+``SolveMode.OptimalOne``) on the same deals in one run, its agreement with DDS under bridge play with
+spades trumps, its agreement with plain minimax under every bundled variant, and the API latency of a
+claim against ``/v1/score``.
+
+``python -m bench.solve [--deals N] [--check N] [--minimax N]`` runs them on their own."""
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from rulespec.core import cards as C
+from rulespec.model.ruleset import load_ruleset
+from rulespec.model.variants import bundled_ids
+from rulespec.solve.search import Budget, Goal, Search
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from solve_helpers import (BRIDGE_SPADES, NS, at_position, dds_tricks, minimax,  # noqa: E402
+                           random_position)
+
+SCORE_BODY = {"variant": "classic", "bids": {"N": "nil", "E": 3, "S": 4, "W": 3},
+              "tricks": {"N": 0, "E": 4, "S": 5, "W": 4}}
+
+
+def _dds_timed(pos) -> tuple[float, int]:
+    """DDS's seconds and N/S tricks for ``pos``."""
+    start = time.perf_counter()
+    tricks = dds_tricks(pos)
+    return time.perf_counter() - start, tricks
+
+
+def _full_deal(rs, rng: random.Random, size: int):
+    pos = random_position(rs, rng, size)
+    while pos.trick:
+        pos = random_position(rs, rng, size)
+    return pos
+
+
+def speed(deals: int = 20, cap: float = 120.0, seed: int = 1, size: int = 13) -> dict:
+    """Full deals (one leader, one value) solved by ours and by DDS; ratios per deal.  A deal ours
+    cannot finish within ``cap`` seconds counts at the cap (its ratio is then a lower bound)."""
+    rs = load_ruleset(BRIDGE_SPADES)
+    rng = random.Random(seed)
+    ratios, ours_s, dds_s, unfinished, agree = [], [], [], 0, 0
+    dds_tricks(_full_deal(rs, rng, 2))       # DDS allocates its tables on the first call: not timed
+    for _ in range(deals):
+        pos = _full_deal(rs, rng, size)
+        dds, expected = _dds_timed(pos)
+        start = time.perf_counter()
+        try:
+            agree += Search(rs, pos, NS, Budget(seconds=cap)).value() == expected
+        except ValueError:          # SearchBudgetError: the cap was reached
+            unfinished += 1
+        ours = time.perf_counter() - start
+        ours_s.append(ours)
+        dds_s.append(dds)
+        ratios.append(ours / dds)
+    ratios.sort()
+    return {"deals": deals, "cards": size, "unfinished": unfinished, "agree_with_dds": agree, "cap_s": cap,
+            "median_ratio": statistics.median(ratios),
+            "p95_ratio": ratios[min(len(ratios) - 1, int(0.95 * len(ratios)))],
+            "median_ours_s": statistics.median(ours_s), "median_dds_s": statistics.median(dds_s)}
+
+
+def dds_agreement(count: int = 500, seed: int = 2, sizes: tuple[int, ...] = (4, 5, 6, 7, 8)) -> dict:
+    """Random deals (of ``sizes`` cards per seat) and leaders: our trick count against DDS's."""
+    rs = load_ruleset(BRIDGE_SPADES)
+    rng = random.Random(seed)
+    agree = 0
+    for _ in range(count):
+        pos = _full_deal(rs, rng, rng.choice(sizes))
+        agree += Search(rs, pos, NS).value() == dds_tricks(pos)
+    return {"checked": count, "agree": agree, "sizes": list(sizes)}
+
+
+def minimax_agreement(per_variant: int = 160, seed: int = 3) -> dict:
+    """Random end positions of one to four tricks (trumps broken or not, mid-trick or not) under every
+    bundled variant: ours against plain minimax over ``HandState``, for N/S and for one seat's tricks."""
+    checked = agree = unbroken = 0
+    for variant in bundled_ids():
+        rs = load_ruleset(variant)
+        rng = random.Random(f"{seed}{variant}")
+        for _ in range(per_variant):
+            pos = random_position(rs, rng, rng.randint(1, 4))
+            goal = NS if rng.random() < 0.5 else Goal(1, 1 << rng.randrange(4))
+            checked += 1
+            unbroken += not pos.broken
+            agree += Search(rs, pos, goal).value() == minimax(at_position(rs, pos), goal)
+    return {"checked": checked, "agree": agree, "unbroken": unbroken, "variants": len(bundled_ids())}
+
+
+def claim_latency(rounds: int = 200, seed: int = 4, tricks: int = 6) -> dict:
+    """Median and p95 latency (in-process Flask client) of POST /v1/claim on random positions of
+    ``tricks`` tricks against POST /v1/score."""
+    from service.app import create_app
+    client = create_app().test_client()
+    rs = load_ruleset("standard")
+    rng = random.Random(seed)
+    bodies = []
+    for _ in range(rounds):
+        pos = _full_deal(rs, rng, tricks)
+        bodies.append({"variant": "standard", "leader": C.SEATS[pos.leader], "broken": pos.broken,
+                       "hands": {C.SEATS[s]: C.card_names(pos.hands[s]) for s in range(4)},
+                       "claim": {"side": "NS", "tricks": rng.randint(0, tricks)}})
+
+    def timed(path: str, body: dict) -> float:
+        start = time.perf_counter()
+        resp = client.post(path, json=body)
+        assert resp.status_code == 200, resp.get_data(as_text=True)
+        return time.perf_counter() - start
+
+    score = sorted(timed("/v1/score", SCORE_BODY) for _ in range(rounds))
+    claim = sorted(timed("/v1/claim", body) for body in bodies)
+    p95 = min(rounds - 1, int(0.95 * rounds))
+    return {"rounds": rounds, "tricks": tricks, "score_ms": statistics.median(score) * 1000,
+            "claim_ms": statistics.median(claim) * 1000, "claim_p95_ms": claim[p95] * 1000,
+            "ratio": statistics.median(claim) / statistics.median(score)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--deals", type=int, default=20, help="full deals timed against DDS")
+    parser.add_argument("--cap", type=float, default=120.0, help="seconds one of our full solves may take")
+    parser.add_argument("--check", type=int, default=500, help="deals checked against DDS")
+    parser.add_argument("--minimax", type=int, default=160, help="end positions per bundled variant")
+    args = parser.parse_args()
+    print("claim latency:", claim_latency())
+    print("minimax agreement:", minimax_agreement(args.minimax))
+    print("DDS agreement:", dds_agreement(args.check))
+    print("speed:", speed(args.deals, args.cap))
+
+
+if __name__ == "__main__":
+    main()

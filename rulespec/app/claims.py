@@ -1,0 +1,291 @@
+"""Double-dummy answers: solve a position, judge a claim, analyse a nil (``/v1/solve``, ``/v1/claim``,
+``/v1/nil`` and their command-line twins).
+
+A position is given as the cards each seat still holds (``hands``) with the trick in
+progress (``leader``, ``trick``) and whether trumps are broken, or as a full ``deal``
+with the ``play`` so far (replayed through ``HandState``, each card checked as
+``/v1/score`` checks it).  The search (``solve.search``) plays by the variant's own
+compiled rules.  Work is bounded by an ``Allowance`` (nodes and seconds) shared by
+every search of one request; the service always sets one, the CLI only when asked.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+
+from ..core import cards as C
+from ..errors import CardError, InputError
+from ..game.hand import HandState
+from ..model.ruleset import Ruleset
+from ..solve.search import Budget, Goal, Position, Search, Step
+
+API_NODES = 2_000_000      # most nodes one API request may search (all its variants together)
+API_SECONDS = 10.0         # most seconds one API request may search
+
+
+@dataclass
+class Allowance:
+    """What is left of a request's budget: nodes, and an absolute deadline (None: unlimited)."""
+    nodes: int | None
+    deadline: float | None
+
+    def budget(self) -> Budget:
+        seconds = None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
+        return Budget(self.nodes, seconds)
+
+    def spend(self, nodes: int) -> None:
+        if self.nodes is not None:
+            self.nodes = max(0, self.nodes - nodes)
+
+
+_ALLOWANCE: ContextVar[Allowance | None] = ContextVar("solve_allowance", default=None)
+
+
+@contextmanager
+def allowance(nodes: int | None = API_NODES, seconds: float | None = API_SECONDS) -> Iterator[Allowance]:
+    """Every search inside shares ``nodes`` and ``seconds`` (None: no limit)."""
+    left = Allowance(nodes, None if seconds is None else time.monotonic() + seconds)
+    token = _ALLOWANCE.set(left)
+    try:
+        yield left
+    finally:
+        _ALLOWANCE.reset(token)
+
+
+# --------------------------------------------------------------------------- fields
+def _seat(value: object, field: str) -> int:
+    try:
+        return C.parse_seat(value)
+    except CardError as exc:
+        raise InputError(str(exc), field) from None
+
+
+def _team(value: object, field: str) -> int:
+    if isinstance(value, str) and value.strip().upper() in C.TEAMS:
+        return C.TEAMS.index(value.strip().upper())
+    raise InputError(f"expected a side, NS or EW, got {value!r}", field)
+
+
+def _int(value: object, field: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(f"expected a whole number, got {value!r}", field)
+    if not low <= value <= high:
+        raise InputError(f"must be between {low} and {high}, got {value}", field)
+    return value
+
+
+def _cards(rs: Ruleset, value: object, field: str, seen: dict[int, str]) -> list[int]:
+    if not isinstance(value, list):
+        raise InputError("expected a list of cards such as [\"AS\", \"10H\"]", field)
+    out = []
+    for i, item in enumerate(value):
+        path = f"{field}[{i}]"
+        try:
+            card = C.parse_card(item)
+        except CardError as exc:
+            raise InputError(str(exc), path) from None
+        if not rs.deck >> card & 1:
+            raise InputError(f"{C.card_name(card)} is not in the pack of variant '{rs.id}'", path)
+        if card in seen:
+            raise InputError(f"{C.card_name(card)} appears twice (also at {seen[card]})", path)
+        seen[card] = path
+        out.append(card)
+    return out
+
+
+def _per_seat(rs: Ruleset, value: object, field: str, seen: dict[int, str]) -> list[int]:
+    if not isinstance(value, Mapping):
+        raise InputError("expected an object with one entry per seat: N, E, S, W", field)
+    hands: list[int | None] = [None] * 4
+    for key, item in value.items():
+        hands[_seat(key, f"{field}.{key}")] = C.mask_of(_cards(rs, item, f"{field}.{key}", seen))
+    missing = [C.SEATS[s] for s in range(4) if hands[s] is None]
+    if missing:
+        raise InputError(f"missing seat(s): {', '.join(missing)}", field)
+    return [h or 0 for h in hands]
+
+
+# --------------------------------------------------------------------------- the position
+def _from_hands(rs: Ruleset, req: Mapping) -> Position:
+    """A position from the cards each seat holds, the trick in progress and whether trumps are broken."""
+    seen: dict[int, str] = {}
+    hands = _per_seat(rs, req["hands"], "hands", seen)
+    trick = _cards(rs, req.get("trick") or [], "trick", seen)
+    if len(trick) > 3:
+        raise InputError("the trick in progress has at most 3 cards", "trick")
+    if "leader" not in req:
+        raise InputError("this field is required (the seat that leads the trick in progress)", "leader")
+    leader = _seat(req["leader"], "leader")
+    broken = req.get("broken", False)
+    if not isinstance(broken, bool):
+        raise InputError("expected true or false", "broken")
+    left = hands[leader].bit_count() + (1 if trick else 0)
+    size = rs.params["deal.hand_size"]
+    if not 1 <= left <= size:
+        raise InputError(f"the leader holds {hands[leader].bit_count()} cards; a position has 1 to {size} "
+                         "tricks left", f"hands.{C.SEATS[leader]}")
+    for k in range(4):
+        seat = (leader + k) % 4
+        want = left - (1 if k < len(trick) else 0)
+        if hands[seat].bit_count() != want:
+            raise InputError(f"{C.SEATS[seat]} holds {hands[seat].bit_count()} cards; with {left} tricks left "
+                             f"and {len(trick)} card(s) in the trick it holds {want}", f"hands.{C.SEATS[seat]}")
+    live = hands[0] | hands[1] | hands[2] | hands[3]
+    return Position(hands, leader, trick, size - left + 1, broken, rs.deck & ~live)
+
+
+def _from_play(rs: Ruleset, req: Mapping) -> Position:
+    """A position from the deal and the cards played so far, each checked against the rules."""
+    seen: dict[int, str] = {}
+    hands = _per_seat(rs, req["deal"], "deal", seen)
+    size = rs.params["deal.hand_size"]
+    for s in range(4):
+        if hands[s].bit_count() != size:
+            raise InputError(f"{C.SEATS[s]} holds {hands[s].bit_count()} cards; each seat is dealt {size}",
+                             f"deal.{C.SEATS[s]}")
+    state = HandState(rs, hands, _seat(req.get("dealer"), "dealer"))
+    play = req.get("play") or []
+    if not isinstance(play, list):
+        raise InputError("expected the cards played, in order, as a list", "play")
+    for i, item in enumerate(play):
+        _play_one(rs, state, item, f"play[{i}]")
+    if state.over:
+        raise InputError("every trick has been played; nothing is left to solve", "play")
+    return Position(list(state.hands), state.leader, list(state.trick), state.number, state.broken,
+                    state.played)
+
+
+def _play_one(rs: Ruleset, state: HandState, item: object, field: str) -> None:
+    if state.over:
+        raise InputError("more cards than the hand has tricks", field)
+    (card,) = _cards(rs, [item], field, {})
+    seat = state.to_play
+    if not state.hands[seat] >> card & 1:
+        raise InputError(f"{C.card_name(card)} is not in {C.SEATS[seat]}'s hand", field)
+    legal = state.legal_cards(explain=True)
+    if not legal.cards >> card & 1:
+        why = [s for s in legal.steps if C.card_name(card) not in s["value"]]
+        raise InputError(f"{C.SEATS[seat]} may not play {C.card_name(card)} here", field,
+                         why[0]["rule"] if why else None, why[0]["cite"] if why else None)
+    state.play(card)
+    if len(state.trick) == 4:
+        state.finish_trick()
+
+
+def position_of(rs: Ruleset, req: Mapping) -> Position:
+    """The position a request describes (``hands`` … or ``deal`` and ``play``)."""
+    if not isinstance(req, Mapping):
+        raise InputError("expected a JSON object", "body")
+    if ("hands" in req) == ("deal" in req):
+        raise InputError("give either the cards left (\"hands\", \"leader\", \"trick\", \"broken\") or the "
+                         "\"deal\" and the \"play\" so far", "hands")
+    return _from_hands(rs, req) if "hands" in req else _from_play(rs, req)
+
+
+def _request_budget(req: Mapping) -> Budget:
+    """The request's own limits (``budget``: nodes, seconds), within the allowance that is left."""
+    left = _ALLOWANCE.get()
+    budget = left.budget() if left is not None else Budget()
+    asked = req.get("budget")
+    if asked is None:
+        return budget
+    if not isinstance(asked, Mapping) or set(asked) - {"nodes", "seconds"}:
+        raise InputError("expected {\"nodes\": …, \"seconds\": …}", "budget")
+    if "nodes" in asked:
+        nodes = _int(asked["nodes"], "budget.nodes", 1, 10**12)
+        budget.nodes = nodes if budget.nodes is None else min(nodes, budget.nodes)
+    if "seconds" in asked:
+        value = asked["seconds"]
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 86_400:
+            raise InputError(f"expected a number of seconds above 0, got {value!r}", "budget.seconds")
+        budget.seconds = value if budget.seconds is None else min(value, budget.seconds)
+    return budget
+
+
+def _searched(rs: Ruleset, pos: Position, goal: Goal, req: Mapping) -> tuple[Search, int, list[Step]]:
+    """The value of ``goal`` from ``pos`` and a principal line, within the budget; nodes are charged."""
+    search = Search(rs, pos, goal, _request_budget(req))
+    try:
+        value = search.value()
+        line = search.line(value)
+    finally:
+        left = _ALLOWANCE.get()
+        if left is not None:
+            left.spend(search.nodes)
+    return search, value, line
+
+
+# --------------------------------------------------------------------------- output
+def _line(steps: list[Step], leader: int, number: int) -> list[dict]:
+    """The line as tricks: number, leader, each seat's card, the winner."""
+    tricks: list[dict] = []
+    current: dict | None = None
+    for step in steps:
+        if current is None:
+            current = {"number": number, "leader": C.SEATS[leader], "cards": []}
+            tricks.append(current)
+        current["cards"].append({"seat": C.SEATS[step.seat], "card": C.card_name(step.card)})
+        if step.winner is not None:
+            leader = step.winner
+            current["winner"] = C.SEATS[leader]
+            current, number = None, number + 1
+    return tricks
+
+
+def _findings(steps: list[Step], key: str) -> list[dict]:
+    """The conflicts or dead ends the line meets, each with the seat and card that met it."""
+    return [{**item, "seat": C.SEATS[step.seat], "card": C.card_name(step.card)}
+            for step in steps for item in getattr(step, key)]
+
+
+def _described(rs: Ruleset, pos: Position, search: Search, steps: list[Step]) -> dict:
+    return {"variant": rs.id, "to_play": C.SEATS[pos.to_play], "tricks_left": search.remaining,
+            "line": _line(steps, pos.leader, pos.number), "conflicts": _findings(steps, "conflicts"),
+            "dead_ends": _findings(steps, "dead_ends"), "nodes": search.nodes}
+
+
+# --------------------------------------------------------------------------- answers
+def answer_solve(rs: Ruleset, req: Mapping) -> dict:
+    """The tricks each side takes from a position with best play by both (double dummy), and a line."""
+    pos = position_of(rs, req)
+    search, value, steps = _searched(rs, pos, Goal(0, 0b0101), req)
+    return {**_described(rs, pos, search, steps),
+            "tricks": {"NS": value, "EW": search.remaining - value}}
+
+
+def answer_claim(rs: Ruleset, req: Mapping) -> dict:
+    """Whether a side surely takes at least k of the remaining tricks; the defence that beats the claim,
+    or a line for the claimer."""
+    pos = position_of(rs, req)
+    claim = req.get("claim")
+    if not isinstance(claim, Mapping):
+        raise InputError("expected {\"side\": \"NS\" or \"EW\", \"tricks\": k}", "claim")
+    team = _team(claim.get("side"), "claim.side")
+    size = rs.params["deal.hand_size"]
+    need = _int(claim.get("tricks"), "claim.tricks", 0, size - pos.number + 1)
+    search, value, steps = _searched(rs, pos, Goal(team, 0b0101 << team), req)
+    holds = value >= need
+    return {**_described(rs, pos, search, steps), "claim": {"side": C.TEAMS[team], "tricks": need},
+            "holds": holds, "best": value,
+            "why": (f"{C.TEAMS[team]} take at least {value} of the {search.remaining} tricks left against any "
+                    "defence; the line shows one way" if holds else
+                    f"against best defence {C.TEAMS[team]} take only {value} of the {search.remaining} tricks "
+                    "left; the line is a defence that beats the claim")}
+
+
+def answer_nil(rs: Ruleset, req: Mapping) -> dict:
+    """Whether the nil bidder can take no trick from here, partner helping, against best defence."""
+    pos = position_of(rs, req)
+    seat = _seat(req.get("nil"), "nil")
+    defenders = 1 - C.team_of(seat)
+    search, value, steps = _searched(rs, pos, Goal(defenders, 1 << seat), req)
+    return {**_described(rs, pos, search, steps), "nil": C.SEATS[seat], "makes": value == 0,
+            "forced_tricks": value,
+            "why": (f"{C.SEATS[seat]} takes no trick against any defence; the line shows how" if value == 0 else
+                    f"the defence forces {C.SEATS[seat]} to take {value} trick(s); the line shows how")}
+
+
+KINDS = {"solve": answer_solve, "claim": answer_claim, "nil": answer_nil}

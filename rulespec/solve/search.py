@@ -1,0 +1,382 @@
+"""Double-dummy search of a card-play position under a variant's own rules.
+
+The legal sets, trumps breaking and the trick winner are generated per ruleset from
+the hand procedure's templates (``game.procedure.legal_source`` with each rule's
+checked expression inlined by ``game.fused.inline``), so the search plays exactly
+as ``HandState`` does.  The search answers one question at a time, "can ``team``
+make the ``counted`` seats take at least ``need`` of the remaining tricks?"
+(null-window alpha-beta over single cards), with a transposition table of trick
+bounds at trick boundaries, move ordering, and, where ``symmetry.equivariant``
+proves it sound for the variant, same-suit cards adjacent in power searched once
+and positions keyed on their rank-normalised hands.  ``Search.value`` finds the
+exact count by bisection on ``need``; ``Search.line`` gives a principal line.
+"""
+from __future__ import annotations
+
+import time
+import weakref
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..core import cards as C
+from ..errors import SearchBudgetError
+from ..game.fused import inline
+from ..game.play import bad_winner, legal_cards
+from ..game.procedure import fill, indent, legal_source
+from ..lang.compiler import NONE, make_env
+from ..model.ruleset import Ruleset
+from .symmetry import equivariant, suit_orders
+
+_CHECK_EVERY = 4096     # nodes between two looks at the clock
+_TABLES = ("_RANK", "_NSUIT", "_SUIT", "_POW", "_SM")
+
+
+@dataclass
+class Position:
+    """A card-play position: cards left per seat, the trick so far (leader first) and its leader,
+    the trick number, whether trumps are broken, and every card played so far."""
+    hands: list[int]
+    leader: int
+    trick: list[int]
+    number: int
+    broken: bool
+    played: int
+
+    @property
+    def to_play(self) -> int:
+        return (self.leader + len(self.trick)) % 4
+
+
+@dataclass(frozen=True)
+class Goal:
+    """``team`` (0 N/S, 1 E/W) tries to make the seats in ``counted`` (a mask of seats) win tricks;
+    the other team tries to stop it."""
+    team: int
+    counted: int
+
+
+@dataclass
+class Budget:
+    """Limits on one search: nodes (cards tried) and seconds; None is unlimited."""
+    nodes: int | None = None
+    seconds: float | None = None
+
+
+@dataclass
+class Step:
+    """One card of a line: who played it, and the rules' conflicts and dead ends met on the way."""
+    seat: int
+    card: int
+    winner: int | None = None            # set on the trick's fourth card
+    conflicts: list[dict] = field(default_factory=list)
+    dead_ends: list[dict] = field(default_factory=list)
+
+
+def _rules_source(rs: Ruleset) -> str:
+    """The generated functions: the legal set leading and following, trumps breaking, the trick winner."""
+    return "\n".join([
+        "def legal_lead(hand, number, broken, played):",
+        "    trick_mask = 0\n    led = NONE\n    position = 1\n    leading = True",
+        indent(legal_source(rs, inline, True)),
+        "    return allowed",
+        "",
+        "def legal_follow(hand, trick_mask, led, number, position, broken, played):",
+        "    leading = False",
+        indent(legal_source(rs, inline, False)),
+        "    return allowed",
+        "",
+        "def breaks(card, hand, leading, led, number):",
+        indent(fill("return {trump.breaks}\n", rs, inline)),
+        "def winner(trick_mask, led, number, lead):",
+        indent(fill("return {trick.winner}\n", rs, inline)),
+    ])
+
+
+class Rules:
+    """One ruleset's generated card-play functions and the tables the search needs."""
+
+    def __init__(self, rs: Ruleset):
+        rule_env = rs.fn["trick.winner"].__globals__
+        env = make_env({name: rule_env[name] for name in _TABLES})
+        env["NONE"] = NONE
+        exec(compile(_rules_source(rs), f"<solve {rs.id}>", "exec"), env)  # noqa: S102 - templates + checked rules
+        self.rs = rs
+        self.legal_lead: Callable[[int, int, bool, int], int] = env["legal_lead"]
+        self.legal_follow: Callable[[int, int, int, int, int, bool, int], int] = env["legal_follow"]
+        self.breaks: Callable[[int, int, bool, int, int], bool] = env["breaks"]
+        self.winner: Callable[[int, int, int, int], int] = env["winner"]
+        self.suit_of, self.power = rs.suit_of, rs.power
+        self.symmetric = equivariant(rs)
+        self.orders = suit_orders(rs)
+        self.suit_masks = tuple(C.mask_of(order) for order in self.orders)
+        self.unsuited = rs.deck & ~(self.suit_masks[0] | self.suit_masks[1] | self.suit_masks[2]
+                                    | self.suit_masks[3])
+        self.normal: dict[tuple[int, ...], tuple[int, ...]] = {}   # per suit: seats' cards -> rank-normalised
+        self.runs: dict[tuple[int, int], tuple[int, ...]] = {}      # (cards allowed, cards live) -> run heads
+
+    def run_heads(self, suit: int, allowed: int, live: int) -> tuple[int, ...]:
+        """The highest card of each run of ``allowed`` cards of ``suit`` adjacent in power among ``live``."""
+        heads, run = [], False
+        for card in self.orders[suit]:
+            if live >> card & 1:
+                mine = bool(allowed >> card & 1)
+                if mine and not run:
+                    heads.append(card)
+                run = mine
+        return tuple(heads)
+
+    def normalise(self, suit: int, parts: tuple[int, ...]) -> tuple[int, ...]:
+        """The seats' cards of ``suit`` relabelled to the suit's top cards, keeping their order in power."""
+        out = [0, 0, 0, 0]
+        slots = iter(self.orders[suit])
+        for card in self.orders[suit]:
+            for seat in range(4):
+                if parts[seat] >> card & 1:
+                    out[seat] |= 1 << next(slots)
+                    break
+        return tuple(out)
+
+
+_RULES: weakref.WeakKeyDictionary[Ruleset, Rules] = weakref.WeakKeyDictionary()
+
+
+def rules_for(rs: Ruleset) -> Rules:
+    """``rs``'s generated search functions, built once per ruleset."""
+    rules = _RULES.get(rs)
+    if rules is None:
+        rules = _RULES[rs] = Rules(rs)
+    return rules
+
+
+class Search:
+    """Double-dummy search from ``pos`` for ``goal``, within ``budget``."""
+
+    def __init__(self, rs: Ruleset, pos: Position, goal: Goal, budget: Budget | None = None):
+        self.rules = rules_for(rs)
+        self.rs, self.root, self.goal = rs, pos, goal
+        # the last trick: the hand's, or sooner for a position dealt short (e.g. a few cards from trick 1)
+        self.last = pos.number - 1 + pos.hands[pos.leader].bit_count() + (1 if pos.trick else 0)
+        self.hands = list(pos.hands)
+        self.trick = list(pos.trick)
+        self.tt: dict[tuple, tuple[int, int]] = {}
+        self.nodes = 0
+        budget = budget or Budget()
+        self.max_nodes = budget.nodes
+        self.deadline = None if budget.seconds is None else time.monotonic() + budget.seconds
+        self.budget = budget
+        self.next_check = 0     # the node count at which to look at the budget again
+
+    # ------------------------------------------------------------------ answers
+    @property
+    def remaining(self) -> int:
+        """Tricks left to play, the one in progress included."""
+        return self.last - self.root.number + 1
+
+    def can(self, need: int) -> bool:
+        """Whether the goal's team can make its counted seats take ``need`` of the remaining tricks."""
+        pos = self.root
+        if not pos.trick:
+            return self._boundary(pos.leader, pos.number, pos.broken, pos.played, need)
+        led, mask = self.rules.suit_of[pos.trick[0]], C.mask_of(pos.trick)
+        return self._play(pos.leader, len(pos.trick), mask, led, pos.trick[0], pos.number, pos.broken,
+                          pos.played, need)
+
+    def value(self) -> int:
+        """The number of remaining tricks the counted seats take with best play by both teams."""
+        low, high = 0, self.remaining
+        while low < high:
+            mid = (low + high + 1) // 2
+            if self.can(mid):
+                low = mid
+            else:
+                high = mid - 1
+        return low
+
+    def line(self, value: int) -> list[Step]:
+        """A principal line from the root: each seat plays a card that keeps the result at ``value``."""
+        pos = self.root
+        leader, number, broken, played = pos.leader, pos.number, pos.broken, pos.played
+        trick = list(pos.trick)
+        steps: list[Step] = []
+        while self.hands[(leader + len(trick)) % 4]:
+            seat = (leader + len(trick)) % 4
+            step = self._best(seat, leader, trick, number, broken, played, value)
+            steps.append(step)
+            broken = broken or self.rules.breaks(step.card, self.hands[seat], not trick,
+                                                 self.rules.suit_of[trick[0]] if trick else NONE, number)
+            self.hands[seat] &= ~(1 << step.card)
+            trick.append(step.card)
+            played |= 1 << step.card
+            if len(trick) == 4:
+                step.winner = leader = self._winner_seat(leader, trick, number)
+                value -= self.goal.counted >> leader & 1
+                trick, number = [], number + 1
+        self.hands = list(pos.hands)
+        return steps
+
+    # ------------------------------------------------------------------ the line
+    def _best(self, seat: int, leader: int, trick: list[int], number: int, broken: bool, played: int,
+              value: int) -> Step:
+        """The first card (in search order) that keeps the counted seats' tricks at ``value``."""
+        rules, hand = self.rules, self.hands[seat]
+        legal = legal_cards(self.rs, hand, trick, number, broken, played)
+        led = rules.suit_of[trick[0]] if trick else NONE
+        mask, lead = C.mask_of(trick), trick[0] if trick else NONE
+        maximising = seat & 1 == self.goal.team
+        need = value if maximising else value + 1
+        saved = self.trick
+        self.trick = list(trick)
+        choice = NONE
+        for card in self._moves(seat, legal.cards, mask, led, lead, number, maximising):
+            if self._after(seat, hand, card, leader, len(trick), mask, led, lead, number, broken, played,
+                           need) is maximising:
+                choice = card
+                break
+        self.trick = saved
+        if choice == NONE:        # cannot happen when ``value`` is the position's value
+            raise AssertionError("no card keeps the solved value")
+        return Step(seat, choice, conflicts=legal.conflicts, dead_ends=legal.dead_ends)
+
+    # ------------------------------------------------------------------ the search
+    def _boundary(self, leader: int, number: int, broken: bool, played: int, need: int) -> bool:
+        """At the start of a trick: bounds, the transposition table, then the trick's lead."""
+        if need <= 0:
+            return True
+        if need > self.last - number + 1:
+            return False
+        if number == self.last:      # one card each: no choice left (a legal set is never empty)
+            return bool(self.goal.counted >> self._last_trick(leader, number) & 1) >= need
+        key = self._key(leader, broken)
+        bounds = self.tt.get(key)
+        if bounds is not None:
+            if bounds[0] >= need:
+                return True
+            if bounds[1] < need:
+                return False
+        result = self._play(leader, 0, 0, NONE, NONE, number, broken, played, need)
+        low, high = bounds or (0, self.last - number + 1)
+        self.tt[key] = (max(low, need), high) if result else (low, min(high, need - 1))
+        return result
+
+    def _last_trick(self, leader: int, number: int) -> int:
+        """The winner of the last trick, each seat playing its one card."""
+        h = self.hands
+        trick = [h[(leader + k) % 4].bit_length() - 1 for k in range(4)]
+        return self._winner_seat(leader, trick, number, h[0] | h[1] | h[2] | h[3])
+
+    def _key(self, leader: int, broken: bool) -> tuple:
+        h = self.hands
+        rules = self.rules
+        if not rules.symmetric:
+            return (h[0], h[1], h[2], h[3], leader, broken)
+        key: list = [leader, broken]
+        for suit, mask in enumerate(rules.suit_masks):
+            parts = (h[0] & mask, h[1] & mask, h[2] & mask, h[3] & mask)
+            normal = rules.normal.get(parts)
+            if normal is None:
+                normal = rules.normal[parts] = rules.normalise(suit, parts)
+            key.append(normal)
+        other = rules.unsuited
+        key.append((h[0] & other, h[1] & other, h[2] & other, h[3] & other))
+        return tuple(key)
+
+    def _play(self, leader: int, position: int, trick_mask: int, led: int, lead: int, number: int,
+              broken: bool, played: int, need: int) -> bool:
+        """The seat at ``position`` (0 = leading) of the trick chooses a card."""
+        self.nodes += 1
+        if self.nodes >= self.next_check:
+            self._check()
+        seat = (leader + position) % 4
+        hand = self.hands[seat]
+        rules = self.rules
+        if position == 0:
+            allowed = rules.legal_lead(hand, number, broken, played)
+        else:
+            allowed = rules.legal_follow(hand, trick_mask, led, number, position + 1, broken, played)
+        maximising = seat & 1 == self.goal.team
+        for card in self._moves(seat, allowed, trick_mask, led, lead, number, maximising):
+            if self._after(seat, hand, card, leader, position, trick_mask, led, lead, number, broken, played,
+                           need) is maximising:
+                return maximising
+        return not maximising
+
+    def _after(self, seat: int, hand: int, card: int, leader: int, position: int, trick_mask: int, led: int,
+               lead: int, number: int, broken: bool, played: int, need: int) -> bool:
+        """``seat`` plays ``card``: the result of the rest of the search (the procedure's PLAY_CARD)."""
+        rules = self.rules
+        leading = position == 0
+        if not broken and rules.breaks(card, hand, leading, led, number):
+            broken = True
+        bit = 1 << card
+        if leading:
+            led, lead = rules.suit_of[card], card
+        self.hands[seat] = hand & ~bit
+        self.trick.append(card)
+        if position == 3:
+            winner = self._winner_seat(leader, self.trick, number, trick_mask | bit, led)
+            result = self._boundary(winner, number + 1, broken, played | bit,
+                                    need - (self.goal.counted >> winner & 1))
+        else:
+            result = self._play(leader, position + 1, trick_mask | bit, led, lead, number, broken, played | bit,
+                                need)
+        self.trick.pop()
+        self.hands[seat] = hand
+        return result
+
+    def _winner_seat(self, leader: int, trick: list[int], number: int, mask: int | None = None,
+                     led: int | None = None) -> int:
+        """The seat that played the card ``trick.winner`` names (the procedure's FINISH_TRICK)."""
+        mask = C.mask_of(trick) if mask is None else mask
+        led = self.rules.suit_of[trick[0]] if led is None else led
+        win = self.rules.winner(mask, led, number, trick[0])
+        if win < 0 or not mask >> win & 1:
+            bad_winner(self.rs, win)
+        return (leader + trick.index(win)) % 4
+
+    def _moves(self, seat: int, allowed: int, trick_mask: int, led: int, lead: int, number: int,
+               maximising: bool) -> list[int]:
+        """The cards to try, best guesses first: one of each run of interchangeable cards."""
+        cards = self._distinct(seat, allowed, trick_mask) if self.rules.symmetric else C.card_list(allowed)
+        if len(cards) < 2:
+            return cards
+        power = self.rules.power
+        if not self.trick:
+            return sorted(cards, key=lambda c: -power[c])
+        counted, winner, trick = self.goal.counted, self.rules.winner, self.trick
+        leader = (seat - len(trick)) % 4
+
+        def score(card: int) -> tuple[bool, int]:
+            win = winner(trick_mask | 1 << card, led, number, lead)
+            by = seat if win == card else (leader + trick.index(win)) % 4 if win in trick else seat
+            return (bool(counted >> by & 1) is not maximising, power[card])
+        return sorted(cards, key=score)
+
+    def _distinct(self, seat: int, allowed: int, trick_mask: int) -> list[int]:
+        """``allowed`` less the cards interchangeable with one already given (``symmetry``)."""
+        rules, h = self.rules, self.hands
+        live = h[0] | h[1] | h[2] | h[3] | trick_mask
+        runs = rules.runs
+        out: list[int] = []
+        for suit, mask in enumerate(rules.suit_masks):
+            mine = allowed & mask
+            if mine:
+                key = (mine, live & mask)
+                firsts = runs.get(key)
+                if firsts is None:
+                    firsts = runs[key] = rules.run_heads(suit, *key)
+                out.extend(firsts)
+        if allowed & rules.unsuited:
+            out.extend(C.card_list(allowed & rules.unsuited))
+        return out
+
+    def _check(self) -> None:
+        """Raise ``SearchBudgetError`` once the budget is spent; else say when to look again."""
+        self.next_check = self.nodes + _CHECK_EVERY
+        if self.max_nodes is not None:
+            self.next_check = min(self.next_check, self.max_nodes + 1)
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise SearchBudgetError(f"the search budget of {self.max_nodes:,} nodes is spent", "budget",
+                                    details={"nodes": self.nodes, "budget": self.budget.__dict__})
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise SearchBudgetError(f"the search budget of {self.budget.seconds:g} s is spent", "budget",
+                                    details={"nodes": self.nodes, "budget": self.budget.__dict__})

@@ -1,0 +1,79 @@
+"""Shared by the solver's tests and its bench: random positions, a plain minimax over ``HandState``,
+and a deal in DDS's terms (``endplay``)."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from rulespec.core import cards as C
+from rulespec.game.hand import HandState
+from rulespec.model.ruleset import Ruleset
+from rulespec.solve.search import Goal, Position
+
+BRIDGE_SPADES = str(Path(__file__).parent / "variants" / "bridge-spades.yaml")
+NS = Goal(0, 0b0101)
+
+
+def random_position(rs: Ruleset, rng: random.Random, tricks: int) -> Position:
+    """``tricks`` cards per seat drawn from a shuffled pack, a random leader, trumps broken or not, and
+    up to three cards of the trick already played by legal plays."""
+    cards = C.card_list(rs.deck)
+    rng.shuffle(cards)
+    hands = [C.mask_of(cards[k * tricks:(k + 1) * tricks]) for k in range(4)]
+    size = rs.params["deal.hand_size"]
+    state = at_position(rs, Position(hands, rng.randrange(4), [], size - tricks + 1, rng.random() < 0.5,
+                                     rs.deck & ~(hands[0] | hands[1] | hands[2] | hands[3])))
+    for _ in range(rng.choice((0, 0, 1, 2, 3))):
+        state.play(rng.choice(C.card_list(state.legal())))
+    return Position(list(state.hands), state.leader, list(state.trick), state.number, state.broken, state.played)
+
+
+def at_position(rs: Ruleset, pos: Position) -> HandState:
+    """A ``HandState`` in the middle of its card play at ``pos``."""
+    state = HandState(rs, pos.hands, 0)
+    state.hands, state.leader, state.number, state.broken = list(pos.hands), pos.leader, pos.number, pos.broken
+    state.played, state.trick = pos.played, list(pos.trick)
+    state.trick_mask = C.mask_of(pos.trick)
+    state.led = rs.suit_of[pos.trick[0]] if pos.trick else state.led
+    state.plays = [((pos.leader + k) % 4, card) for k, card in enumerate(pos.trick)]
+    return state
+
+
+def minimax(state: HandState, goal: Goal) -> int:
+    """The counted seats' tricks from ``state`` by trying every legal card of every seat (no pruning)."""
+    if state.over:
+        return 0
+    seat = state.to_play
+    results = []
+    for card in C.card_list(state.legal()):
+        child = state.copy()
+        child.play(card)
+        gained = 0
+        if len(child.trick) == 4:
+            gained = goal.counted >> child.finish_trick() & 1
+        results.append(gained + minimax(child, goal))
+    return max(results) if seat % 2 == goal.team else min(results)
+
+
+def pbn(pos: Position) -> str:
+    """The position's hands as a PBN deal string, North first (spades, hearts, diamonds, clubs)."""
+    ranks = "AKQJT98765432"
+    hands = []
+    for hand in pos.hands:
+        suits = []
+        for suit in (C.SPADES, C.HEARTS, C.DIAMONDS, C.CLUBS):
+            suits.append("".join(r for r in ranks if hand >> C.make_card(suit, 14 - ranks.index(r)) & 1))
+        hands.append(".".join(suits))
+    return "N:" + " ".join(hands)
+
+
+def dds_tricks(pos: Position) -> int:
+    """DDS's tricks for N/S from ``pos`` (a trick boundary), spades trumps, through ``endplay``."""
+    from endplay.dds import solve_board
+    from endplay.dds.solve import SolveMode
+    from endplay.types import Deal, Denom, Player
+
+    deal = Deal(pbn(pos), first=Player(pos.leader), trump=Denom.spades)
+    best = max(tricks for _, tricks in solve_board(deal, SolveMode.OptimalOne))
+    left = pos.hands[pos.leader].bit_count()
+    return best if pos.leader % 2 == 0 else left - best
