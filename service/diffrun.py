@@ -54,16 +54,22 @@ def _config(req: Mapping, max_deals: int, time_limit: float) -> tuple[DiffConfig
     seed = req.get("seed", "0")
     if isinstance(seed, bool) or not isinstance(seed, (int, str)) or len(str(seed)) > 64:
         raise InputError("seed is a whole number or a string of at most 64 characters", "seed")
+    policies = _policies(req)
+    limit = req.get("time_limit", time_limit)
+    if isinstance(limit, bool) or not isinstance(limit, (int, float)) or not 0 < limit <= time_limit:
+        raise InputError(f"time_limit is a number of seconds, more than 0 and at most {time_limit}", "time_limit")
+    cfg = DiffConfig(refs=_variants(req), deals=deals, seed=str(seed), games=0, policies=policies,
+                     attribute=deals)
+    return cfg, float(limit)
+
+
+def _policies(req: Mapping) -> tuple[str, ...]:
+    """The players to replay deals with: distinct known policies."""
     policies = req.get("policies", list(DiffConfig.policies))
     if (not isinstance(policies, list) or not policies
             or not all(isinstance(p, str) and p in POLICIES for p in policies) or len(set(policies)) != len(policies)):
         raise InputError(f"policies is a list of distinct player policies from: {', '.join(POLICIES)}", "policies")
-    limit = req.get("time_limit", time_limit)
-    if isinstance(limit, bool) or not isinstance(limit, (int, float)) or not 0 < limit <= time_limit:
-        raise InputError(f"time_limit is a number of seconds, more than 0 and at most {time_limit}", "time_limit")
-    cfg = DiffConfig(refs=_variants(req), deals=deals, seed=str(seed), games=0, policies=tuple(policies),
-                     attribute=deals)
-    return cfg, float(limit)
+    return tuple(policies)
 
 
 def run_diff(req, max_deals: int, time_limit: float) -> dict:

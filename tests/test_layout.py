@@ -40,19 +40,7 @@ ALLOWED_EXCEPTIONS: set[str] = {
 }
 
 # Functions above MAX_COMPLEXITY: "file:qualified name".
-ALLOWED_COMPLEX: set[str] = {
-    # the hardening branch's reading of variant files, inline variants, YAML hints and cost bounds (issue 19),
-    # to be split into named steps (issue 14)
-    "rulespec/app/inline.py:_write",
-    "rulespec/app/inline.py:compile_inline",
-    "rulespec/lang/hints.py:yaml_problem",
-    "rulespec/lang/limits.py:_Coster.call",
-    "rulespec/lang/limits.py:_Coster.cost",
-    "rulespec/model/variants.py:_Reader.read",
-    "rulespec/model/variants.py:_Reader.read_rule",
-    # the service's diff request (issue 14)
-    "service/diffrun.py:_config",
-}
+ALLOWED_COMPLEX: set[str] = set()
 
 
 # --------------------------------------------------------------------------- reading the source

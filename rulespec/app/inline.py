@@ -102,34 +102,41 @@ def _write(value: Mapping, field: str, vid: str, max_rules: int) -> _Writer:
             raise InputError(f"'{section}' must be an object of rule names to values", f"{field}.{section}")
         if len(rules) > max_rules:
             raise InputError(f"at most {max_rules} rules inline", f"{field}.{section}")
-        if not rules:
-            continue
-        out.put(f"{section}:")
+        if rules:
+            out.put(f"{section}:")
         for name, rule in rules.items():
-            path = f"{field}.{section}.{name}"
-            if not isinstance(name, str) or not NAME_RE.match(name) or len(name) > MAX_NAME_CHARS:
-                raise InputError(f"'{str(name)[:100]}' is not a rule name (dotted lower-case words)", path)
-            out.put(f"  {name}:", _Origin(path))
-            entry = dict(rule) if isinstance(rule, Mapping) else {"value": rule}
-            for key in entry:
-                if key not in _RULE_KEYS:
-                    raise InputError(f"unknown key '{str(key)[:40]}' (allowed: {', '.join(_RULE_KEYS)})",
-                                     f"{path}.{key}")
-            if "value" not in entry:
-                raise InputError("a rule written as an object needs a 'value'", f"{path}.value")
-            text = _text_of(entry["value"], f"{path}.value" if isinstance(rule, Mapping) else path)
-            uncited = "cite" not in entry and "unspecified" not in entry and not re.search(r"\s@\s", text)
-            if uncited:
-                entry["cite"] = f"house §{name}"
-            out.rule_text(4, text, f"{path}.value" if isinstance(rule, Mapping) else path)
-            for key in ("cite", "note", "unspecified"):
-                if entry.get(key) is not None:
-                    if not isinstance(entry[key], str):
-                        raise InputError(f"'{key}' is text", f"{path}.{key}")
-                    out.scalar(key, entry[key], 4, f"{path}.{key}")
-            if entry.get("choices") is not None:
-                out.put("    choices: " + _flow(entry["choices"]), _Origin(f"{path}.choices"))
+            _write_rule(out, name, rule, f"{field}.{section}.{name}")
     return out
+
+
+def _write_rule(out: _Writer, name, rule, path: str) -> None:
+    """One inline rule (a value, or an object with 'value' and its keys) as YAML lines with their origins."""
+    if not isinstance(name, str) or not NAME_RE.match(name) or len(name) > MAX_NAME_CHARS:
+        raise InputError(f"'{str(name)[:100]}' is not a rule name (dotted lower-case words)", path)
+    out.put(f"  {name}:", _Origin(path))
+    entry = dict(rule) if isinstance(rule, Mapping) else {"value": rule}
+    for key in entry:
+        if key not in _RULE_KEYS:
+            raise InputError(f"unknown key '{str(key)[:40]}' (allowed: {', '.join(_RULE_KEYS)})", f"{path}.{key}")
+    if "value" not in entry:
+        raise InputError("a rule written as an object needs a 'value'", f"{path}.value")
+    value_path = f"{path}.value" if isinstance(rule, Mapping) else path
+    text = _text_of(entry["value"], value_path)
+    if "cite" not in entry and "unspecified" not in entry and not re.search(r"\s@\s", text):
+        entry["cite"] = f"house §{name}"
+    out.rule_text(4, text, value_path)
+    _write_rule_keys(out, entry, path)
+
+
+def _write_rule_keys(out: _Writer, entry: dict, path: str) -> None:
+    """A rule's citation, note, silence and choices."""
+    for key in ("cite", "note", "unspecified"):
+        if entry.get(key) is not None:
+            if not isinstance(entry[key], str):
+                raise InputError(f"'{key}' is text", f"{path}.{key}")
+            out.scalar(key, entry[key], 4, f"{path}.{key}")
+    if entry.get("choices") is not None:
+        out.put("    choices: " + _flow(entry["choices"]), _Origin(f"{path}.choices"))
 
 
 def _relocate(problem: Problem, origins: dict[int, _Origin], field: str) -> Problem:
@@ -199,21 +206,8 @@ def compile_inline(value: Mapping, field: str, max_rules: int) -> Ruleset:
         if key not in _KEYS:
             raise InputError(f"unknown key '{str(key)[:40]}' (allowed: {', '.join(_KEYS)}, or 'yaml' alone)",
                              f"{field}.{key}")
-    if not isinstance(value.get("extends"), str):
-        raise InputError("an inline house rule must say which bundled variant it extends", f"{field}.extends")
-    if value["extends"].endswith((".yaml", ".yml")) or "/" in value["extends"]:
-        raise InputError("an inline house rule extends a bundled variant id", f"{field}.extends")
-    if value["extends"] not in bundled_ids():
-        hint = did_you_mean(value["extends"], bundled_ids())
-        raise InputError("'extends' names no bundled variant" + (f"; did you mean '{hint}'?" if hint else "")
-                         + f" (bundled: {', '.join(bundled_ids())})", f"{field}.extends")
-    vid = value.get("id")
-    if vid is None:
-        vid = default_id(field)
-    elif not isinstance(vid, str) or not ID_RE.match(vid) or len(vid) > MAX_ID_CHARS:
-        raise InputError(f"'id' is a lower-case name like 'our-table' of at most {MAX_ID_CHARS} characters",
-                         f"{field}.id")
-    _refuse_bundled_id(vid, f"{field}.id")
+    _check_extends(value.get("extends"), f"{field}.extends")
+    vid = _inline_id(value.get("id"), field)
     for key in ("title", "notes"):
         if value.get(key) is not None and not isinstance(value[key], str):
             raise InputError(f"'{key}' is text", f"{field}.{key}")
@@ -224,3 +218,26 @@ def compile_inline(value: Mapping, field: str, max_rules: int) -> Ruleset:
         raise _failed(exc, field, lambda p: _relocate(p, out.origins, field)) from None
     except UnknownVariantError as exc:
         raise InputError(str(exc), f"{field}.extends") from None
+
+
+def _check_extends(extends, path: str) -> None:
+    """An inline house rule extends a bundled variant, named by its id."""
+    if not isinstance(extends, str):
+        raise InputError("an inline house rule must say which bundled variant it extends", path)
+    if extends.endswith((".yaml", ".yml")) or "/" in extends:
+        raise InputError("an inline house rule extends a bundled variant id", path)
+    if extends not in bundled_ids():
+        hint = did_you_mean(extends, bundled_ids())
+        raise InputError("'extends' names no bundled variant" + (f"; did you mean '{hint}'?" if hint else "")
+                         + f" (bundled: {', '.join(bundled_ids())})", path)
+
+
+def _inline_id(vid, field: str) -> str:
+    """The inline house rule's id: as given (a name of its own), or made from its place in the request."""
+    if vid is None:
+        vid = default_id(field)
+    elif not isinstance(vid, str) or not ID_RE.match(vid) or len(vid) > MAX_ID_CHARS:
+        raise InputError(f"'id' is a lower-case name like 'our-table' of at most {MAX_ID_CHARS} characters",
+                         f"{field}.id")
+    _refuse_bundled_id(vid, f"{field}.id")
+    return vid

@@ -94,49 +94,66 @@ def yaml_problem(problem: str, lines: list[str], line: int | None, column: int |
                  ) -> tuple[str, str | None]:
     """PyYAML's ``problem`` at (line, column) (1-based) as (message, suggestion)."""
     src = lines[line - 1] if line and 0 < line <= len(lines) else ""
-    char = src[column - 1] if column and 0 < column <= len(src) else ""
-    previous = next((lines[i] for i in range(line - 2, -1, -1) if lines[i].strip()), None) if line else None
     indent = len(src) - len(src.lstrip(" "))
-    prev_indent = len(previous) - len(previous.lstrip(" ")) if previous is not None else 0
     if "\t" in src[:indent + 1] and src.lstrip(" ").startswith("\t"):
         return "a tab indents this line; YAML is indented with spaces only", "replace the tab by spaces"
     if "mapping values are not allowed" in problem or "did not find expected key" in problem:
-        if len(src.split(":", 1)[0].strip()) > 1024:
-            return "a key is longer than YAML allows (1024 characters)", "shorten the name"
-        opens_block = previous is not None and previous.rstrip().endswith(":") and indent > prev_indent
-        if previous is not None and indent != prev_indent and src.strip() and ":" in src and not opens_block:
-            more = "more" if indent > prev_indent else "less"
-            spaces = f"{indent} space{'s' if indent != 1 else ''}"
-            return (f"this line is indented {more} than the line above it ({spaces}, not {prev_indent}), "
-                    "so YAML cannot tell where it belongs",
-                    "line it up with the keys above it (the same number of spaces; rules under 'rules:' "
-                    "are usually indented by two)")
-        return ("a ': ' inside a value starts a new mapping here",
-                "put the whole value in quotes, or remove the space after ':'")
+        return _mapping_problem(src, _line_above(lines, line))
     if "aliases" in problem:
         return problem[problem.index("aliases"):], "write the value out in full instead of '*name'"
     if "cannot start any token" in problem:
-        if src[:column - 1].rstrip().endswith(("\"", "'")) if column else False:
-            return ("text follows a quoted value: in YAML the quotes must enclose the whole value",
-                    "write it without quotes (5 @ house §Bags) or quote all of it ('5 @ house §Bags')")
-        if char == "@":
-            return ("a value cannot start with '@' in YAML: the value is missing before the citation",
-                    "write the value first, e.g. 5 @ house §Bags")
-        if char == "`":
-            return "a value cannot start with '`' in YAML", "remove the backquote, or quote the whole value"
-        if char:
-            return f"{char!r} cannot start a YAML value", "quote the whole value"
-    if "expected ',' or ']'" in problem:
-        return "a list in [ ] is not closed", "add the closing ']' (and separate items with ', ')"
-    if "expected ',' or '}'" in problem:
-        return "a mapping in { } is not closed", "add the closing '}' (and separate entries with ', ')"
-    if "end of stream" in problem and "quoted" in problem:
-        return "a quoted value is not closed", "add the closing quote"
-    if "end of stream" in problem:
-        return "the file ends inside a value", "close the quote or bracket that is still open"
-    if "expected <block end>" in problem:
-        return ("this line's indentation does not match the lines around it",
-                "indent each entry of a mapping by the same number of spaces")
-    if "could not find expected ':'" in problem:
-        return "a key needs ':' after it", "write 'name: value'"
-    return f"not valid YAML: {problem}", None
+        found = _start_problem(src, column)
+        if found is not None:
+            return found
+    return next((words for key, words in _PROBLEM_WORDS if all(part in problem for part in key)),
+                (f"not valid YAML: {problem}", None))
+
+
+# PyYAML's problems (every part of the key in the text) in words, in the order they are tried
+_PROBLEM_WORDS: tuple[tuple[tuple[str, ...], tuple[str, str]], ...] = (
+    (("expected ',' or ']'",), ("a list in [ ] is not closed", "add the closing ']' (and separate items with ', ')")),
+    (("expected ',' or '}'",), ("a mapping in { } is not closed",
+                                "add the closing '}' (and separate entries with ', ')")),
+    (("end of stream", "quoted"), ("a quoted value is not closed", "add the closing quote")),
+    (("end of stream",), ("the file ends inside a value", "close the quote or bracket that is still open")),
+    (("expected <block end>",), ("this line's indentation does not match the lines around it",
+                                 "indent each entry of a mapping by the same number of spaces")),
+    (("could not find expected ':'",), ("a key needs ':' after it", "write 'name: value'")),
+)
+
+
+def _line_above(lines: list[str], line: int | None) -> str | None:
+    """The last non-blank line before ``line`` (1-based), if any."""
+    return next((lines[i] for i in range(line - 2, -1, -1) if lines[i].strip()), None) if line else None
+
+
+def _mapping_problem(src: str, previous: str | None) -> tuple[str, str]:
+    """A ': ' where YAML did not expect a mapping: a key too long, a line indented wrongly, or a value."""
+    if len(src.split(":", 1)[0].strip()) > 1024:
+        return "a key is longer than YAML allows (1024 characters)", "shorten the name"
+    indent = len(src) - len(src.lstrip(" "))
+    prev_indent = len(previous) - len(previous.lstrip(" ")) if previous is not None else 0
+    opens_block = previous is not None and previous.rstrip().endswith(":") and indent > prev_indent
+    if previous is not None and indent != prev_indent and src.strip() and ":" in src and not opens_block:
+        more = "more" if indent > prev_indent else "less"
+        spaces = f"{indent} space{'s' if indent != 1 else ''}"
+        return (f"this line is indented {more} than the line above it ({spaces}, not {prev_indent}), "
+                "so YAML cannot tell where it belongs",
+                "line it up with the keys above it (the same number of spaces; rules under 'rules:' "
+                "are usually indented by two)")
+    return ("a ': ' inside a value starts a new mapping here",
+            "put the whole value in quotes, or remove the space after ':'")
+
+
+def _start_problem(src: str, column: int | None) -> tuple[str, str] | None:
+    """A character that cannot start a YAML value (None: no character to name)."""
+    char = src[column - 1] if column and 0 < column <= len(src) else ""
+    if column and src[:column - 1].rstrip().endswith(("\"", "'")):
+        return ("text follows a quoted value: in YAML the quotes must enclose the whole value",
+                "write it without quotes (5 @ house §Bags) or quote all of it ('5 @ house §Bags')")
+    if char == "@":
+        return ("a value cannot start with '@' in YAML: the value is missing before the citation",
+                "write the value first, e.g. 5 @ house §Bags")
+    if char == "`":
+        return "a value cannot start with '`' in YAML", "remove the backquote, or quote the whole value"
+    return (f"{char!r} cannot start a YAML value", "quote the whole value") if char else None

@@ -73,58 +73,34 @@ class _Coster:
         if kind == "number":
             return _Cost(1, int(str(node.children[0])))
         if kind in ("name", "attr"):
-            dotted = _dotted(node)
-            if dotted is not None and dotted in self.params:
-                value = self.params[dotted]
-                return _Cost(1, abs(value) if isinstance(value, int) and not isinstance(value, bool) else 0)
-            if kind == "attr" and dotted is None:   # attribute of a computed card, e.g. highest(S).power
-                return _Cost(self.cost(node.children[0]).steps + 1, MAX_CONTEXT_INT)
-            return _Cost(1, MAX_CONTEXT_INT)
+            return self.name(node)
         if kind == "call":
             return self.call(node)
         parts = [self.cost(c) for c in node.children if isinstance(c, Tree)]
-        steps = 1 + sum(p.steps for p in parts)
-        mags = [p.magnitude for p in parts] or [0]
-        if kind == "mul":
-            magnitude = mags[0] * mags[1]
-        elif kind in ("add", "sub"):
-            magnitude = mags[0] + mags[1]
-        elif kind == "div":
-            magnitude = mags[0]
-        elif kind == "mod":
-            magnitude = mags[1]
-        elif kind in ("compare", "in_", "not_in", "and_", "or_", "not_"):
-            magnitude = 1
-        else:
-            magnitude = max(mags)
+        magnitude = _magnitude(kind, [p.magnitude for p in parts] or [0])
         if magnitude > MAX_RULE_INT:
             line, col = _pos(node)
             raise LimitError(f"this can give a number of up to {len(str(magnitude))} digits; a rule's numbers "
                              f"have at most {len(str(MAX_RULE_INT)) - 1} digits (scores and bags count as up "
                              f"to {len(str(MAX_CONTEXT_INT)) - 1} digits)", line, col,
                              "multiply fewer large numbers together")
-        return _Cost(steps, magnitude)
+        return _Cost(1 + sum(p.steps for p in parts), magnitude)
+
+    def name(self, node) -> _Cost:
+        """A name: a parameter's own value, or a context value (as large as a score may be)."""
+        dotted = _dotted(node)
+        if dotted is not None and dotted in self.params:
+            value = self.params[dotted]
+            return _Cost(1, abs(value) if isinstance(value, int) and not isinstance(value, bool) else 0)
+        if node.data == "attr" and dotted is None:   # attribute of a computed card, e.g. highest(S).power
+            return _Cost(self.cost(node.children[0]).steps + 1, MAX_CONTEXT_INT)
+        return _Cost(1, MAX_CONTEXT_INT)
 
     def call(self, node) -> _Cost:
         callee, arguments = node.children
         name = str(callee.children[0]) if isinstance(callee, Tree) and callee.data == "name" else None
         if arguments is not None and arguments.data == "where_args":
-            head, cond = arguments.children
-            source = head.children[1] if isinstance(head, Tree) and len(head.children) == 2 else head
-            self.depth += 1
-            try:
-                if self.depth > MAX_COMPREHENSION_DEPTH:
-                    line, col = _pos(node)
-                    raise LimitError(f"'{name}(… where …)' nested {self.depth} deep; at most "
-                                     f"{MAX_COMPREHENSION_DEPTH} may nest (each goes over up to {PACK} cards)",
-                                     line, col, "write the inner condition without a comprehension, or split "
-                                                "the rule into parameters")
-                size = self.set_size(source)
-                inner = self.cost(cond)
-            finally:
-                self.depth -= 1
-            steps = self.cost(source).steps + size * (1 + inner.steps)
-            return _Cost(steps, size)
+            return self.comprehension(node, name, arguments)
         parts = [self.cost(c) for c in (arguments.children if arguments is not None else ())]
         parts.append(self.cost(callee) if name is None else _Cost(0, 0))
         steps = 1 + sum(p.steps for p in parts)
@@ -134,11 +110,44 @@ class _Coster:
             return _Cost(steps + 1, PACK)
         return _Cost(steps, max(p.magnitude for p in parts))
 
+    def comprehension(self, node, name: str | None, arguments) -> _Cost:
+        """``name(c in S where cond)``: the condition once per card of S, nested at most so deep."""
+        head, cond = arguments.children
+        source = head.children[1] if isinstance(head, Tree) and len(head.children) == 2 else head
+        self.depth += 1
+        try:
+            if self.depth > MAX_COMPREHENSION_DEPTH:
+                line, col = _pos(node)
+                raise LimitError(f"'{name}(… where …)' nested {self.depth} deep; at most "
+                                 f"{MAX_COMPREHENSION_DEPTH} may nest (each goes over up to {PACK} cards)",
+                                 line, col, "write the inner condition without a comprehension, or split "
+                                            "the rule into parameters")
+            size = self.set_size(source)
+            inner = self.cost(cond)
+        finally:
+            self.depth -= 1
+        return _Cost(self.cost(source).steps + size * (1 + inner.steps), size)
+
     def set_size(self, node) -> int:
         """Cards a comprehension ranges over: a written set's size, else a whole pack."""
         if isinstance(node, Tree) and node.data == "cardset":
             return sum(1 for c in node.children if c is not None)
         return PACK
+
+
+def _magnitude(kind: str, mags: list[int]) -> int:
+    """How large a value an operator can give from its operands' largest values."""
+    if kind == "mul":
+        return mags[0] * mags[1]
+    if kind in ("add", "sub"):
+        return mags[0] + mags[1]
+    if kind == "div":
+        return mags[0]
+    if kind == "mod":
+        return mags[1]
+    if kind in ("compare", "in_", "not_in", "and_", "or_", "not_"):
+        return 1
+    return max(mags)
 
 
 def check_cost(tree: Tree, params: Mapping[str, object]) -> None:

@@ -198,6 +198,42 @@ class _Reader:
         if len(self.text.encode("utf-8")) > MAX_FILE_BYTES:
             self.problems.append(Problem(f"file is larger than {MAX_FILE_BYTES // 1024} KiB", self.file))
             return None
+        loaded = self.load()
+        if loaded is None:
+            return None
+        node, data = loaded
+        keys = {k.value: (k, v) for k, v in node.value}
+        self.check_keys(node)
+        vid = self.read_id(data, keys, node)
+        extends = self.read_extends(data, keys)
+        self.bound_text(keys, "title", L.MAX_TITLE_CHARS)
+        self.bound_text(keys, "notes", L.MAX_NOTE_CHARS)
+        self.check_source(keys)
+        spec = VariantSpec(
+            id=vid, title=str(data.get("title") or vid), source=data.get("source") or {},
+            extends=extends, notes=str(data.get("notes") or ""), file=self.file, text=self.text,
+            extends_refused="extends" in keys and extends is None)
+        if "extends" in keys:
+            mark = keys["extends"][1].start_mark
+            spec.extends_pos = (mark.line + 1, mark.column + 1)
+        if "id" in keys:
+            mark = keys["id"][1].start_mark
+            spec.id_pos = (mark.line + 1, mark.column + 1)
+        for section, is_param in (("rules", False), ("params", True)):
+            if section in keys:
+                self.read_section(section, keys[section][1], spec.params if is_param else spec.rules, vid, is_param)
+        self.check_citations(spec)
+        tests = data.get("tests")
+        if tests is not None:
+            if not isinstance(tests, list):
+                self.problem(keys["tests"][1].start_mark, "'tests' must be a list of cases")
+            else:
+                spec.tests = tests
+        return spec
+
+    def load(self) -> tuple[yaml.MappingNode, dict] | None:
+        """The file's YAML (aliases refused) as its node and its data; None, with the problem, if it is no
+        mapping or no YAML."""
         try:
             loader = _VariantLoader(self.text)
             try:
@@ -218,7 +254,10 @@ class _Reader:
             self.problem(node.start_mark if node is not None else None,
                          "a variant file must be a YAML mapping with 'id' and 'rules'")
             return None
-        keys = {k.value: (k, v) for k, v in node.value}
+        return node, data
+
+    def check_keys(self, node: yaml.MappingNode) -> None:
+        """Every top-level key is one a variant file has (a rule name there: not indented under 'rules:')."""
         for key_node, _ in node.value:
             if key_node.value not in _META_KEYS:
                 looks_like_rule = isinstance(key_node.value, str) and "." in key_node.value \
@@ -226,58 +265,41 @@ class _Reader:
                 self.problem(key_node.start_mark, f"unknown key '{str(key_node.value)[:80]}'",
                              suggestion="rules go under 'rules:', each indented by two spaces" if looks_like_rule
                              else _hint(did_you_mean(str(key_node.value), _META_KEYS)))
+
+    def read_id(self, data: dict, keys: dict, node: yaml.MappingNode) -> str:
         vid = data.get("id")
         if not isinstance(vid, str) or not ID_RE.match(vid or "") or len(vid) > L.MAX_ID_CHARS:
             mark = keys["id"][1].start_mark if "id" in keys else node.start_mark
             self.problem(mark, f"'id' must be a lower-case name like 'my-house-rules' of at most "
                                f"{L.MAX_ID_CHARS} characters")
             vid = vid if isinstance(vid, str) and len(vid) <= L.MAX_ID_CHARS else "?"
+        return vid
+
+    def read_extends(self, data: dict, keys: dict) -> str | None:
+        """The variant extended (None: none, or one refused with a problem)."""
         extends = data.get("extends")
         if extends is not None and not isinstance(extends, str):
             self.problem(keys["extends"][1].start_mark, "'extends' must name one variant (an id or a path)")
-            extends = None
-        elif extends is not None and len(extends) > MAX_PATH_CHARS:
+            return None
+        if extends is not None and len(extends) > MAX_PATH_CHARS:
             self.problem(keys["extends"][1].start_mark, f"'extends' is {len(extends)} characters long; a variant "
                                                          f"id or path has at most {MAX_PATH_CHARS}")
-            extends = None
-        self.bound_text(keys, "title", L.MAX_TITLE_CHARS)
-        self.bound_text(keys, "notes", L.MAX_NOTE_CHARS)
-        self.check_source(keys)
-        spec = VariantSpec(
-            id=vid, title=str(data.get("title") or vid), source=data.get("source") or {},
-            extends=extends, notes=str(data.get("notes") or ""), file=self.file, text=self.text,
-            extends_refused="extends" in keys and extends is None)
-        if "extends" in keys:
-            mark = keys["extends"][1].start_mark
-            spec.extends_pos = (mark.line + 1, mark.column + 1)
-        if "id" in keys:
-            mark = keys["id"][1].start_mark
-            spec.id_pos = (mark.line + 1, mark.column + 1)
-        for section, is_param in (("rules", False), ("params", True)):
-            if section not in keys:
+            return None
+        return extends
+
+    def read_section(self, section: str, sec_node, target: dict, vid: str, is_param: bool) -> None:
+        """The rules (or params) of one section into ``target``."""
+        if not isinstance(sec_node, yaml.MappingNode):
+            if not (isinstance(sec_node, yaml.ScalarNode) and sec_node.value in ("", "~", "null")):
+                self.problem(sec_node.start_mark, f"'{section}' must be a mapping of rule names to values")
+            return
+        for key_node, value_node in sec_node.value:
+            rule = self.read_rule(key_node, value_node, vid, is_param)
+            if rule is None:
                 continue
-            sec_node = keys[section][1]
-            if not isinstance(sec_node, yaml.MappingNode):
-                if not (isinstance(sec_node, yaml.ScalarNode) and sec_node.value in ("", "~", "null")):
-                    self.problem(sec_node.start_mark, f"'{section}' must be a mapping of rule names to values")
-                continue
-            target = spec.params if is_param else spec.rules
-            for key_node, value_node in sec_node.value:
-                rule = self.read_rule(key_node, value_node, vid, is_param)
-                if rule is None:
-                    continue
-                if rule.name in target:
-                    self.problem(key_node.start_mark, f"'{rule.name}' is defined twice in '{section}'",
-                                 rule=rule.name)
-                target[rule.name] = rule
-        self.check_citations(spec)
-        tests = data.get("tests")
-        if tests is not None:
-            if not isinstance(tests, list):
-                self.problem(keys["tests"][1].start_mark, "'tests' must be a list of cases")
-            else:
-                spec.tests = tests
-        return spec
+            if rule.name in target:
+                self.problem(key_node.start_mark, f"'{rule.name}' is defined twice in '{section}'", rule=rule.name)
+            target[rule.name] = rule
 
     def bound_text(self, fields: dict, key: str, limit: int, rule: str | None = None) -> None:
         """A text field (echoed back by the service) of at most ``limit`` characters."""
@@ -339,53 +361,77 @@ class _Reader:
             self.problem(key_node.start_mark, f"'{str(name)[:80]}' is not a rule name (dotted lower-case words, "
                                               f"at most {L.MAX_NAME_CHARS} characters)")
             return None
-        cite = note = unspecified = None
-        choices = None
+        fields: dict = {}
         node = value_node
         if isinstance(value_node, yaml.MappingNode):
-            fields = {k.value: v for k, v in value_node.value}
-            for k, _ in value_node.value:
-                if k.value in ("cite", "note", "unspecified"):
-                    self.bound_text(fields, k.value, L.MAX_NOTE_CHARS, rule=name)
-                if k.value not in _RULE_KEYS:
-                    self.problem(k.start_mark, f"unknown key '{k.value}' in rule '{name}'", rule=name,
-                                 suggestion=_hint(did_you_mean(k.value, _RULE_KEYS)))
-            if "value" not in fields:
-                self.problem(value_node.start_mark, "a rule written as a mapping needs a 'value'", rule=name)
+            fields = self.rule_fields(value_node, name)
+            if fields is None:
                 return None
             node = fields["value"]
-            cite = _plain(fields.get("cite"))
-            note = _plain(fields.get("note"))
-            unspecified = _plain(fields.get("unspecified"))
-            if "choices" in fields:
-                choices = self.constructor.construct_object(fields["choices"], deep=True)
-                if not isinstance(choices, list):
-                    self.problem(fields["choices"].start_mark, "'choices' must be a list", rule=name)
-                    choices = None
-                elif len(choices) > L.MAX_CHOICES or any(len(str(c)) > L.MAX_CHOICE_CHARS for c in choices):
-                    self.problem(fields["choices"].start_mark, f"'choices' lists at most {L.MAX_CHOICES} values of "
-                                                               f"at most {L.MAX_CHOICE_CHARS} characters each",
-                                 rule=name)
-                    choices = None
-        if not isinstance(node, yaml.ScalarNode):
-            if isinstance(node, yaml.SequenceNode):
-                value = self.constructor.construct_object(node, deep=True)
-                text = _scalar_to_dsl(value)
-            else:
-                text = None
-            if text is None:
-                self.problem(node.start_mark, "a rule value must be a number, true/false, a list of numbers "
-                                              "or an expression", rule=name)
-                return None
-        else:
-            value = self.constructor.construct_object(node, deep=True)
-            text = _scalar_to_dsl(value)
-            if text is None:
-                self.problem(node.start_mark, "a rule value must be a number, true/false, a list of numbers "
-                                              "or an expression", rule=name)
-                return None
+        choices = self.rule_choices(fields, name)
+        text = self.rule_value_text(node, name)
+        if text is None:
+            return None
         full_text = text
         text, inline_cite = _split_cite(text)
+        cite = self.rule_cite(node, name, _plain(fields.get("cite")), inline_cite, _plain(fields.get("unspecified")))
+        line, column, block_indent, folded = self.text_position(node)
+        rule = RuleDef(name=name, text=text, cite=cite, origin=vid, file=self.file, line=line, column=column,
+                       block_indent=block_indent, folded_lengths=folded, note=_plain(fields.get("note")),
+                       unspecified=_plain(fields.get("unspecified")), choices=choices,
+                       is_param=is_param, name_line=key_node.start_mark.line + 1,
+                       name_column=key_node.start_mark.column + 1)
+        if inline_cite:
+            at = full_text.rindex(inline_cite)
+            before = full_text[:at]
+            rule.cite_line, rule.cite_column = rule.position(before.count("\n") + 1, at - (before.rfind("\n") + 1) + 1)
+        elif "cite" in fields:
+            rule.cite_line, rule.cite_column = fields["cite"].start_mark.line + 1, fields["cite"].start_mark.column + 1
+        else:
+            rule.cite_line, rule.cite_column = line, column
+        return rule
+
+    def rule_fields(self, value_node: yaml.MappingNode, name: str) -> dict | None:
+        """A rule written as a mapping: its fields by key (None, with the problem, when it has no 'value')."""
+        fields = {k.value: v for k, v in value_node.value}
+        for k, _ in value_node.value:
+            if k.value in ("cite", "note", "unspecified"):
+                self.bound_text(fields, k.value, L.MAX_NOTE_CHARS, rule=name)
+            if k.value not in _RULE_KEYS:
+                self.problem(k.start_mark, f"unknown key '{k.value}' in rule '{name}'", rule=name,
+                             suggestion=_hint(did_you_mean(k.value, _RULE_KEYS)))
+        if "value" not in fields:
+            self.problem(value_node.start_mark, "a rule written as a mapping needs a 'value'", rule=name)
+            return None
+        return fields
+
+    def rule_choices(self, fields: dict, name: str) -> list | None:
+        """The readings a rule lists as its 'choices' (None: none, or refused with a problem)."""
+        if "choices" not in fields:
+            return None
+        choices = self.constructor.construct_object(fields["choices"], deep=True)
+        if not isinstance(choices, list):
+            self.problem(fields["choices"].start_mark, "'choices' must be a list", rule=name)
+            return None
+        if len(choices) > L.MAX_CHOICES or any(len(str(c)) > L.MAX_CHOICE_CHARS for c in choices):
+            self.problem(fields["choices"].start_mark, f"'choices' lists at most {L.MAX_CHOICES} values of "
+                                                       f"at most {L.MAX_CHOICE_CHARS} characters each", rule=name)
+            return None
+        return choices
+
+    def rule_value_text(self, node, name: str) -> str | None:
+        """A rule's value as rule text (a number, true/false, a list of numbers or an expression)."""
+        text = None
+        if isinstance(node, (yaml.ScalarNode, yaml.SequenceNode)):
+            text = _scalar_to_dsl(self.constructor.construct_object(node, deep=True))
+        if text is None:
+            self.problem(node.start_mark, "a rule value must be a number, true/false, a list of numbers "
+                                          "or an expression", rule=name)
+        return text
+
+    def rule_cite(self, node, name: str, cite: str | None, inline_cite: str | None,
+                  unspecified: str | None) -> str | None:
+        """The rule's citation (a 'cite:' key or an inline '@ …'), checked for its form and presence."""
         if inline_cite and cite:
             self.problem(node.start_mark, "rule has both an inline '@ citation' and a 'cite:' key", rule=name)
         cite = cite or inline_cite
@@ -395,6 +441,10 @@ class _Reader:
         if cite is None and unspecified is None:
             self.problem(node.start_mark, "rule has no citation: add '@ NNN §Section' or a 'cite:' key "
                                           "(or 'unspecified: why' where the document is silent)", rule=name)
+        return cite
+
+    def text_position(self, node) -> tuple[int, int, int | None, tuple[int, ...]]:
+        """Where the rule's text starts (line, column), a block's indent and a folded block's line lengths."""
         mark = node.start_mark
         line, column = mark.line + 1, mark.column + 1
         block_indent = None
@@ -409,19 +459,8 @@ class _Reader:
             if style == ">":
                 body = self.lines[line - 1:node.end_mark.line + 1]
                 folded = tuple(len(b.strip()) for b in body if b.strip())
-        rule = RuleDef(name=name, text=text, cite=cite, origin=vid, file=self.file, line=line, column=column,
-                       block_indent=block_indent, folded_lengths=folded, note=note, unspecified=unspecified, choices=choices,
-                       is_param=is_param, name_line=key_node.start_mark.line + 1,
-                       name_column=key_node.start_mark.column + 1)
-        if inline_cite:
-            at = full_text.rindex(inline_cite)
-            before = full_text[:at]
-            rule.cite_line, rule.cite_column = rule.position(before.count("\n") + 1, at - (before.rfind("\n") + 1) + 1)
-        elif isinstance(value_node, yaml.MappingNode) and "cite" in fields:
-            rule.cite_line, rule.cite_column = fields["cite"].start_mark.line + 1, fields["cite"].start_mark.column + 1
-        else:
-            rule.cite_line, rule.cite_column = line, column
-        return rule
+        return line, column, block_indent, folded
+
 
 
 def _plain(node) -> str | None:
