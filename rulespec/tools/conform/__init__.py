@@ -8,9 +8,9 @@ recorded hands), ``lockstep``
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
+from ..common import write_report as write_files
 from . import html, report
 from .runner import ConformConfig, run
 
@@ -24,13 +24,7 @@ def conform(cfg: ConformConfig, jobs: int | None = None, progress=None, schedule
 
 def write_report(rep: dict, out: str | Path) -> list[Path]:
     """Write report.json, report.md and report.html into ``out``."""
-    folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
-    files = {"report.json": json.dumps(rep, indent=1, ensure_ascii=False) + "\n",
-             "report.md": report.markdown(rep), "report.html": html.render(rep)}
-    for name, text in files.items():
-        (folder / name).write_text(text, encoding="utf-8")
-    return [folder / name for name in files]
+    return write_files(rep, out, report.markdown, html.render)
 
 
 __all__ = ["ConformConfig", "conform", "write_report"]

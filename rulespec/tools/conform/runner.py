@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from ...errors import EngineError, RulespecError
 from ...game import seat_rule
 from ...model.ruleset import Ruleset, load_ruleset
+from ..common import collect
 from ..diff.attribution import shares
 from ..diff.deals import Deal, seeded_deal
 from ..diff.minimal import measure
@@ -262,14 +263,6 @@ def run(cfg: ConformConfig, jobs: int | None = None, progress=None, scheduler: s
         method = "spawn" if os.name == "nt" else "fork"     # forked workers inherit the context built above
         pool = multiprocessing.get_context(method).Pool(jobs, initializer=_init, initargs=(cfg,))
         parts = pool.imap(_work_local, items)
-    try:
-        for part in parts:
-            merge(acc, part)
-            if progress:
-                progress(1)
-    finally:
-        if pool is not None:
-            pool.close()
-            pool.join()
+    collect(parts, acc, merge, progress, pool)
     settle(acc)
     return ctx, acc

@@ -1,9 +1,9 @@
 """Differential testing of variants: replay identical deals under each and report where and why they disagree."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
+from ..common import write_report as write_files
 from . import html, report
 from ...errors import DiffError
 from .driver import run
@@ -19,13 +19,7 @@ def diff(cfg: DiffConfig, jobs: int | None = None, progress=None, scheduler: str
 
 def write_report(rep: dict, out: str | Path) -> list[Path]:
     """Write report.json, report.md and report.html into ``out``."""
-    folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
-    files = {"report.json": json.dumps(rep, indent=1, ensure_ascii=False) + "\n",
-             "report.md": report.markdown(rep), "report.html": html.render(rep)}
-    for name, text in files.items():
-        (folder / name).write_text(text, encoding="utf-8")
-    return [folder / name for name in files]
+    return write_files(rep, out, report.markdown, html.render)
 
 
 __all__ = ["DiffConfig", "DiffError", "diff", "write_report"]

@@ -7,6 +7,7 @@ import multiprocessing.pool
 import os
 
 from ...errors import DiffError, RulespecError
+from ..common import collect
 from .cluster import run_on_cluster
 from .runner import Context, DiffConfig, merge, new_acc, run_deals, run_games
 
@@ -89,13 +90,5 @@ def run(cfg: DiffConfig, jobs: int | None = None, progress=None, scheduler: str 
     else:
         pool = _local_pool(ctx, jobs)
         parts = pool.imap(_work, items)
-    try:
-        for part in parts:
-            merge(acc, part)
-            if progress:
-                progress(1)
-    finally:
-        if pool is not None:
-            pool.close()
-            pool.join()
+    collect(parts, acc, merge, progress, pool)
     return ctx, acc
