@@ -75,3 +75,15 @@ def test_committed_verify_index_matches_the_records():
     recs = [json.loads((folder / f"{n}.json").read_text(encoding="utf-8")) for n in names]
     files = {rec["variant"]: f"{n}.html" for rec, n in zip(recs, names)}
     assert verify_report.index_html(recs, files) == (folder / "index.html").read_text(encoding="utf-8")
+
+
+def test_no_change_is_a_histogram_bin_of_its_own():
+    from rulespec.tools.diff.stats import histogram
+    values = [0] * 50 + [1, 2, 2, 3, -1, -7, 25, 60, 90, -30]
+    bins = histogram(values)
+    assert {"lo": 0, "hi": 0, "count": 50} in bins
+    assert sum(b["count"] for b in bins) == len(values)
+    assert all(b["lo"] <= b["hi"] for b in bins) and all(a["hi"] < b["lo"] for a, b in zip(bins, bins[1:]))
+    assert [b for b in bins if b["lo"] <= 1 <= b["hi"]][0]["lo"] == 1      # the small changes stand apart
+    svg = diff_html.histogram_chart(bins, title="t")
+    assert ">no change,</text>" in svg and ">50</text>" in svg

@@ -59,7 +59,8 @@ def _svg_open(width: int, height: int, title: str) -> str:
 
 def histogram_chart(bins: list[dict], width: int = 420, height: int = 200, title: str = "") -> str:
     """Vertical bars of a histogram [{lo, hi, count}], each with its count printed on it.  The bin that
-    holds 0 (no change) is drawn apart on the right, on its own scale, so that it does not flatten the rest."""
+    holds 0 (no change: a bin of its own in the reports) is drawn apart on the right, on its own scale, so that
+    it does not flatten the rest."""
     if not bins:
         return ""
     zero = next((b for b in bins if b["lo"] <= 0 <= b["hi"]), None)
@@ -91,9 +92,11 @@ def histogram_chart(bins: list[dict], width: int = 420, height: int = 200, title
         x = width - apart
         bar(x + 8, apart - 14, zero, zero["count"], "#8a9bb0")
         parts.append(f'<line x1="{x + 6}" x2="{width - 4}" y1="{base}" y2="{base}" stroke="#999"/>')
+        label = "0" if zero["lo"] == zero["hi"] else f'{zero["lo"]}…{zero["hi"]}'
         parts.append(f'<text x="{x + apart / 2 + 1:.1f}" y="{base + 12}" font-size="9" text-anchor="middle">'
-                     f'{zero["lo"]}…{zero["hi"]}</text>')
-        for dy, note in ((21, "incl. 0,"), (30, "own scale")):
+                     f'{label}</text>')
+        notes = ("no change,", "own scale") if zero["lo"] == zero["hi"] else ("incl. 0,", "own scale")
+        for dy, note in zip((21, 30), notes):
             parts.append(f'<text x="{x + apart / 2 + 1:.1f}" y="{base + dy}" font-size="9" text-anchor="middle">'
                          f'{note}</text>')
     parts.append(f'<text x="{width / 2:.0f}" y="{height - 4}" font-size="11" text-anchor="middle">'

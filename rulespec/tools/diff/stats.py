@@ -26,7 +26,9 @@ def summary(values: list[int]) -> dict:
 
 
 def histogram(values: list[int], bins: int = 12) -> list[dict]:
-    """Equal-width bins over the values' range: [{lo, hi, count}] (hi exclusive, last bin inclusive)."""
+    """Equal-width bins over the values' range: [{lo, hi, count}] (both ends inclusive).  Where the range
+    holds 0, "no change" is a bin of its own (the bin around it is split), so that it does not hide the
+    small changes next to it."""
     if not values:
         return []
     lo, hi = min(values), max(values)
@@ -37,4 +39,15 @@ def histogram(values: list[int], bins: int = 12) -> list[dict]:
     counts = [0] * len(edges)
     for v in values:
         counts[min(len(edges) - 1, (v - lo) // width)] += 1
-    return [{"lo": e, "hi": min(hi, e + width - 1), "count": c} for e, c in zip(edges, counts)]
+    out = []
+    for e, c in zip(edges, counts):
+        top = min(hi, e + width - 1)
+        out += _split_at_zero(e, top, values) if e <= 0 <= top and (e, top) != (0, 0) else [
+            {"lo": e, "hi": top, "count": c}]
+    return out
+
+
+def _split_at_zero(lo: int, hi: int, values: list[int]) -> list[dict]:
+    """The bin [lo, hi] around 0 as [lo, -1], [0, 0] and [1, hi] (each part only where it has room)."""
+    parts = [(lo, -1), (0, 0), (1, hi)]
+    return [{"lo": a, "hi": b, "count": sum(1 for v in values if a <= v <= b)} for a, b in parts if a <= b]
