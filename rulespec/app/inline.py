@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from ..errors import InputError, Problem, RulesFileError, UnknownVariantError, did_you_mean
 from ..lang.limits import MAX_ID_CHARS, MAX_NAME_CHARS
 from ..model.ruleset import Ruleset, compile_spec
-from ..model.variants import ID_RE, NAME_RE, VariantSpec, bundled_ids, read_variant_text
+from ..model.variants import ID_RE, NAME_RE, VariantSpec, bundled_ids, read_variant_text, value_to_dsl
 
 _KEYS = ("id", "title", "extends", "rules", "params", "notes")
 _RULE_KEYS = ("value", "cite", "note", "unspecified", "choices")
@@ -71,19 +71,15 @@ class _Writer:
             self.put(" " * (indent + 2) + shown, _Origin(path, indent + 3 - (lead if number == 1 else 0), line, number))
 
 
-def _text_of(value, path: str) -> str | None:
-    """A rule value as DSL text (numbers, booleans and lists of numbers written out), or None."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-        if len(value) > MAX_LIST_ITEMS:
-            raise InputError(f"a list in a rule has at most {MAX_LIST_ITEMS} numbers", path)
-        return "[" + ", ".join(str(v) for v in value) + "]"
-    raise InputError("a rule value is a number, true/false, a list of numbers or an expression", path)
+def _text_of(value, path: str) -> str:
+    """A rule value as DSL text (``value_to_dsl``), lists of at most ``MAX_LIST_ITEMS`` numbers."""
+    if isinstance(value, list) and len(value) > MAX_LIST_ITEMS \
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        raise InputError(f"a list in a rule has at most {MAX_LIST_ITEMS} numbers", path)
+    text = value_to_dsl(value)
+    if text is None:
+        raise InputError("a rule value is a number, true/false, a list of numbers or an expression", path)
+    return text
 
 
 def _write(value: Mapping, field: str, vid: str, max_rules: int) -> _Writer:

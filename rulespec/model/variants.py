@@ -158,7 +158,8 @@ class VariantSpec:
         return lines[line - 1] if 0 < line <= len(lines) else None
 
 
-def _scalar_to_dsl(value) -> str | None:
+def value_to_dsl(value) -> str | None:
+    """A rule value as DSL text (numbers, booleans and lists of numbers written out), or None."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
@@ -423,7 +424,7 @@ class _Reader:
         """A rule's value as rule text (a number, true/false, a list of numbers or an expression)."""
         text = None
         if isinstance(node, (yaml.ScalarNode, yaml.SequenceNode)):
-            text = _scalar_to_dsl(self.constructor.construct_object(node, deep=True))
+            text = value_to_dsl(self.constructor.construct_object(node, deep=True))
         if text is None:
             self.problem(node.start_mark, "a rule value must be a number, true/false, a list of numbers "
                                           "or an expression", rule=name)
