@@ -44,6 +44,7 @@ GROUPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {   # modules, test
                 ("tests/test_answers.py", "tests/test_api.py", "tests/test_corpus.py")),
 }
 EQUIVALENT = Path(__file__).with_name("equivalent_mutants.txt")
+COPIED = ("rulespec", "service", "tests", "corpus", "docs", "pyproject.toml")   # what the judging tests read
 TIMEOUT = 300      # seconds for one mutant's tests (an endless loop counts as killed)
 
 _SWAP_CMP = {ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE,
@@ -200,7 +201,7 @@ def _init_worker() -> None:
     """Each worker mutates its own copy of the project."""
     global _WORKDIR
     _WORKDIR = Path(tempfile.mkdtemp(prefix="mutate-"))
-    for part in ("rulespec", "service", "tests", "variants", "corpus", "pyproject.toml", "docs"):
+    for part in COPIED:
         src = ROOT / part
         (shutil.copytree if src.is_dir() else shutil.copy2)(src, _WORKDIR / part)
 
