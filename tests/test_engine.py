@@ -222,3 +222,43 @@ def test_a_deal_from_another_pack_is_refused_with_the_pack_rule():
 def test_the_bid_candidates_run_to_the_hand_size(standard):
     names = [str(b) for b in E.bid_candidates(standard)]
     assert names == [str(n) for n in range(1, 14)] + ["nil", "blind nil"] + [f"blind {n}" for n in range(1, 14)]
+
+
+def _bids(text: str) -> list:
+    return [E.parse_bid(b) for b in text.split()]
+
+
+def test_scoring_defaults_are_a_new_game(standard):
+    bids, tricks = _bids("4 3 3 3"), [5, 3, 2, 3]
+    assert [r.as_dict() for r in E.score_hand(standard, bids, tricks)] == \
+        [r.as_dict() for r in E.score_hand(standard, bids, tricks, (0, 0), (0, 0))]
+    counting = ruleset_from_text("id: counting\nsource: {doc: house, title: t}\nextends: standard\nrules:\n"
+                                 "  game.mercy: hands >= 1 or ns.bags + ew.bags > 0 @ house §End\n")
+    assert not E.game_status(counting, (120, 40), explain=True)["explanation"][1]["value"]    # no hands, no bags
+    assert E.game_status(counting, (120, 40), hands=1, explain=True)["explanation"][1]["value"]
+
+
+def test_without_a_bag_limit_bags_pile_up_unpunished():
+    rs = ruleset_from_text("id: no-bags\nsource: {doc: house, title: t}\nextends: standard\n"
+                           "rules:\n  bags.limit: 0 @ house §Bags\n")
+    ns, _ = E.score_hand(rs, _bids("3 3 3 3"), [5, 3, 2, 3], (100, 100), (9, 0))
+    assert (ns.bags_added, ns.bags, ns.points) == (1, 10, 61)
+
+
+def test_a_game_status_explains_itself_only_when_asked(standard):
+    assert E.game_status(standard, (520, 300))["explanation"] == []
+    steps = E.game_status(standard, (520, 300), explain=True)["explanation"]
+    assert [s["rule"] for s in steps] == ["game.target_reached", "game.mercy", "game.winner"]
+
+
+def test_a_set_contract_takes_no_bags_from_a_failed_nil():
+    classic = load_ruleset("classic")       # 004: a failed nil's tricks are bags, but only beyond a made bid
+    ns, _ = E.score_hand(classic, _bids("4 3 nil 4"), [3, 4, 2, 4])
+    assert (ns.bags_added, [line["rule"] for line in ns.lines]) == (0, ["scoring.set", "nil.failed"])
+
+
+def test_a_forfeit_line_says_which_side_reneged():
+    tournament = load_ruleset("tournament")
+    ns, ew = E.score_hand(tournament, _bids("3 3 3 3"), [4, 3, 3, 3], reneges=[1])
+    assert ns.lines[0]["why"].endswith("(renege by the other side)")
+    assert ew.lines[0]["why"].endswith("(renege by this side)")
