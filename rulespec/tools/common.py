@@ -1,9 +1,9 @@
-"""What the differential tester and the conformance checker share: collecting a run's parts and
-writing a report's three forms."""
+"""What the differential tester and the conformance checker share: running work items on a Dask
+cluster, collecting a run's parts and writing a report's three forms."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 
@@ -31,3 +31,22 @@ def write_report(rep: dict, out: str | Path, markdown: Callable[[dict], str], re
     for name, text in files.items():
         (folder / name).write_text(text, encoding="utf-8")
     return [folder / name for name in files]
+
+
+def on_cluster(work: Callable, items: list, cfg: object, scheduler: str, timeout: float,
+               error: type[Exception]) -> Iterator[dict]:
+    """``work(item, cfg=cfg)`` for each item on the Dask cluster at ``scheduler``, results in item order;
+    a missing Dask or an unreachable scheduler raises ``error`` saying so."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise error("--scheduler needs Dask's distributed scheduler: pip install -e '.[dask]'") from None
+    try:
+        client = Client(scheduler, timeout=timeout)
+    except (OSError, TimeoutError) as exc:
+        raise error(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+    try:
+        for future in client.map(work, items, cfg=cfg, pure=False):
+            yield future.result()
+    finally:
+        client.close()

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from ...errors import EngineError, RulespecError
 from ...game import seat_rule
 from ...model.ruleset import Ruleset, load_ruleset
-from ..common import collect
+from ..common import collect, on_cluster
 from ..diff.attribution import shares
 from ..diff.deals import Deal, seeded_deal
 from ..diff.minimal import measure
@@ -231,19 +231,7 @@ def _work_local(item: tuple[str, int, int]) -> dict:
 
 
 def _on_cluster(cfg: ConformConfig, items: list, scheduler: str, timeout: float) -> Iterator[dict]:
-    try:
-        from distributed import Client
-    except ImportError:
-        raise EngineError("--scheduler needs Dask's distributed scheduler: pip install -e '.[dask]'") from None
-    try:
-        client = Client(scheduler, timeout=timeout)
-    except (OSError, TimeoutError) as exc:
-        raise EngineError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
-    try:
-        for future in client.map(work, items, cfg=cfg, pure=False):
-            yield future.result()
-    finally:
-        client.close()
+    return on_cluster(work, items, cfg, scheduler, timeout, EngineError)
 
 
 def run(cfg: ConformConfig, jobs: int | None = None, progress=None, scheduler: str | None = None,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...errors import DiffError
+from ..common import on_cluster
 from .runner import Context, DiffConfig, run_deals, run_games
 
 _CONTEXTS: dict[DiffConfig, Context] = {}   # per worker process: variants compiled once per configuration
@@ -26,18 +27,4 @@ def _work(item: tuple[str, int, int], cfg: DiffConfig) -> dict:
 def run_on_cluster(cfg: DiffConfig, items: list[tuple[str, int, int]], scheduler: str,
                    timeout: float = 30.0) -> Iterator[dict]:
     """Each item's tallies, in item order, computed on the cluster at ``scheduler`` (``tcp://host:port``)."""
-    try:
-        from distributed import Client
-    except ImportError:
-        raise DiffError("--scheduler needs Dask's distributed scheduler: pip install -e '.[dask]'") from None
-    try:
-        client = Client(scheduler, timeout=timeout)
-    except (OSError, TimeoutError) as exc:
-        raise DiffError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
-    try:
-        futures = client.map(_work, items, cfg=cfg, pure=False)
-        for future in futures:
-            yield future.result()
-    finally:
-        client.close()
-
+    return on_cluster(_work, items, cfg, scheduler, timeout, DiffError)
