@@ -101,6 +101,9 @@ def api_rows(results: dict) -> list[Row]:
         rows.append(("  /v1/score vs POST echo (req/s); p99 ms score / healthz / echo",
                      f"{s['rps']:,.0f}; {s['p99_ms']:.1f}", f"{pf['rps']:,.0f}; {f['p99_ms']:.1f} / {pf['p99_ms']:.1f}",
                      f"{ratio['post_floor']:.2f}", "reported"))
+        rows.append(("  server CPU µs per request: /v1/score vs /healthz (ratio healthz / score); echo",
+                     f"{s['cpu_us']:,.0f}", f"{f['cpu_us']:,.0f}; {pf['cpu_us']:,.0f}",
+                     f"{result['cpu_ratios']['floor']:.2f}", "context"))
     return rows
 
 

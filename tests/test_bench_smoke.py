@@ -65,7 +65,9 @@ def test_api_measure_reports_both_ratios():
             assert result[name]["rps"] > 0 and result[name]["non_2xx"] == 0, name
         assert set(result["ratios"]) == {"floor", "post_floor"}
         assert all(0 < r < 10 for r in result["ratios"].values())
-    assert len(table.api_rows(results)) == 4
+        assert all(result[name]["cpu_us"] > 0 for name in ("score", "floor", "post_floor"))
+        assert all(0 < r < 10 for r in result["cpu_ratios"].values())
+    assert len(table.api_rows(results)) == 6
 
 
 def test_openspiel_rules_variant_never_breaks_spades():

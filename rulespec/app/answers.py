@@ -575,11 +575,15 @@ def values_of(answer_: object, key: str) -> set[str]:
     stack = [answer_]
     while stack:
         item = stack.pop()
-        if isinstance(item, Mapping):
-            if isinstance(item.get(key), str):
-                found.add(item[key])
+        kind = type(item)
+        if kind is str or kind is int or item is None:     # most of an answer: leaves, skipped cheaply
+            continue
+        if kind is dict or isinstance(item, Mapping):
+            value = item.get(key)
+            if isinstance(value, str):
+                found.add(value)
             stack.extend(item.values())
-        elif isinstance(item, list):
+        elif kind is list or isinstance(item, list):
             stack.extend(item)
     return found
 

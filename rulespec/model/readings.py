@@ -9,6 +9,7 @@ and the alternative.
 from __future__ import annotations
 
 import functools
+import weakref
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -67,8 +68,22 @@ def _notes(rs: Ruleset, name: str, index: dict) -> list[dict]:
     return []
 
 
+_NOTES: weakref.WeakKeyDictionary[Ruleset, dict[str, dict[str, list[dict]]]] = weakref.WeakKeyDictionary()
+
+
+def _noted(rs: Ruleset, folder: str) -> dict[str, list[dict]]:
+    """The rules of ``rs`` that carry reading notes (in the ruleset's order) and their notes, worked
+    out once per ruleset and clause folder."""
+    per_folder = _NOTES.setdefault(rs, {})
+    if folder not in per_folder:
+        index = reading_index(folder)
+        per_folder[folder] = {name: notes for name in rs.rules if (notes := _notes(rs, name, index))}
+    return per_folder[folder]
+
+
 def readings_for(rs: Ruleset, names: Iterable[str]) -> list[dict]:
-    """The reading notes of the rules ``names`` (in the ruleset's order), each clause once per rule."""
-    index = reading_index(str(clauses_dir()))
+    """The reading notes of the rules ``names`` (in the ruleset's order), each clause once per rule
+    (fresh copies: an answer may extend them)."""
     wanted = set(names)
-    return [note for name in rs.rules if name in wanted for note in _notes(rs, name, index)]
+    return [dict(note) for name, notes in _noted(rs, str(clauses_dir())).items() if name in wanted
+            for note in notes]
