@@ -60,11 +60,11 @@ YAML_TEXT = {"type": "string", "minLength": 1, "maxLength": MAX_FILE_BYTES,
 
 def _schemas(max_deals: int, time_limit: float) -> dict:
     """Every schema; a compare request's input is the request of its kind, without variant(s)."""
-    schemas = _base_schemas(max_deals, time_limit)
+    schemas = {**_base_schemas(max_deals, time_limit), **_solve_schemas()}
     for name in [f"{kind.title()}Request" for kind in KIND_DOCS] + ["HandScore", "InlineVariant"]:
         _null_is_absent(schemas[name])
     branches = []
-    for kind in KIND_DOCS:
+    for kind in (*KIND_DOCS, *SOLVE_DOCS):
         request = schemas[f"{kind.title()}Request"]
         rest = [part for part in request.get("allOf", ()) if part != CHOOSE]
         schemas[f"{kind.title()}Input"] = {
@@ -99,13 +99,33 @@ def _base_schemas(max_deals: int, time_limit: float) -> dict:
            "description": "a number of tricks, 0 or 'nil', 'blind nil', or a blind team bid 'blind N'",
            "examples": [4, "nil", "blind nil", "blind 7"]}
     cite = nullable({"type": "string", "description": "document id and clause, e.g. '004 §Nil'"})
+    citation = obj({"rule": STR, "cite": cite, "note": STR, "inherited_from": STR}, ("rule", "cite"),
+                   "a rule's citation: the clause, or (null) a note that the document is silent")
     step = obj({"rule": nullable(STR), "cite": cite, "value": ANY, "why": STR, "reason": STR, "points": INT,
-                "team": {"enum": TEAMS}, "note": STR, "inherited_from": STR},
+                "team": {"enum": TEAMS}, "note": STR, "inherited_from": STR,
+                "decided_by": arr(ref("Citation"), description="the other rules whose value decided this line "
+                                                               "(e.g. a renege mode, a parameter it names)")},
                ("rule", "cite"),
                "one line of an explanation: the rule applied, its citation (null where the document is "
                "silent; then 'note' says so), the value it gave, and why; 'reason' says it in a player's words "
                "(why the rule applied, or for a refusal why not); 'inherited_from' names the "
                "variant that wrote an inherited rule; scoring lines carry 'points' (and 'team')")
+    reading = obj({"rule": STR, "clause": nullable(STR), "cite": cite,
+                   "status": nullable({"enum": ["ambiguous", "unspecified", "conflicting"]}),
+                   "reading": STR, "alternative": nullable(STR)},
+                  ("rule", "clause", "cite", "status", "reading", "alternative"),
+                  "a rule this answer applied whose value is a reading of an ambiguous, silent or conflicting "
+                  "clause (or a rule written without a source): the clause, the reading encoded and the "
+                  "alternative a table could choose")
+    irregularity = obj({"field": STR, "seat": ref("Seat"), "card": STR,
+                        "kind": {"enum": ["renounce", "trump_lead", "first_trick", "other"]}, "what": STR,
+                        "broken": nullable(ref("Citation")), "renege": BOOL,
+                        "ruling": {"enum": ["renege", "refused", "stands"]}, "decided_by": arr(ref("Citation"))},
+                       ("field", "seat", "card", "kind", "what", "broken", "renege", "ruling", "decided_by"),
+                       "a card played against a play rule that the variant lets stand or scores as a renege: the "
+                       "rule it broke and the rules that decide the ruling")
+    readings = {"readings": arr(ref("Reading"), description="the readings this answer rests on (left out when "
+                                                            "none)")}
     variant_id = {"type": "string", "pattern": ID_PATTERN, "maxLength": MAX_ID_CHARS}
     variant_ref = {"anyOf": [{"enum": bundled_ids()}, ref("InlineVariant"), ref("InlineYaml")],
                    "description": "a bundled variant id (GET /v1/variants), an inline house rule, or a house "
@@ -159,9 +179,10 @@ def _base_schemas(max_deals: int, time_limit: float) -> dict:
                      "rule_count": INT, "own_rule_count": INT}
     detail = obj({**summary_props, "notes": STR, "source": {"type": "object"}, "rules": arr(ref("RuleEntry"))},
                  ("id", "title", "doc", "extends", "chain", "rules"))
-    kind_answers = {k: ref(f"{k.title()}Answer") for k in ("trick", "legal", "bid", "score", "game")}
+    kind_answers = {k: ref(f"{k.title()}Answer") for k in (*KIND_DOCS, *SOLVE_DOCS)}
     return {
-        "Card": card, "Seat": seat, "Bid": bid, "Step": step, "Before": before,
+        "Card": card, "Seat": seat, "Bid": bid, "Step": step, "Citation": citation, "Reading": reading,
+        "Irregularity": irregularity, "Before": before,
         "VariantRef": variant_ref,
         "RuleObject": obj({"value": {"anyOf": scalar_value}, "cite": nullable(STR), "note": nullable(STR),
                            "unspecified": nullable(STR), "choices": nullable(arr(ANY, maxItems=MAX_CHOICES))},
@@ -227,24 +248,26 @@ def _base_schemas(max_deals: int, time_limit: float) -> dict:
                                            "description": "seconds; no deal after the first starts later"}},
                            ("variants",), additionalProperties=False),
         "CheckRequest": obj({"yaml": YAML_TEXT}, ("yaml",), additionalProperties=False),
-        "TrickAnswer": obj({"variant": STR, "winner": {"enum": SEATS}, "card": STR,
+        "TrickAnswer": obj({**readings, "variant": STR, "winner": {"enum": SEATS}, "card": STR,
                             "played_by": per(SEATS, STR), "explanation": arr(ref("Step"))},
                            ("variant", "winner", "card", "played_by", "explanation")),
-        "LegalAnswer": obj({"variant": STR, "legal": arr(STR),
+        "LegalAnswer": obj({**readings, "variant": STR, "legal": arr(STR),
                             "illegal": arr(obj({"card": STR, "reasons": arr(ref("Step"))}, ("card", "reasons"))),
                             "explanation": arr(ref("Step")),
                             "conflicts": arr(obj({"rules": arr(STR), "cites": arr(ref("Step")), "why": STR})),
                             "dead_ends": arr(ref("Step"))},
                            ("variant", "legal", "illegal", "explanation", "conflicts", "dead_ends")),
-        "BidAnswer": obj({"variant": STR, "seat": {"enum": SEATS}, "bid": STR, "allowed": BOOL,
+        "BidAnswer": obj({**readings, "variant": STR, "seat": {"enum": SEATS}, "bid": STR, "allowed": BOOL,
                           "refusals": arr(ref("Step")), "notes": arr(STR)},
                          ("variant", "seat", "bid", "allowed", "refusals", "notes")),
         "TeamResult": team_result, "GameStatus": game_status,
-        "ScoreAnswer": obj({"variant": STR, "bids": per(SEATS, STR), "tricks": per(SEATS, INT),
+        "ScoreAnswer": obj({**readings, "variant": STR, "bids": per(SEATS, STR), "tricks": per(SEATS, INT),
                             "teams": per(TEAMS, ref("TeamResult")), "game": ref("GameStatus"),
-                            "explanation": arr(ref("Step"))},
+                            "explanation": arr(ref("Step")),
+                            "irregularities": arr(ref("Irregularity"), description="cards played against the "
+                                                  "play rules that stand or are scored as reneges")},
                            ("variant", "bids", "tricks", "teams", "game", "explanation")),
-        "GameAnswer": obj({"variant": STR,
+        "GameAnswer": obj({**readings, "variant": STR,
                            "sheet": arr(obj({"hand": INT, "NS": {"type": "object"}, "EW": {"type": "object"},
                                              "lines": arr(ref("Step")), "game": ref("GameStatus")},
                                             ("hand", "NS", "EW", "lines", "game"))),
@@ -370,7 +393,7 @@ def _solve_schemas() -> dict:
     line = arr(obj({"number": INT, "leader": ref("Seat"),
                     "cards": arr(obj({"seat": ref("Seat"), "card": STR}, ("seat", "card"))), "winner": ref("Seat")},
                    ("number", "leader", "cards", "winner")), description="the line of play, trick by trick")
-    common = {"variant": STR, "to_play": ref("Seat"), "tricks_left": INT, "line": line,
+    common = {"readings": arr(ref("Reading")), "variant": STR, "to_play": ref("Seat"), "tricks_left": INT, "line": line,
               "conflicts": arr({"type": "object"}), "dead_ends": arr({"type": "object"}), "nodes": INT}
     required = ("variant", "to_play", "tricks_left", "line", "conflicts", "dead_ends", "nodes")
     # a variant (or several), and the position as the cards held with the leader, or as the deal and play
@@ -455,5 +478,5 @@ def build_spec(max_deals: int, time_limit: float, max_bytes: int) -> dict:
                                 f"per request, ≤ {MAX_INLINE_RULES} inline rules, rule text ≤ {MAX_RULE_CHARS} "
                                 f"characters, diff ≤ {max_deals} deals and ≤ {time_limit} s."},
         "paths": {**paths, **_solve_paths()},
-        "components": {"schemas": {**_schemas(max_deals, time_limit), **_solve_schemas()}},
+        "components": {"schemas": _schemas(max_deals, time_limit)},
     }
