@@ -165,6 +165,13 @@ def test_disputed_hand_ruled_side_by_side(page):
             "in classic (001 §Nil bids; 004 §Nil and Blind Nil).") in summary
     page.click(".differences summary")
     assert "nil.failed: standard -100 (001 §Nil bids), classic -50" in page.locator(".differences").inner_text()
+    # Where a book is ambiguous, the ruling says which reading it rests on, with the clause and the alternative.
+    notes = other.locator("details.readings")
+    assert notes.locator("summary").inner_text() == "This answer rests on 4 readings of the rules"
+    notes.locator("summary").click()
+    text = notes.inner_text()
+    assert "ambiguous: " in text and "nil.tricks_bags · 004 §Making a Bid" in text
+    assert "Otherwise: no bags from a nil bidder's tricks" in text
 
     # Reaching exactly 500: over under standard (>=), not under classic (>).
     enter_hand(page, [4, 3, 4, 2], [4, 3, 4, 2], {"score-NS": 420, "bags-NS": 0, "score-EW": 300, "bags-EW": 0})

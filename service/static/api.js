@@ -56,6 +56,19 @@ export function clause(step) {
   return el;
 }
 
+// The readings an answer rests on: where the book is ambiguous, silent or self-contradictory, the
+// reading this rule book's encoding chose, the clause, and what a table could choose instead.
+export function readings(answer) {
+  const notes = answer.readings || [];
+  if (!notes.length) return null;
+  return h('details', {class: 'readings'},
+    h('summary', {}, `This answer rests on ${notes.length === 1 ? 'a reading' : `${notes.length} readings`} of the rules`),
+    h('ul', {}, notes.map((n) => h('li', {},
+      h('strong', {}, n.status ? `${n.status}: ` : 'a choice: '), n.reading || '', ' ',
+      h('span', {class: 'clause'}, h('code', {}, n.rule), n.cite ? ` · ${n.cite}` : ' · not stated in the document'),
+      n.alternative ? h('span', {class: 'note'}, `Otherwise: ${n.alternative}`) : null))));
+}
+
 // An input's path in a request ("bids.W", "hands[0].before.NS.bags", "cards[2]") in a player's words.
 export function fieldLabel(path) {
   let rest = (path || '').replace(/^input\./, '');

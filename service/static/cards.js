@@ -1,5 +1,5 @@
 // "Who wins this trick?" and "Can I play this card?", with a card picker for the card fields.
-import {SEATS, SEAT_NAMES, clause, h, postJSON, problemMessage} from './api.js';
+import {SEATS, SEAT_NAMES, clause, h, postJSON, problemMessage, readings} from './api.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -46,8 +46,8 @@ function renderAnswers(target, answer, render, same) {
     const ruling = rulings[key];
     const differs = i > 0 && (ruling.error || rulings[keys[0]].error || !same(ruling, rulings[keys[0]]));
     const block = h('div', {class: differs ? 'ruling differs' : 'ruling'}, h('h3', {}, key, differs ? ' (differs)' : ''));
-    block.append(...(ruling.error ? [h('p', {class: 'error'}, problemMessage({body: ruling.error}))] : render(ruling))
-      .filter(Boolean));
+    block.append(...(ruling.error ? [h('p', {class: 'error'}, problemMessage({body: ruling.error}))]
+      : [...render(ruling), readings(ruling)]).filter(Boolean));
     return block;
   }));
 }

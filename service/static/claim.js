@@ -1,6 +1,8 @@
 // The "claim" panel: enter the cards each seat still holds, the claimer and k; see whether the claim
 // holds under each chosen rule book (POST /v1/claim, side by side) and step through the line.
-// Self-contained: it adds its own section to the page and talks to the JSON API directly.
+// It adds its own section to the page and talks to the JSON API directly.
+
+import {readings} from './api.js';
 
 const SEATS = ['N', 'E', 'S', 'W'];
 const NAMES = {N: 'North', E: 'East', S: 'South', W: 'West'};
@@ -99,7 +101,7 @@ function ruling(id, answer) {
   const notes = [...answer.conflicts, ...answer.dead_ends].map((n) => el('li', {}, n.why || JSON.stringify(n)));
   return el('div', {class: `ruling ${verdict}`}, el('h3', {}, `${id}: the claim ${verdict}`),
     el('p', {}, answer.why), el('div', {class: 'actions'}, back, next), step, shown,
-    notes.length ? el('ul', {class: 'notes'}, ...notes) : '');
+    notes.length ? el('ul', {class: 'notes'}, ...notes) : '', readings(answer) || '');
 }
 
 async function submit(event) {

@@ -1,6 +1,6 @@
 // The dispute page: choose the rules, enter a hand, show the ruling side by side.
 import {Problem, SEATS, SEAT_NAMES, TEAMS, clause, fieldLabel, getJSON, h, num, postJSON, postText, problemMessage,
-  signed, variantName} from './api.js';
+  readings, signed, variantName} from './api.js';
 import {setupCards} from './cards.js';
 import {setupSheet} from './sheet.js';
 
@@ -471,6 +471,8 @@ function renderRuling(answer) {
     card.append(h('p', {class: `game ${game.over ? 'over' : ''} ${fields.has('game.over') || fields.has('game.winner') ? 'differs' : ''}`},
       game.over ? `Game over: ${game.winner} wins (${game.reason}). ` : `Game goes on (${game.reason}). `,
       game.rule ? clause(game.rule) : null));
+    const notes = readings(ruling);
+    if (notes) card.append(notes);
     return card;
   });
   const parts = [];
