@@ -35,3 +35,18 @@ def test_scores_before_a_hand_that_are_not_an_object_are_refused_with_their_fiel
     with pytest.raises(InputError) as refused:
         answer("score", hand)
     assert refused.value.field == "before.NS" and "object" in refused.value.message
+
+
+def test_compare_games_by_hand_not_by_whole_sheet():
+    """Two books that score a game alike agree (the sheets' explanation lines cite different books); where
+    they differ, the differing fields name the hand, and the sentence says which hand."""
+    plain = {"bids": {"N": 3, "E": 3, "S": 4, "W": 3}, "tricks": {"N": 3, "E": 3, "S": 4, "W": 3}}
+    failed_nil = {"bids": {"N": "nil", "E": 3, "S": 4, "W": 3}, "tricks": {"N": 1, "E": 4, "S": 4, "W": 4}}
+    same = compare({"variants": ["standard", "tournament"], "kind": "game", "input": {"hands": [plain]}})
+    assert same["agree"] and same["differences"] == []
+    got = compare({"variants": ["standard", "classic"], "kind": "game", "input": {"hands": [plain, failed_nil]}})
+    fields = [f["field"] for f in got["differences"][0]["fields"]]
+    assert fields == ["result.scores.NS.score", "sheet[1].NS.points", "sheet[1].NS.score"]
+    assert {r["rule"] for r in got["differences"][0]["rules"]} == {"nil.tricks_count", "nil.failed"}
+    assert got["differences"][0]["sentences"][1].startswith("Under standard (001) NS score −59 in hand 2, under "
+                                                            "classic (004) −9: a failed nil costs 100")

@@ -127,5 +127,5 @@ def test_game_comparisons_never_print_a_raw_record():
         {"bids": {"N": "nil", "E": 3, "S": 4, "W": 3}, "tricks": {"N": 1, "E": 4, "S": 4, "W": 4}}]}})
     sentences = [t for d in result["differences"] for t in d["sentences"]]
     assert sentences and not any("{" in t or "'" in t.split(":")[0] for t in sentences), sentences
-    assert ("Under standard (001) NS total −59, under classic (004) −9: a failed nil costs 100 in standard and 50 "
-            "in classic (001 §Nil bids; 004 §Nil and Blind Nil).") in sentences
+    assert ("Under standard (001) NS score −59 in hand 1, under classic (004) −9: a failed nil costs 100 in standard "
+            "and 50 in classic (001 §Nil bids; 004 §Nil and Blind Nil).") in sentences

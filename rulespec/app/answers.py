@@ -556,15 +556,23 @@ def with_readings(rs: Ruleset, answer_: dict) -> dict:
     return answer_
 
 
+_TRAILS = ("explanation", "lines", "variant", "rule", "refusals", "illegal", "notes", "reasons", "readings",
+           "irregularities")
+
+
 def _leaves(value, path: str = "") -> dict[str, object]:
-    """Flatten an answer to path -> value, leaving out the trails."""
+    """Flatten an answer to path -> value, leaving out the trails: objects are entered, and a game's sheet
+    hand by hand (``sheet[2].NS.score``); any other list (cards, conflicts, a line of play) is one value."""
     if isinstance(value, Mapping):
         out = {}
         for key, item in value.items():
-            if key in ("explanation", "lines", "variant", "rule", "refusals", "illegal", "notes", "reasons",
-                       "readings", "irregularities"):
-                continue
-            out.update(_leaves(item, f"{path}.{key}" if path else str(key)))
+            if key not in _TRAILS:
+                out.update(_leaves(item, f"{path}.{key}" if path else str(key)))
+        return out
+    if path == "sheet" and isinstance(value, list):
+        out = {}
+        for i, item in enumerate(value):
+            out.update(_leaves(item, f"{path}[{i}]"))
         return out
     return {path: value}
 

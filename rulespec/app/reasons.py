@@ -363,6 +363,10 @@ _FIELD_PHRASES = {
 
 
 def _field_phrase(path: str, value, first: bool) -> str:
+    sheet = re.match(r"sheet\[(\d+)\]\.", path)     # a game's sheet: the hand it is about
+    if sheet:
+        phrase = _field_phrase(path[sheet.end():], value, first)
+        return phrase.replace("this hand", f"in hand {int(sheet.group(1)) + 1}") if first else phrase
     parts = path.split(".")
     team = re.search(r"(?:^|\.)(NS|EW)\.(points|score|bags|bags_added)$", path)
     if team and parts[0] != "teams":      # a game's result: result.scores.NS.score
