@@ -577,6 +577,9 @@ def _leaves(value, path: str = "") -> dict[str, object]:
     return {path: value}
 
 
+_SCALARS = frozenset({str, int, bool, float, type(None)})
+
+
 def values_of(answer_: object, key: str) -> set[str]:
     """Every string value of ``key`` anywhere in an answer (e.g. every ``rule`` or ``cite`` of its trail)."""
     found: set[str] = set()
@@ -584,7 +587,7 @@ def values_of(answer_: object, key: str) -> set[str]:
     while stack:
         item = stack.pop()
         kind = type(item)
-        if kind is str or kind is int or item is None:     # most of an answer: leaves, skipped cheaply
+        if kind in _SCALARS:        # most of an answer: leaves, skipped without the slower checks
             continue
         if kind is dict or isinstance(item, Mapping):
             value = item.get(key)

@@ -17,7 +17,11 @@ _CITE_RE = re.compile(r"^(?P<doc>\d{3}|[a-z][a-z0-9_-]*) (?P<mark>[§¶])(?P<res
 
 def clauses_dir() -> Path:
     """Folder of the clause indexes (``$RULESPEC_CLAUSES`` overrides)."""
-    env = os.environ.get("RULESPEC_CLAUSES")
+    return _clauses_dir(os.environ.get("RULESPEC_CLAUSES"))
+
+
+@functools.lru_cache(maxsize=8)
+def _clauses_dir(env: str | None) -> Path:
     return Path(env) if env else data_dir("corpus", "clauses")
 
 
