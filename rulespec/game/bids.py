@@ -6,14 +6,13 @@ and sets of cards bit masks (see ``core.cards``).
 from __future__ import annotations
 
 import re
-import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..core import cards as C
 from ..core.contexts import ARGS
 from ..errors import GameError
-from ..model.ruleset import Ruleset
+from ..model.ruleset import Ruleset, per_ruleset
 
 REGULAR, NIL, BLIND_NIL, BLIND = "regular", "nil", "blind_nil", "blind"
 
@@ -230,8 +229,12 @@ NIL_BID, BLIND_NIL_BID = Bid(NIL), Bid(BLIND_NIL)
 
 _HAND_BID_RULES = ("bid.regular_min", "bid.regular_max", "nil.allowed", "blind_nil.allowed", "blind_bid.allowed")
 _BID_MEMO_LIMIT = 4096
-# per ruleset: whether a bid rule reads the hand, and legal_bids answers by their inputs
-_BID_MEMOS: weakref.WeakKeyDictionary[Ruleset, tuple[bool, dict]] = weakref.WeakKeyDictionary()
+
+
+@per_ruleset
+def _bid_memo(rs: Ruleset) -> tuple[bool, dict]:
+    """Whether a bid rule of ``rs`` reads the hand, and its ``legal_bids`` answers by their inputs."""
+    return not rs.hand_rules.isdisjoint(_HAND_BID_RULES), {}
 
 
 def legal_bids(rs: Ruleset, seat: int, hand: int, dealer: int, bids, scores, bags) -> list[Bid]:
@@ -241,10 +244,7 @@ def legal_bids(rs: Ruleset, seat: int, hand: int, dealer: int, bids, scores, bag
     pbid = bids[C.partner_of(seat)]
     if pbid is not None and pbid.kind == BLIND:
         return [pbid]
-    memo = _BID_MEMOS.get(rs)
-    if memo is None:
-        memo = _BID_MEMOS[rs] = (not rs.hand_rules.isdisjoint(_HAND_BID_RULES), {})
-    reads_hand, answers = memo
+    reads_hand, answers = _bid_memo(rs)
     key = (seat, dealer, pbid and (pbid.kind, pbid.n), scores[0], scores[1], bags[0], bags[1],
            hand if reads_hand else None)
     found = answers.get(key)

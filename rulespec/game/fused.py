@@ -13,20 +13,17 @@ from __future__ import annotations
 
 import ast
 import re
-import weakref
 from collections.abc import Callable
 
 from ..core.schema import CONTEXTS
 from ..lang.compiler import NONE, make_env
-from ..model.ruleset import Ruleset
+from ..model.ruleset import Ruleset, per_ruleset
 from .procedure import FINISH_TRICK, PLAY_CARD, START_TRICK, context_values, fill, indent, legal_source
 _TABLES = ("_RANK", "_NSUIT", "_SUIT", "_POW", "_SM")
 _ENV_NAMES = frozenset(make_env(dict.fromkeys(_TABLES))) - {"__builtins__"}
 _LOCAL_NAME = re.compile(r"^v\d+$")   # a comprehension's variable
 
 PlayCards = Callable[..., tuple[list[int], list[tuple[int, int]], list[int]]]
-_CACHE: weakref.WeakKeyDictionary[Ruleset, PlayCards] = weakref.WeakKeyDictionary()
-_RANDOM_CACHE: weakref.WeakKeyDictionary[Ruleset, PlayCards] = weakref.WeakKeyDictionary()
 
 # a policy's choice, called once per card
 CHOOSE = "card = choose(rs, seat, allowed, trick, hand)\n"
@@ -122,21 +119,17 @@ def _generate(rs: Ruleset, choice: str) -> PlayCards:
     return env["play_cards"]
 
 
+@per_ruleset
 def play_cards(rs: Ruleset) -> PlayCards:
     """``rs``'s card-play function, generated once per ruleset:
     ``play_cards(hands, leader, size, choose, rs, bad_winner) -> (tricks won by seat, (seat, card) plays,
     trick winners)``; ``hands`` is updated in place, ``choose`` is a policy's ``play`` and
     ``bad_winner(rs, card)`` raises for a winner that is not in the trick."""
-    fn = _CACHE.get(rs)
-    if fn is None:
-        fn = _CACHE[rs] = _generate(rs, CHOOSE)
-    return fn
+    return _generate(rs, CHOOSE)
 
 
+@per_ruleset
 def play_cards_random(rs: Ruleset) -> PlayCards:
     """``play_cards`` with ``RandomPolicy``'s choice written into the loop: ``choose`` is the policy's
     generator's ``random`` (the same draws and cards as ``play_cards`` with ``RandomPolicy.play``)."""
-    fn = _RANDOM_CACHE.get(rs)
-    if fn is None:
-        fn = _RANDOM_CACHE[rs] = _generate(rs, CHOOSE_RANDOM)
-    return fn
+    return _generate(rs, CHOOSE_RANDOM)

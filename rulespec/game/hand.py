@@ -11,12 +11,11 @@ of it.  The card-play steps are generated per ruleset from the templates in
 """
 from __future__ import annotations
 
-import weakref
 from collections.abc import Callable, Sequence
 
 from ..core import cards as C
 from ..lang.compiler import NONE
-from ..model.ruleset import Ruleset
+from ..model.ruleset import Ruleset, per_ruleset
 from .bids import BLIND_NIL, REGULAR, REGULAR_BIDS, Bid, bid_refusals, legal_bids, seat_rule, team_refusals
 from .play import Legal, bad_winner, by_seat, irregularity, legal_cards
 from .procedure import FINISH_TRICK, PLAY_CARD, context_values, fill, indent, legal_source
@@ -83,14 +82,7 @@ class _Steps:
         self.finish: Callable[[HandState], None] = env["finish"]
 
 
-_STEPS: weakref.WeakKeyDictionary[Ruleset, _Steps] = weakref.WeakKeyDictionary()
-
-
-def _steps_for(rs: Ruleset) -> _Steps:
-    steps = _STEPS.get(rs)
-    if steps is None:
-        steps = _STEPS[rs] = _Steps(rs)
-    return steps
+_steps_for = per_ruleset(_Steps)
 
 
 class HandState:

@@ -9,14 +9,13 @@ and the alternative.
 from __future__ import annotations
 
 import functools
-import weakref
 from collections.abc import Iterable
 from pathlib import Path
 
 import yaml
 
 from .clauses import clauses_dir
-from .ruleset import Ruleset
+from .ruleset import Ruleset, per_ruleset
 
 READING_STATUSES = ("ambiguous", "unspecified", "conflicting")
 
@@ -68,13 +67,15 @@ def _notes(rs: Ruleset, name: str, index: dict) -> list[dict]:
     return []
 
 
-_NOTES: weakref.WeakKeyDictionary[Ruleset, dict[str, dict[str, list[dict]]]] = weakref.WeakKeyDictionary()
+@per_ruleset
+def _per_folder(rs: Ruleset) -> dict[str, dict[str, list[dict]]]:
+    return {}
 
 
 def _noted(rs: Ruleset, folder: str) -> dict[str, list[dict]]:
     """The rules of ``rs`` that carry reading notes (in the ruleset's order) and their notes, worked
     out once per ruleset and clause folder."""
-    per_folder = _NOTES.setdefault(rs, {})
+    per_folder = _per_folder(rs)
     if folder not in per_folder:
         index = reading_index(folder)
         per_folder[folder] = {name: notes for name in rs.rules if (notes := _notes(rs, name, index))}

@@ -7,9 +7,11 @@ as a Python callable over its context (see ``schema.CONTEXTS``).
 from __future__ import annotations
 
 import functools
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Callable
+from typing import TypeVar
 
 from ..core import cards as C
 from ..core.contexts import ARGS
@@ -337,3 +339,20 @@ def load_ruleset(ref: str | Path) -> Ruleset:
 
 def ruleset_from_text(text: str, file: str = "<string>") -> Ruleset:
     return compile_spec(read_variant_text(text, file))
+
+
+T = TypeVar("T")
+
+
+def per_ruleset(build: Callable[[Ruleset], T]) -> Callable[[Ruleset], T]:
+    """``build(rs)`` worked out once per ruleset and kept while the ruleset lives (rules never change):
+    for what is generated or memoised from a ruleset's rules."""
+    made: weakref.WeakKeyDictionary[Ruleset, T] = weakref.WeakKeyDictionary()
+
+    @functools.wraps(build)
+    def get(rs: Ruleset) -> T:
+        found = made.get(rs)
+        if found is None:
+            found = made[rs] = build(rs)
+        return found
+    return get
