@@ -24,28 +24,28 @@ from .hand import BatchHand, HandRules
 
 
 @functools.lru_cache(maxsize=1)
-def _select_table() -> tuple[np.ndarray, np.ndarray]:
-    """For every 16-bit chunk: its popcount, and the position of its k-th set bit."""
-    chunks = np.arange(1 << 16, dtype=np.int64)
-    bits = ((chunks[:, None] >> np.arange(16)) & 1).astype(bool)
-    counts = bits.sum(axis=1)
-    order = np.argsort(~bits, axis=1, kind="stable").astype(np.int8)   # set-bit positions first, ascending
-    return counts, order
+def _select_table() -> np.ndarray:
+    """For every 16-bit value v and k < 16: the position of v's k-th set bit, at ``16 * v + k`` (flat)."""
+    values = np.arange(1 << 16, dtype=np.int64)
+    bits = ((values[:, None] >> np.arange(16)) & 1).astype(bool)
+    return np.argsort(~bits, axis=1, kind="stable").astype(np.int8).reshape(-1)   # set bits first, ascending
 
 
 def select_bit(masks: np.ndarray, k: np.ndarray) -> np.ndarray:
-    """Id of the k-th (0-based, lowest first) set bit of each mask."""
-    counts, order = _select_table()
-    out = np.full(len(masks), -1, dtype=np.int64)
-    k = k.copy()
-    todo = np.ones(len(masks), dtype=bool)
-    for base in range(0, C.NUM_CARDS, 16):
-        chunk = (masks >> base) & 0xFFFF
-        here = todo & (k < counts[chunk])
-        out[here] = base + order[chunk[here], k[here]]
-        k -= np.where(todo & ~here, counts[chunk], 0)
-        todo &= ~here
-    return out
+    """Id of the k-th (0-based, lowest first) set bit of each mask (-1 where the mask has k bits or
+    fewer): halves of 32 then 16 bits chosen by their popcounts, then a table of 16-bit values."""
+    k = np.asarray(k, dtype=np.int64)
+    base = np.zeros(len(masks), dtype=np.int64)
+    part = masks
+    for width in (32, 16):
+        low = part & ((1 << width) - 1)
+        count = np.bitwise_count(low).astype(np.int64)
+        upper = k >= count
+        k = k - count * upper
+        part = np.where(upper, part >> width, low)
+        base += width * upper
+    found = base + _select_table()[16 * (part & 0xFFFF) + np.minimum(k, 15)]
+    return np.where(k < np.bitwise_count(part & 0xFFFF), found, -1)
 
 
 def hash_key(dealt, step):

@@ -259,20 +259,54 @@ class BatchHand:
     def legal_bids(self) -> np.ndarray:
         """Array ``engine.legal_bids``: (N, K) whether the next bidder may make each of
         ``HandRules.candidates``."""
-        rules, n = self.rules, self.n
+        rules = self.rules
         turn = self._bid_turn(0)
+        valid = self._own_ok(turn)
         has_partner = turn.partner_kind != PENDING
-        valid = np.zeros((n, len(rules.candidates)), dtype=bool)
-        for j in range(len(rules.candidates)):
-            kind, num = np.full(n, rules.cand_kind[j]), np.full(n, rules.cand_n[j])
-            valid[:, j] = self._own_refusal(turn, kind, num) < 0
-            if has_partner.any():
-                valid[:, j] &= ~has_partner | (self._pair_refusal(turn, kind, num) < 0)
+        if has_partner.any():
+            valid &= ~has_partner[:, None] | self._pair_ok(turn)
         blind_partner = turn.partner_kind == KIND_CODE[BLIND]       # a blind team bid is the partnership's
         if blind_partner.any():
             same = (rules.cand_kind == KIND_CODE[BLIND])[None, :] & (rules.cand_n[None, :] == turn.partner_n[:, None])
             valid = np.where(blind_partner[:, None], same, valid)
         return valid
+
+    def _own_ok(self, turn: _BidTurn) -> np.ndarray:
+        """(N, K) whether the bidder's own rules allow each candidate (``_own_refusal`` of every candidate,
+        each rule evaluated once per turn, or once per candidate when it reads the bid's number)."""
+        rules = self.rules
+        kinds, nums = rules.cand_kind, rules.cand_n
+        regular = kinds == KIND_CODE[REGULAR]
+        ok = ~regular[None, :] | ((nums[None, :] >= turn.low[:, None]) & (nums[None, :] <= turn.high[:, None]))
+        for code, name in ((KIND_CODE[NIL], "nil.allowed"), (KIND_CODE[BLIND_NIL], "blind_nil.allowed"),
+                           (KIND_CODE[BLIND], "blind_bid.allowed")):
+            columns = np.flatnonzero(kinds == code)
+            if not len(columns):
+                continue
+            reads_n = "bid.n" in self.rules.rs.rules[name].names
+            for group in ([[j] for j in columns] if reads_n else [columns]):
+                allowed = self.fn[name](*ARGS["bid"](**{**turn.facts, "bid_n": nums[group[0]]}))
+                ok[:, group] &= np.broadcast_to(np.asarray(allowed, dtype=bool), (self.n,))[:, None]
+        return ok
+
+    def _pair_ok(self, turn: _BidTurn) -> np.ndarray:
+        """(N, K) whether the team rules allow each candidate beside the partner's bid (``_pair_refusal``),
+        evaluated once per distinct situation (the partner's bid, the scores and bags) and candidate."""
+        rules, k = self.rules, len(self.rules.candidates)
+        basics = [turn.facts[key] for key in ("team_score", "team_bags", "opponents_score", "opponents_bags")]
+        columns = [turn.partner_kind, turn.partner_n, *(np.broadcast_to(b, (self.n,)) for b in basics)]
+        if all((c == c[0]).all() for c in columns[2:]):
+            _, first, where = np.unique(columns[0] * (rules.size + 2) + columns[1], return_index=True,
+                                        return_inverse=True)
+        else:
+            _, first, where = np.unique(np.stack(columns, axis=1), axis=0, return_index=True, return_inverse=True)
+        situations = _BidTurn({key: np.repeat(np.broadcast_to(turn.facts[key], (self.n,))[first], k)
+                               for key in ("team_score", "team_bags", "opponents_score", "opponents_bags")},
+                              turn.low, turn.high, np.repeat(turn.partner_kind[first], k),
+                              np.repeat(turn.partner_n[first], k))
+        count = len(first)
+        refused = self._pair_refusal(situations, np.tile(rules.cand_kind, count), np.tile(rules.cand_n, count))
+        return (refused < 0).reshape(count, k)[where.reshape(-1)]
 
     def bid(self, kind: np.ndarray, n: np.ndarray) -> None:
         """The next bidder bids (kind code, n)."""
