@@ -64,6 +64,12 @@ class BatchResult:
     bags_added: np.ndarray    # (N, 2)
     bags: np.ndarray          # (N, 2) bags after the hand (penalties applied)
     deals: np.ndarray         # (N, 4) dealt hands as masks
+    dealer: np.ndarray        # (N,) the dealer's seat
+    plays: np.ndarray         # (N, size, 4) card ids of each trick in play order, from its leader
+    leaders: np.ndarray       # (N, size) the seat that led each trick
+    winners: np.ndarray       # (N, size) the seat that won each trick
+    gave: np.ndarray          # (N, 4) blind-nil exchange: the cards each seat gave (masks; 0 none)
+    received: np.ndarray      # (N, 4) the cards each such seat got back
 
     def __len__(self) -> int:
         return len(self.points)
@@ -150,4 +156,5 @@ class BatchEngine:
                 h.play(self._choose_card(legal, policy, rng, hash_key(dealt[h.rows, seat], number)), seat)
             h.finish_trick()
         points, bags_added, bags_after = h.score()
-        return BatchResult(h.kind, h.num, h.won, points, bags_added, bags_after, dealt)
+        return BatchResult(h.kind, h.num, h.won, points, bags_added, bags_after, dealt, np.asarray(h.dealer),
+                           h.plays, h.leaders, h.winners, h.gave, h.received)

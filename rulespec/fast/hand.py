@@ -168,6 +168,10 @@ class BatchHand:
         self.seats = np.zeros((4, n), dtype=np.int64)
         self.won = np.zeros((n, 4), dtype=np.int64)
         self.winners = np.zeros((n, rules.size), dtype=np.int64)
+        self.plays = np.zeros((n, rules.size, 4), dtype=np.int8)     # each trick's cards from its leader on
+        self.leaders = np.zeros((n, rules.size), dtype=np.int8)
+        self.gave = np.zeros((n, 4), dtype=np.int64)                 # blind-nil exchange: cards given by seat
+        self.received = np.zeros((n, 4), dtype=np.int64)
         self.outside = np.zeros(n, dtype=bool)      # trick.winner named a card not in the trick
         self.last_winner = np.zeros(n, dtype=np.int64)
         self.last_cards = np.zeros((n, 4), dtype=np.int64)
@@ -347,7 +351,8 @@ class BatchHand:
 
     def exchange(self, choose: CardChooser) -> None:
         """The blind-nil exchange: each blind-nil bidder gives ``blind_nil.exchange`` cards to the partner
-        and gets as many back (chosen from the hands before the swap), seat by seat."""
+        and gets as many back (chosen from the hands before the swap), seat by seat (recorded in ``gave`` and
+        ``received``)."""
         count = self.rules.params["blind_nil.exchange"]
         if not count:
             return
@@ -360,13 +365,14 @@ class BatchHand:
             give = choose(hands[:, seat], count)
             back = choose(hands[:, partner], count)
             give, back = np.where(active, give, 0), np.where(active, back, 0)
+            self.gave[:, seat], self.received[:, seat] = give, back
             hands[rows, seat] = (hands[:, seat] & ~give) | back
             hands[rows, partner] = (hands[:, partner] & ~back) | give
 
     # ------------------------------------------------------------------ card play
     def to_play(self) -> np.ndarray:
         """The seat whose turn it is (the leader's turn order)."""
-        return (self.leader + self.pos) % 4
+        return (self.leader + self.pos) & 3
 
     def _shared(self, key: tuple, compute: Callable[[], object]):
         """``compute()``, or with a memo the value shared by every hand (of those playing the same cards)
@@ -401,7 +407,7 @@ class BatchHand:
 
     def play(self, card: np.ndarray, seat: np.ndarray | None = None) -> None:
         """``seat`` (default: whose turn it is) plays ``card``: trumps may break, the card leaves the hand
-        and joins the trick."""
+        and joins the trick (and ``plays``)."""
         seat = self.to_play() if seat is None else seat
         at, hand = self._holding(seat)
         leading = self.pos == 0
@@ -412,6 +418,7 @@ class BatchHand:
         left, self.played, self.trick_mask = self._shared(("move",), lambda: self._move(hand, card))
         self._flat[at] = left
         self.cards[self.pos] = card
+        self.plays[:, self.number - 1, self.pos] = card
         self.seats[self.pos] = seat
         if leading:
             self.led = self.rules.suit_of[card]
@@ -430,6 +437,7 @@ class BatchHand:
         self.outside |= outside
         self.won.reshape(-1)[self._at + winner] += 1
         self.winners[:, self.number - 1] = winner
+        self.leaders[:, self.number - 1] = self.seats[0]
         if self.number == self.rules.size:
             for pos in range(4):
                 self.last_cards[rows, self.seats[pos]] = self.cards[pos]
@@ -441,8 +449,9 @@ class BatchHand:
 
     def adopt_play(self, other: BatchHand) -> None:
         """Take the card play of ``other`` (the same rows played under equal play rules): tricks won per
-        seat and per trick, and the last trick."""
+        seat and per trick, the cards and leaders of every trick, and the last trick."""
         self.won, self.winners, self.outside = other.won, other.winners, other.outside
+        self.plays, self.leaders = other.plays, other.leaders
         self.last_winner, self.last_cards = other.last_winner, other.last_cards
 
     def _trick_winner(self) -> tuple[np.ndarray, np.ndarray]:
