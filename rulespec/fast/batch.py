@@ -102,9 +102,12 @@ class BatchEngine:
         return (rng.random(len(count)) * count).astype(np.int64)
 
     def _choose(self, valid: np.ndarray, policy: str, rng: np.random.Generator, key=None) -> np.ndarray:
-        """Index of the chosen True of each row."""
-        k = self._k(valid.sum(axis=1), policy, rng, key)
-        return np.argmax(np.cumsum(valid, axis=1) == (k + 1)[:, None], axis=1)
+        """Index of the chosen True of each row (-1 where there is none): the options as the bits of a
+        mask, chosen as a card is (at most 2 * 13 + 2 bids: a pack of 54 cards deals 13 at most)."""
+        masks = np.zeros((len(valid), 8), dtype=np.uint8)
+        packed = np.packbits(valid, axis=1, bitorder="little")
+        masks[:, :packed.shape[1]] = packed
+        return self._choose_card(masks.view("<i8").reshape(-1), policy, rng, key)
 
     def _choose_card(self, legal: np.ndarray, policy: str, rng: np.random.Generator, key=None) -> np.ndarray:
         """The chosen card of each legal mask (cards ordered by id)."""
@@ -131,11 +134,10 @@ class BatchEngine:
             return self._choose(options, policy, rng, hash_key(h.hands[rows, seat], raise_key))
         for _ in range(4):
             seat = h.bidder()
-            valid = h.legal_bids()
-            if not valid.any(axis=1).all():
-                bad = int(np.argmin(valid.any(axis=1)))
+            choice = self._choose(h.legal_bids(), policy, rng, hash_key(h.hands[rows, seat], 13 + self.size))
+            if (choice < 0).any():
+                bad = int(np.argmin(choice))
                 raise DeadEndError(f"{C.SEATS[int(seat[bad])]} has no legal bid (hand {bad} of the batch)", "bids")
-            choice = self._choose(valid, policy, rng, hash_key(h.hands[rows, seat], 13 + self.size))
             h.bid(rules.cand_kind[choice], rules.cand_n[choice])
             if rules.params["nil.partner_may_raise"]:
                 h.raise_bid(choose_raise)
