@@ -141,3 +141,13 @@ def test_exchanges_are_recorded_and_replay():
     for i in np.flatnonzero(blind_nil.any(axis=1))[:40]:
         state = _replay(rs, result, i)
         assert [r.points for r in state.score()] == result.points[i].tolist()
+
+
+def test_select_bit_finds_the_kth_set_bit():
+    from rulespec.fast.batch import select_bit
+    rng = random.Random(4)
+    masks = [rng.getrandbits(54) & rng.getrandbits(54) for _ in range(3000)] + [0, 1, (1 << 54) - 1, 1 << 53, 1 << 48]
+    ks = [rng.randrange(30) for _ in masks]
+    got = select_bit(np.array(masks, dtype=np.int64), np.array(ks)).tolist()
+    expected = [C.card_list(m)[k] if k < m.bit_count() else -1 for m, k in zip(masks, ks)]
+    assert got == expected

@@ -33,19 +33,15 @@ def _select_table() -> np.ndarray:
 
 def select_bit(masks: np.ndarray, k: np.ndarray) -> np.ndarray:
     """Id of the k-th (0-based, lowest first) set bit of each mask (-1 where the mask has k bits or
-    fewer): halves of 32 then 16 bits chosen by their popcounts, then a table of 16-bit values."""
+    fewer): the 16-bit lane that holds it from the popcounts of the lower 16, 32 and 48 bits, then a
+    table of 16-bit values."""
     k = np.asarray(k, dtype=np.int64)
-    base = np.zeros(len(masks), dtype=np.int64)
-    part = masks
-    for width in (32, 16):
-        low = part & ((1 << width) - 1)
-        count = np.bitwise_count(low).astype(np.int64)
-        upper = k >= count
-        k = k - count * upper
-        part = np.where(upper, part >> width, low)
-        base += width * upper
-    found = base + _select_table()[16 * (part & 0xFFFF) + np.minimum(k, 15)]
-    return np.where(k < np.bitwise_count(part & 0xFFFF), found, -1)
+    below = [np.bitwise_count(masks & ((1 << bits) - 1)) for bits in (16, 32, 48)]
+    past = [k >= count for count in below]
+    before = np.where(past[2], below[2], np.where(past[1], below[1], np.where(past[0], below[0], 0)))
+    shift = (past[0].view(np.int8) + past[1].view(np.int8) + past[2].view(np.int8)).astype(np.int64) << 4
+    found = shift + _select_table()[((masks >> shift) & 0xFFFF) * 16 + ((k - before) & 15)]
+    return np.where(k < np.bitwise_count(masks), found, -1)
 
 
 def hash_key(dealt, step):

@@ -383,7 +383,10 @@ class BatchHand:
 
     def _holding(self, seat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Where ``seat``'s hand is in ``_flat``, and the cards it holds."""
-        return self._shared(("hand",), lambda: (self._at + seat, self._flat[self._at + seat]))
+        def locate() -> tuple[np.ndarray, np.ndarray]:
+            at = self._at + seat
+            return at, self._flat[at]
+        return self._shared(("hand",), locate)
 
     def legal(self, seat: np.ndarray | None = None, card_bit: np.ndarray | None = None
               ) -> tuple[np.ndarray, np.ndarray | None]:
