@@ -13,6 +13,7 @@ options, varied by the seat's dealt cards and the hand's progress).
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -42,6 +43,9 @@ def select_bit(masks: np.ndarray, k: np.ndarray) -> np.ndarray:
     shift = (past[0].view(np.int8) + past[1].view(np.int8) + past[2].view(np.int8)).astype(np.int64) << 4
     found = shift + _select_table()[((masks >> shift) & 0xFFFF) * 16 + ((k - before) & 15)]
     return np.where(k < np.bitwise_count(masks), found, -1)
+
+
+Key = Callable[[], np.ndarray] | None     # the 'hashed' policy's keys, computed only for that policy
 
 
 def hash_key(dealt, step):
@@ -89,15 +93,15 @@ class BatchEngine:
 
     # ------------------------------------------------------------------ choices
     @staticmethod
-    def _k(count: np.ndarray, policy: str, rng: np.random.Generator, key) -> np.ndarray:
-        """Which of ``count`` ordered options to take: 0, ``key % count``, or uniform."""
+    def _k(count: np.ndarray, policy: str, rng: np.random.Generator, key: Key) -> np.ndarray:
+        """Which of ``count`` ordered options to take: 0, ``key() % count``, or uniform."""
         if policy == "lowest":
             return np.zeros(len(count), dtype=np.int64)
         if policy == "hashed":
-            return key % np.maximum(count, 1)
+            return key() % np.maximum(count, 1)
         return (rng.random(len(count)) * count).astype(np.int64)
 
-    def _choose(self, valid: np.ndarray, policy: str, rng: np.random.Generator, key=None) -> np.ndarray:
+    def _choose(self, valid: np.ndarray, policy: str, rng: np.random.Generator, key: Key = None) -> np.ndarray:
         """Index of the chosen True of each row (-1 where there is none): the options as the bits of a
         mask, chosen as a card is (at most 2 * 13 + 2 bids: a pack of 54 cards deals 13 at most)."""
         masks = np.zeros((len(valid), 8), dtype=np.uint8)
@@ -105,7 +109,7 @@ class BatchEngine:
         masks[:, :packed.shape[1]] = packed
         return self._choose_card(masks.view("<i8").reshape(-1), policy, rng, key)
 
-    def _choose_card(self, legal: np.ndarray, policy: str, rng: np.random.Generator, key=None) -> np.ndarray:
+    def _choose_card(self, legal: np.ndarray, policy: str, rng: np.random.Generator, key: Key = None) -> np.ndarray:
         """The chosen card of each legal mask (cards ordered by id)."""
         return select_bit(legal, self._k(np.bitwise_count(legal).astype(np.int64), policy, rng, key))
 
@@ -127,10 +131,10 @@ class BatchEngine:
         raise_key = 14 + self.size
 
         def choose_raise(options: np.ndarray, seat: np.ndarray) -> np.ndarray:
-            return self._choose(options, policy, rng, hash_key(h.hands[rows, seat], raise_key))
+            return self._choose(options, policy, rng, lambda: hash_key(h.hands[rows, seat], raise_key))
         for _ in range(4):
             seat = h.bidder()
-            choice = self._choose(h.legal_bids(), policy, rng, hash_key(h.hands[rows, seat], 13 + self.size))
+            choice = self._choose(h.legal_bids(), policy, rng, lambda: hash_key(h.hands[rows, seat], 13 + self.size))
             if (choice < 0).any():
                 bad = int(np.argmin(choice))
                 raise DeadEndError(f"{C.SEATS[int(seat[bad])]} has no legal bid (hand {bad} of the batch)", "bids")
@@ -151,7 +155,7 @@ class BatchEngine:
             for _ in range(4):
                 seat = h.to_play()
                 legal = h.legal(seat)[0]
-                h.play(self._choose_card(legal, policy, rng, hash_key(dealt[h.rows, seat], number)), seat)
+                h.play(self._choose_card(legal, policy, rng, lambda: hash_key(dealt[h.rows, seat], number)), seat)
             h.finish_trick()
         points, bags_added, bags_after = h.score()
         return BatchResult(h.kind, h.num, h.won, points, bags_added, bags_after, dealt, np.asarray(h.dealer),
