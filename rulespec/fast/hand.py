@@ -50,7 +50,10 @@ def narrow(hand: np.ndarray, permitted: list[np.ndarray], card_bit: np.ndarray |
     order, narrow the legal set unless they allow the whole hand, none of it, or none of what the
     earlier ones left (the same conflict resolution).  Returns the legal sets and, given ``card_bit``,
     the position in ``permitted`` of the first applied constraint that excludes that card (-1: none)."""
-    allowed = hand
+    if card_bit is None and permitted:     # the first narrows unless it allows none of the hand (or all)
+        allowed, permitted = np.where(permitted[0] != 0, permitted[0], hand), permitted[1:]
+    else:
+        allowed = hand
     first = None if card_bit is None else np.full(len(hand), -1, dtype=np.int64)
     for k, allows in enumerate(permitted):
         joint = allowed & allows
