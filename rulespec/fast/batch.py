@@ -111,7 +111,7 @@ class BatchEngine:
 
     def _choose_card(self, legal: np.ndarray, policy: str, rng: np.random.Generator, key: Key = None) -> np.ndarray:
         """The chosen card of each legal mask (cards ordered by id)."""
-        count = np.bitwise_count(legal).astype(np.int64)
+        count = np.bitwise_count(legal)
         return select_bit(legal, self._k(count, policy, rng, key), count)
 
     def _pick_cards(self, masks: np.ndarray, count: int, policy: str, rng: np.random.Generator) -> np.ndarray:

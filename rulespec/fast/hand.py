@@ -464,9 +464,12 @@ class BatchHand:
         """The seat whose card rule ``trick.winner`` names, and whether that card is outside the trick."""
         args = ARGS["trick"](trick_cards=self.trick_mask, trick_led_suit=self.led, trick_number=self.number,
                              trick_lead=self.cards[0])
-        win_card = np.broadcast_to(self.fn["trick.winner"](*args), (self.n,))
-        hit = self.cards == win_card
-        return self.seats[np.argmax(hit, axis=0), self.rows], ~hit.any(axis=0)
+        win_card = self.fn["trick.winner"](*args)
+        winner = np.full(self.n, -1, dtype=np.int64)
+        for pos in range(3, -1, -1):        # the first position that holds the card
+            winner = np.where(self.cards[pos] == win_card, self.seats[pos], winner)
+        outside = winner < 0
+        return np.where(outside, self.seats[0], winner), outside
 
     # ------------------------------------------------------------------ score
     def score(self, reneges: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
