@@ -280,20 +280,26 @@ class BatchHand:
 
     def _own_ok(self, turn: _BidTurn) -> np.ndarray:
         """(N, K) whether the bidder's own rules allow each candidate (``_own_refusal`` of every candidate,
-        each rule evaluated once per turn, or once per candidate when it reads the bid's number)."""
+        each rule evaluated once per turn, or once per candidate when it reads the bid's number); a value
+        the same in every row is applied to a column at once."""
         rules = self.rules
         kinds, nums = rules.cand_kind, rules.cand_n
         regular = kinds == KIND_CODE[REGULAR]
-        ok = ~regular[None, :] | ((nums[None, :] >= turn.low[:, None]) & (nums[None, :] <= turn.high[:, None]))
+        low, high = turn.low, turn.high
+        if (low == low[0]).all() and (high == high[0]).all():
+            ok = np.repeat((~regular | ((nums >= low[0]) & (nums <= high[0])))[None, :], self.n, axis=0)
+        else:
+            ok = ~regular[None, :] | ((nums[None, :] >= low[:, None]) & (nums[None, :] <= high[:, None]))
         for code, name in ((KIND_CODE[NIL], "nil.allowed"), (KIND_CODE[BLIND_NIL], "blind_nil.allowed"),
                            (KIND_CODE[BLIND], "blind_bid.allowed")):
             columns = np.flatnonzero(kinds == code)
-            if not len(columns):
-                continue
             reads_n = "bid.n" in self.rules.rs.rules[name].names
-            for group in ([[j] for j in columns] if reads_n else [columns]):
-                allowed = self.fn[name](*ARGS["bid"](**{**turn.facts, "bid_n": nums[group[0]]}))
-                ok[:, group] &= np.broadcast_to(np.asarray(allowed, dtype=bool), (self.n,))[:, None]
+            for group in ([[j] for j in columns] if reads_n else [columns] if len(columns) else []):
+                allowed = np.asarray(self.fn[name](*ARGS["bid"](**{**turn.facts, "bid_n": nums[group[0]]})), dtype=bool)
+                if allowed.all() or not allowed.any():
+                    ok[:, group] &= bool(allowed.all())
+                else:
+                    ok[:, group] &= allowed[:, None]
         return ok
 
     def _pair_ok(self, turn: _BidTurn) -> np.ndarray:
