@@ -195,15 +195,17 @@ class BatchHand:
         return (self.first_bidder + self.turn) % 4
 
     def _team_basics(self, team: np.ndarray) -> dict:
-        rows = self.rows
-        return {"team_score": self.scores[rows, team], "team_bags": self.bags[rows, team],
-                "opponents_score": self.scores[rows, 1 - team], "opponents_bags": self.bags[rows, 1 - team]}
+        first = team == 0
+        (score_0, score_1), (bags_0, bags_1) = self.scores.T, self.bags.T
+        return {"team_score": np.where(first, score_0, score_1), "team_bags": np.where(first, bags_0, bags_1),
+                "opponents_score": np.where(first, score_1, score_0), "opponents_bags": np.where(first, bags_1, bags_0)}
 
     def _bid_turn(self, bid_n) -> _BidTurn:
         seat = self.bidder()
         partner = (seat + 2) % 4
-        pk, pn = self.kind[self.rows, partner], self.num[self.rows, partner]
-        facts = {"hand": self.hands[self.rows, seat], "seat": seat, "dealer": self.dealer,
+        at = self._at + partner
+        pk, pn = self.kind.reshape(-1)[at], self.num.reshape(-1)[at]
+        facts = {"hand": self._flat[self._at + seat], "seat": seat, "dealer": self.dealer,
                  "position": self.turn + 1, "partner_kind": KIND_NAME[pk], "partner_n": pn, "bid_n": bid_n,
                  **self._team_basics(seat % 2)}
         args = ARGS["bid"](**facts)
@@ -323,9 +325,9 @@ class BatchHand:
 
     def bid(self, kind: np.ndarray, n: np.ndarray) -> None:
         """The next bidder bids (kind code, n)."""
-        seat = self.bidder()
-        self.kind[self.rows, seat] = kind
-        self.num[self.rows, seat] = n
+        at = self._at + self.bidder()
+        self.kind.reshape(-1)[at] = kind
+        self.num.reshape(-1)[at] = n
         self.turn += 1
 
     def raise_options(self) -> tuple[np.ndarray, np.ndarray]:
