@@ -151,3 +151,24 @@ def test_select_bit_finds_the_kth_set_bit():
     got = select_bit(np.array(masks, dtype=np.int64), np.array(ks)).tolist()
     expected = [C.card_list(m)[k] if k < m.bit_count() else -1 for m, k in zip(masks, ks)]
     assert got == expected
+
+
+def test_best_card_of_a_chosen_set_is_searched_once():
+    """``if c then highest(A) else highest(B)`` compiles to one search of the chosen set, and gives what the
+    scalar rule gives (test_hand_twins checks every bundled variant's trick winner too)."""
+    from rulespec.core.contexts import ARGS
+    from rulespec.fast.vector import _sole_call, vector_rules
+    assert _sole_call("_hi((a) & (b))", "_hi") == "(a) & (b)"
+    assert _sole_call("_hi(a) + _hi(b)", "_hi") is None and _sole_call("_hi(a)[0]", "_hi") is None
+    assert _sole_call("_lo(a)", "_hi") is None and _sole_call("_hi(_isin(a, ('x)',)))", "_hi") is None
+    rs = load_ruleset("standard")
+    assert "highest" in rs.rules["trick.winner"].text
+    fn = vector_rules(rs)["trick.winner"]
+    rng = random.Random(6)
+    tricks = [C.mask_of(rng.sample(range(52), 4)) for _ in range(500)]
+    led = [rng.randrange(4) for _ in tricks]
+    got = fn(*ARGS["trick"](trick_cards=np.array(tricks), trick_led_suit=np.array(led), trick_number=1,
+                            trick_lead=0))
+    expected = [rs.fn["trick.winner"](*ARGS["trick"](trick_cards=t, trick_led_suit=s, trick_number=1, trick_lead=0))
+                for t, s in zip(tricks, led)]
+    assert got.tolist() == expected

@@ -19,6 +19,19 @@ from ..errors import RulespecError
 from ..model.ruleset import Ruleset
 from ..core.schema import ENUM
 
+def _sole_call(src: str, name: str) -> str | None:
+    """The argument's source when ``src`` is exactly one call ``name(...)`` (and holds no string, whose
+    brackets would not count), else None."""
+    if not (src.startswith(name + "(") and src.endswith(")")) or "'" in src or '"' in src:
+        return None
+    depth = 0
+    for i, char in enumerate(src[len(name):]):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0:
+            return src[len(name) + 1:-1] if i == len(src) - len(name) - 1 else None
+    return None
+
+
 class VectorCompiler(ExprCompiler):
     """Generates numpy expressions; context arguments may be arrays or scalars."""
 
@@ -32,6 +45,10 @@ class VectorCompiler(ExprCompiler):
         return f"_not({a})"
 
     def src_if(self, cond: str, a: str, b: str) -> str:
+        for helper in ("_hi", "_lo"):       # the best card of either set: one search of the chosen set
+            inner_a, inner_b = _sole_call(a, helper), _sole_call(b, helper)
+            if inner_a is not None and inner_b is not None:
+                return f"{helper}(_where({cond}, {inner_a}, {inner_b}))"
         return f"_where({cond}, {a}, {b})"
 
     def src_in_list(self, x: str, items: str) -> str:
