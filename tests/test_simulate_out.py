@@ -136,3 +136,13 @@ def test_out_holds_the_hands_the_statistics_count(tmp_path):
     points = np.concatenate([c.points for c in chunks])
     assert [[r["tricks_per_seat"][s] for s in C.SEATS] for r in records] == tricks.tolist()
     assert [[r["score"][t]["points"] for t in C.TEAMS] for r in records] == points.tolist()
+
+
+def test_a_hand_without_a_legal_bid_is_a_clear_error(tmp_path):
+    path = tmp_path / "no-bid.yaml"
+    path.write_text("id: no-bid\nsource: {doc: house, title: dead end}\nextends: standard\nrules:\n"
+                    "  bid.regular_min: 14 @ house §1\n  nil.allowed: false @ house §1\n")
+    for extra in ((), ("--out", str(tmp_path / "h.jsonl"))):
+        result = run("simulate", str(path), "--hands", "10", *extra)
+        assert result.exit_code == 1 and "has no legal bid" in result.output
+        assert "Traceback" not in result.output

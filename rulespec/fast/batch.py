@@ -32,17 +32,15 @@ def _select_table() -> np.ndarray:
     return np.argsort(~bits, axis=1, kind="stable").astype(np.int8).reshape(-1)   # set bits first, ascending
 
 
-def select_bit(masks: np.ndarray, k: np.ndarray, count: np.ndarray | None = None) -> np.ndarray:
-    """Id of the k-th (0-based, lowest first) set bit of each mask (-1 where the mask has k bits or
-    fewer; ``count``: the masks' popcounts, when known): the 16-bit lane that holds it from the popcounts
-    of the lower 16, 32 and 48 bits, then a table of 16-bit values."""
-    k = np.asarray(k, dtype=np.int64)
+def select_bit(masks: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """Id of the k-th (0-based, lowest first) set bit of each mask (``k`` below the mask's popcount; any
+    id otherwise): the 16-bit lane that holds it from the popcounts of the lower 16, 32 and 48 bits, then
+    a table of 16-bit values."""
     below = [np.bitwise_count(masks & ((1 << bits) - 1)) for bits in (16, 32, 48)]
     past = [k >= count for count in below]
     before = np.where(past[2], below[2], np.where(past[1], below[1], np.where(past[0], below[0], 0)))
-    shift = (past[0].view(np.int8) + past[1].view(np.int8) + past[2].view(np.int8)).astype(np.int64) << 4
-    found = shift + _select_table()[((masks >> shift) & 0xFFFF) * 16 + ((k - before) & 15)]
-    return np.where(k < (np.bitwise_count(masks) if count is None else count), found, -1)
+    shift = (past[0].view(np.int8) + past[1].view(np.int8) + past[2].view(np.int8)) << 4
+    return np.add(shift, _select_table()[((masks >> shift) & 0xFFFF) * 16 + ((k - before) & 15)], dtype=np.int64)
 
 
 Key = Callable[[], np.ndarray] | None     # the 'hashed' policy's keys, computed only for that policy
@@ -107,12 +105,12 @@ class BatchEngine:
         masks = np.zeros((len(valid), 8), dtype=np.uint8)
         packed = np.packbits(valid, axis=1, bitorder="little")
         masks[:, :packed.shape[1]] = packed
-        return self._choose_card(masks.view("<i8").reshape(-1), policy, rng, key)
+        masks = masks.view("<i8").reshape(-1)
+        return np.where(masks != 0, self._choose_card(masks, policy, rng, key), -1)
 
     def _choose_card(self, legal: np.ndarray, policy: str, rng: np.random.Generator, key: Key = None) -> np.ndarray:
         """The chosen card of each legal mask (cards ordered by id)."""
-        count = np.bitwise_count(legal)
-        return select_bit(legal, self._k(count, policy, rng, key), count)
+        return select_bit(legal, self._k(np.bitwise_count(legal), policy, rng, key))
 
     def _pick_cards(self, masks: np.ndarray, count: int, policy: str, rng: np.random.Generator) -> np.ndarray:
         """``count`` cards of each mask: random, or the lowest for the deterministic policies."""
