@@ -131,6 +131,8 @@ def test_out_holds_the_hands_the_statistics_count(tmp_path):
         report.pop("seconds")
     assert reports[0] == reports[1]
     records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["hand"] for r in records] == list(range(9000))
+    assert [r["dealer"] for r in records] == ["N"] * 8192 + ["E"] * 808      # chunk i is dealt by seat i mod 4
     chunks = list(batch_hands(load_ruleset("classic"), 9000, "4"))
     tricks = np.concatenate([c.tricks for c in chunks])
     points = np.concatenate([c.points for c in chunks])

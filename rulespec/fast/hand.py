@@ -311,7 +311,7 @@ class BatchHand:
         basics = [turn.facts[key] for key in ("team_score", "team_bags", "opponents_score", "opponents_bags")]
         columns = [turn.partner_kind, turn.partner_n, *(np.broadcast_to(b, (self.n,)) for b in basics)]
         if all((c == c[0]).all() for c in columns[2:]):
-            _, first, where = np.unique(columns[0] * (rules.size + 2) + columns[1], return_index=True,
+            _, first, where = np.unique(columns[0] * (1 << 32) + columns[1], return_index=True,
                                         return_inverse=True)
         else:
             _, first, where = np.unique(np.stack(columns, axis=1), axis=0, return_index=True, return_inverse=True)

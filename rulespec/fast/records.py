@@ -18,7 +18,8 @@ from ..core.contexts import ARGS
 from ..game import Bid, game_status
 from ..model.ruleset import Ruleset
 from .batch import BatchResult
-from .hand import KIND_NAME, HandRules
+from .hand import KIND_NAME
+from .vector import vector_rules
 
 Piece = bytes | np.ndarray      # text shared by every row, or (N, width) NUL-padded bytes per row
 
@@ -65,7 +66,7 @@ class RecordWriter:
         self.bid = padded([json.dumps(str(Bid(str(KIND_NAME[code]), n))) for code in range(4)
                            for n in range(self.size + 1)])
         self.exchange = rs.params["blind_nil.exchange"]
-        self.fn = HandRules(rs).fn
+        self.fn = vector_rules(rs)
         self.statuses: dict[int, str] = {}
 
     def write(self, result: BatchResult, first: int, sink: BinaryIO) -> None:
