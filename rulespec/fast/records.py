@@ -101,9 +101,8 @@ class RecordWriter:
     @staticmethod
     def _sorted(masks: np.ndarray) -> np.ndarray:
         """(..., k) the card ids of each mask in ascending order (every mask holds k cards)."""
-        bits = np.unpackbits(np.ascontiguousarray(masks, dtype="<i8").view(np.uint8).reshape(-1, 8),
-                             axis=1, bitorder="little")
-        return np.nonzero(bits)[1].reshape(*masks.shape, -1)
+        bits = np.unpackbits(np.ascontiguousarray(masks, dtype="<i8").view(np.uint8), bitorder="little")
+        return (np.flatnonzero(bits.view(bool)) & 63).reshape(*masks.shape, -1)
 
     def _cards(self, cards: np.ndarray) -> np.ndarray:
         """(..., width) a JSON list's items: the cards' names separated by commas."""
