@@ -34,7 +34,8 @@ def padded(texts: list[str]) -> np.ndarray:
 
 
 def numbers(values: np.ndarray) -> np.ndarray:
-    """(N, width) the decimal text of each integer (a minus sign, then the digits without leading zeros)."""
+    """(..., width) the decimal text of each integer (a minus sign, then the digits without leading zeros)."""
+    shape = np.shape(values)
     values = np.asarray(values, dtype=np.int64).reshape(-1)
     size = np.abs(values)
     width = len(str(int(size.max()))) if len(values) else 1
@@ -42,7 +43,7 @@ def numbers(values: np.ndarray) -> np.ndarray:
     digits = ((size[:, None] // powers) % 10 + ord("0")).astype(np.uint8)
     digits[(size[:, None] < powers) & (powers > 1)] = 0
     sign = np.where(values < 0, ord("-"), 0).astype(np.uint8)
-    return np.concatenate([sign[:, None], digits], axis=1)
+    return np.concatenate([sign[:, None], digits], axis=1).reshape(*shape, -1)
 
 
 def _assemble(pieces: list[Piece], shape: tuple[int, ...]) -> np.ndarray:
@@ -77,8 +78,10 @@ class RecordWriter:
         """(N, width) the records of ``r``, NUL-padded."""
         n = len(r)
         index = first + np.arange(n, dtype=np.int64)
-        pieces: list[Piece] = [self.head, numbers(index), b',"game":', numbers(index + 1), b',"dealer":',
-                               self.seat[r.dealer], b',"deal":{']
+        (hand, game, *tricks, ns_points, ns_added, ew_points, ew_added, ns_bags, ew_bags) = numbers(np.stack(
+            [index, index + 1, *r.tricks.T, r.points[:, 0], r.bags_added[:, 0], r.points[:, 1], r.bags_added[:, 1],
+             r.bags[:, 0], r.bags[:, 1]]))
+        pieces: list[Piece] = [self.head, hand, b',"game":', game, b',"dealer":', self.seat[r.dealer], b',"deal":{']
         deal = self._cards(self._sorted(r.deals))
         for seat, name in enumerate(C.SEATS):
             pieces += [f'{"," if seat else ""}"{name}":['.encode(), deal[:, seat], b"]"]
@@ -88,13 +91,11 @@ class RecordWriter:
                                                                            + r.bid_n[:, seat]]]
         pieces += [b'},"exchanges":[', *self._exchanges(r), b'],"tricks":[', self._tricks(r), b'],"tricks_per_seat":{']
         pieces += [p for seat, name in enumerate(C.SEATS)
-                   for p in (f'{"," if seat else ""}"{name}":'.encode(), numbers(r.tricks[:, seat]))]
-        for key, inner, values in (("score", ("points", "bags_added"), (r.points, r.bags_added)),
-                                   ("totals", ("score", "bags"), (r.points, r.bags))):
-            pieces.append(f'}},"{key}":{{'.encode())
-            for team, name in enumerate(C.TEAMS):
-                pieces += [f'{"," if team else ""}"{name}":{{"{inner[0]}":'.encode(), numbers(values[0][:, team]),
-                           f',"{inner[1]}":'.encode(), numbers(values[1][:, team]), b"}"]
+                   for p in (f'{"," if seat else ""}"{name}":'.encode(), tricks[seat])]
+        pieces += [b'},"score":{"NS":{"points":', ns_points, b',"bags_added":', ns_added,
+                   b'},"EW":{"points":', ew_points, b',"bags_added":', ew_added,
+                   b'}},"totals":{"NS":{"score":', ns_points, b',"bags":', ns_bags,
+                   b'},"EW":{"score":', ew_points, b',"bags":', ew_bags, b"}"]
         pieces += [b'},"game_status":', self._status(r), b"}\n"]
         return _assemble(pieces, (n,))
 
