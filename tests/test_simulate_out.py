@@ -23,6 +23,9 @@ from rulespec.tools.diff.deals import read_deals
 KIND_NAMES = {0: E.REGULAR, 1: E.NIL, 2: E.BLIND_NIL, 3: E.BLIND}
 EXCHANGE = ruleset_from_text("id: any-blind-nil\nsource: {doc: house, title: exchange}\nextends: classic\n"
                              "rules:\n  blind_nil.allowed: true @ house §1\n")
+SHORT = ruleset_from_text("id: short\nsource: {doc: house, title: short games}\nextends: standard\nrules:\n"
+                          "  game.target: 60 @ house §1\n  game.mercy: low.score <= -150 @ house §1\n")
+MADE_UP = {"exchange": EXCHANGE, "short": SHORT}
 
 
 def reference(rs, r, i: int, seed: str, index: int) -> str:
@@ -48,9 +51,10 @@ def reference(rs, r, i: int, seed: str, index: int) -> str:
     return json.dumps(record, separators=(",", ":"))
 
 
-@pytest.mark.parametrize("variant", ["standard", "classic", "jokers-deuces", "pirates", "tournament", "exchange"])
+@pytest.mark.parametrize("variant", ["standard", "classic", "jokers-deuces", "pirates", "tournament", "exchange",
+                                     "short"])
 def test_records_are_byte_for_byte_what_json_dumps_writes(variant):
-    rs = EXCHANGE if variant == "exchange" else load_ruleset(variant)
+    rs = MADE_UP[variant] if variant in MADE_UP else load_ruleset(variant)
     result = BatchEngine(rs).play(400, seed=8, dealer=3)
     sink = io.BytesIO()
     RecordWriter(rs, 'odd "seed" é').write(result, 5000, sink)
@@ -60,6 +64,9 @@ def test_records_are_byte_for_byte_what_json_dumps_writes(variant):
         assert line == reference(rs, result, i, 'odd "seed" é', 5000 + i), (variant, i)
     if variant == "exchange":
         assert sum('"exchanges":[{' in line for line in lines) > 20
+    if variant == "short":      # games that end after one hand: by the target, by mercy, tied
+        statuses = {json.dumps(json.loads(line)["game_status"]) for line in lines}
+        assert len(statuses) == 6 and any('"over": true' in s and "target" in s for s in statuses)
 
 
 def test_numbers_as_json_writes_them():

@@ -141,7 +141,7 @@ class RecordWriter:
         high, low = np.maximum(r.points[:, 0], r.points[:, 1]), np.minimum(r.points[:, 0], r.points[:, 1])
         args = ARGS["game"](ns_score=r.points[:, 0], ns_bags=r.bags[:, 0], ew_score=r.points[:, 1],
                             ew_bags=r.bags[:, 1], high_score=high, low_score=low, lead=high - low, hands=1)
-        reached, mercy, winner = (np.broadcast_to(self._rule(name, args), (len(r),)).astype(np.int64)
+        reached, mercy, winner = (np.broadcast_to(self.fn[name](*args), (len(r),)).astype(np.int64)
                                   for name in ("game.target_reached", "game.mercy", "game.winner"))
         codes, first, where = np.unique((reached * 2 + mercy) * 8 + winner + 1, return_index=True, return_inverse=True)
         texts = []
@@ -153,8 +153,3 @@ class RecordWriter:
                 self.statuses[code] = json.dumps(status, separators=(",", ":"))
             texts.append(self.statuses[code])
         return padded(texts)[where.reshape(-1)]
-
-    def _rule(self, name: str, args: tuple):
-        """Rule ``name`` on arrays (a constant rule's value when it has no array form)."""
-        fn = self.fn.get(name)
-        return fn(*args) if fn is not None else self.rs.params[name]
