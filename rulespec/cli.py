@@ -150,10 +150,10 @@ def simulate(variant: str, hands: int | None, games: int | None, seed: str, poli
              stats: bool, as_json: bool) -> None:
     """Play complete hands of VARIANT with seeded random legal bids and cards.
 
-    Hands alone (no --out, no --games) are independent hands from 0-0, played in
-    lockstep on the batch engine; with --out (hand records with the card play) or
-    --games they are played in games on the scalar engine, the scores carried
-    from hand to hand.  Either way the same options and seed give the same hands."""
+    --hands plays independent hands, each from 0-0 (with --out, each hand's record
+    is a game of its own), in lockstep on the batch engine; --games plays whole
+    games on the scalar engine, the scores carried from hand to hand.  Either way
+    the same options and seed give the same hands."""
     from .model.ruleset import load_ruleset
     if hands is not None and games is not None:
         fail("give --hands or --games, not both")
@@ -164,10 +164,10 @@ def simulate(variant: str, hands: int | None, games: int | None, seed: str, poli
     except RulespecError as exc:
         fail(str(exc))
     start = time.perf_counter()
-    if out is None and games is None:
-        tally, summary = _simulate_batch(rs, hands or 100, seed)
+    if games is None:
+        tally, summary = _simulate_batch(rs, hands or 100, seed, out)
     else:
-        tally, summary = _simulate_games(rs, hands if games is None else None, games, seed, out)
+        tally, summary = _simulate_games(rs, games, seed, out)
     seconds = time.perf_counter() - start
     if not stats:
         click.echo(f"{rs.id}: {summary}, {seconds:.2f} s, {tally.hands / seconds:.0f} hands/s"
@@ -181,18 +181,24 @@ def simulate(variant: str, hands: int | None, games: int | None, seed: str, poli
         click.echo(f"{rs.id}, seed {seed}: {summary}, {seconds:.2f} s\n" + stats_text(report, "hands"))
 
 
-def _simulate_batch(rs: Ruleset, hands: int, seed: str) -> tuple[Tally, str]:
-    """Independent hands from 0-0 on the batch engine: the tally and a summary."""
-    from .app.simulation import Tally, batch_hands
+def _simulate_batch(rs: Ruleset, hands: int, seed: str, out: str | None) -> tuple[Tally, str]:
+    """Independent hands from 0-0 on the batch engine (records to ``out``): the tally and a summary."""
+    from .app.simulation import CHUNK, Tally, batch_hands
     tally = Tally(bool(rs.params["nil.tricks_count"]))
-    for chunk in batch_hands(rs, hands, seed):
-        tally.add(chunk)
-    return tally, f"{tally.hands} independent hands from 0-0"
+    sink = open(out, "wb") if out else None
+    try:
+        for chunk in batch_hands(rs, hands, seed, sink):
+            tally.add(chunk)
+    except RulespecError as exc:
+        fail(f"hands {tally.hands + 1}-{min(hands, tally.hands + CHUNK)}: {exc}", 1)
+    finally:
+        if sink:
+            sink.close()
+    return tally, f"{tally.hands} hands, each from 0-0"
 
 
-def _simulate_games(rs: Ruleset, hands: int | None, games: int | None, seed: str, out: str | None
-                    ) -> tuple[Tally, str]:
-    """Hands in games on the scalar engine (records to ``out``): the tally and a summary."""
+def _simulate_games(rs: Ruleset, games: int, seed: str, out: str | None) -> tuple[Tally, str]:
+    """``games`` games on the scalar engine (records to ``out``): the tally and a summary."""
     from .app.simulation import Tally, game_hands, record_arrays
     tally = Tally(bool(rs.params["nil.tricks_count"]))
     sink = open(out, "w", encoding="utf-8") if out else None
@@ -206,7 +212,7 @@ def _simulate_games(rs: Ruleset, hands: int | None, games: int | None, seed: str
             tally.add_game_ends(rs, chunk)
             previous, chunk = chunk[-1], []
     try:
-        for record in game_hands(rs, hands, games, seed):
+        for record in game_hands(rs, None, games, seed):
             chunk.append(record)
             if sink:
                 sink.write(json.dumps({k: v for k, v in record.items() if not k.startswith("_")},

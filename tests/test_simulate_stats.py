@@ -1,4 +1,4 @@
-"""``rulespec simulate``: the batch path for hands alone, the scalar path for records and games, the same
+"""``rulespec simulate``: the batch path for hands (with or without records), the scalar path for games, the same
 hands for the same seed, and the statistics read from the same run."""
 from __future__ import annotations
 
@@ -119,4 +119,4 @@ def test_text_table_and_options():
     assert run("simulate", "standard", "--hands", "5", "--games", "2").exit_code == 2
     assert run("simulate", "standard", "--json").exit_code == 2
     plain = run("simulate", "standard", "--hands", "50")
-    assert plain.exit_code == 0 and "50 independent hands from 0-0" in plain.output
+    assert plain.exit_code == 0 and "50 hands, each from 0-0" in plain.output

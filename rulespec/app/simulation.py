@@ -6,9 +6,10 @@ Two ways to play, chosen by what the output needs:
   engine, in chunks of ``CHUNK``; chunk ``i`` of seed ``s`` is dealt and played
   from a numpy generator seeded with a hash of ``(s, i)`` and dealt by seat
   ``i % 4``, so the same seed gives the same hands on every run and machine;
+  their hand records, when asked for, are written from the arrays
+  (``fast.records``);
 - **games** (``game_hands``): hands played in sequence on the scalar engine, the
-  scores carried from hand to hand (``engine.simulate``), as full hand records
-  (the card play included, which the batch engine does not return).
+  scores carried from hand to hand (``engine.simulate``), as full hand records.
 
 ``Tally`` collects, from either, per team: mean points per hand, set rate, nil and
 blind-nil success rates and bag-penalty rate; from games, also hands per game and
@@ -20,6 +21,7 @@ import hashlib
 import statistics
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import BinaryIO
 
 import numpy as np
 
@@ -63,12 +65,17 @@ def _contracts(rs: Ruleset, kind: np.ndarray, num: np.ndarray) -> np.ndarray:
     return out
 
 
-def batch_hands(rs: Ruleset, hands: int, seed: str) -> Iterator[HandArrays]:
-    """``hands`` independent hands from 0-0 on the batch engine, as one ``HandArrays`` per chunk."""
+def batch_hands(rs: Ruleset, hands: int, seed: str, out: BinaryIO | None = None) -> Iterator[HandArrays]:
+    """``hands`` independent hands from 0-0 on the batch engine, as one ``HandArrays`` per chunk; with
+    ``out``, their hand records written there as JSON lines (hand ``i`` numbered ``i``, its own game)."""
     from ..fast.batch import BatchEngine
+    from ..fast.records import RecordWriter
     engine = BatchEngine(rs)
+    writer = RecordWriter(rs, seed) if out is not None else None
     for index, start in enumerate(range(0, hands, CHUNK)):
         result = engine.play(min(CHUNK, hands - start), seed=chunk_seed(seed, index), dealer=index % 4)
+        if writer is not None:
+            writer.write(result, start, out)
         yield HandArrays(result.bid_kind, result.tricks, _contracts(rs, result.bid_kind, result.bid_n),
                          result.points, result.bags != result.bags_added)
 

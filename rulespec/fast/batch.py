@@ -13,6 +13,7 @@ options, varied by the seat's dealt cards and the hand's progress).
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,28 +25,25 @@ from .hand import BatchHand, HandRules
 
 
 @functools.lru_cache(maxsize=1)
-def _select_table() -> tuple[np.ndarray, np.ndarray]:
-    """For every 16-bit chunk: its popcount, and the position of its k-th set bit."""
-    chunks = np.arange(1 << 16, dtype=np.int64)
-    bits = ((chunks[:, None] >> np.arange(16)) & 1).astype(bool)
-    counts = bits.sum(axis=1)
-    order = np.argsort(~bits, axis=1, kind="stable").astype(np.int8)   # set-bit positions first, ascending
-    return counts, order
+def _select_table() -> np.ndarray:
+    """For every 16-bit value v and k < 16: the position of v's k-th set bit, at ``16 * v + k`` (flat)."""
+    values = np.arange(1 << 16, dtype=np.int64)
+    bits = ((values[:, None] >> np.arange(16)) & 1).astype(bool)
+    return np.argsort(~bits, axis=1, kind="stable").astype(np.int8).reshape(-1)   # set bits first, ascending
 
 
 def select_bit(masks: np.ndarray, k: np.ndarray) -> np.ndarray:
-    """Id of the k-th (0-based, lowest first) set bit of each mask."""
-    counts, order = _select_table()
-    out = np.full(len(masks), -1, dtype=np.int64)
-    k = k.copy()
-    todo = np.ones(len(masks), dtype=bool)
-    for base in range(0, C.NUM_CARDS, 16):
-        chunk = (masks >> base) & 0xFFFF
-        here = todo & (k < counts[chunk])
-        out[here] = base + order[chunk[here], k[here]]
-        k -= np.where(todo & ~here, counts[chunk], 0)
-        todo &= ~here
-    return out
+    """Id of the k-th (0-based, lowest first) set bit of each mask (``k`` below the mask's popcount; any
+    id otherwise): the 16-bit lane that holds it from the popcounts of the lower 16, 32 and 48 bits, then
+    a table of 16-bit values."""
+    below = [np.bitwise_count(masks & ((1 << bits) - 1)) for bits in (16, 32, 48)]
+    past = [k >= count for count in below]
+    before = np.where(past[2], below[2], np.where(past[1], below[1], np.where(past[0], below[0], 0)))
+    shift = (past[0].view(np.int8) + past[1].view(np.int8) + past[2].view(np.int8)) << 4
+    return np.add(shift, _select_table()[((masks >> shift) & 0xFFFF) * 16 + ((k - before) & 15)], dtype=np.int64)
+
+
+Key = Callable[[], np.ndarray] | None     # the 'hashed' policy's keys, computed only for that policy
 
 
 def hash_key(dealt, step):
@@ -64,6 +62,12 @@ class BatchResult:
     bags_added: np.ndarray    # (N, 2)
     bags: np.ndarray          # (N, 2) bags after the hand (penalties applied)
     deals: np.ndarray         # (N, 4) dealt hands as masks
+    dealer: np.ndarray        # (N,) the dealer's seat
+    plays: np.ndarray         # (N, size, 4) card ids of each trick in play order, from its leader
+    leaders: np.ndarray       # (N, size) the seat that led each trick
+    winners: np.ndarray       # (N, size) the seat that won each trick
+    gave: np.ndarray          # (N, 4) blind-nil exchange: the cards each seat gave (masks; 0 none)
+    received: np.ndarray      # (N, 4) the cards each such seat got back
 
     def __len__(self) -> int:
         return len(self.points)
@@ -87,22 +91,26 @@ class BatchEngine:
 
     # ------------------------------------------------------------------ choices
     @staticmethod
-    def _k(count: np.ndarray, policy: str, rng: np.random.Generator, key) -> np.ndarray:
-        """Which of ``count`` ordered options to take: 0, ``key % count``, or uniform."""
+    def _k(count: np.ndarray, policy: str, rng: np.random.Generator, key: Key) -> np.ndarray:
+        """Which of ``count`` ordered options to take: 0, ``key() % count``, or uniform."""
         if policy == "lowest":
             return np.zeros(len(count), dtype=np.int64)
         if policy == "hashed":
-            return key % np.maximum(count, 1)
+            return key() % np.maximum(count, 1)
         return (rng.random(len(count)) * count).astype(np.int64)
 
-    def _choose(self, valid: np.ndarray, policy: str, rng: np.random.Generator, key=None) -> np.ndarray:
-        """Index of the chosen True of each row."""
-        k = self._k(valid.sum(axis=1), policy, rng, key)
-        return np.argmax(np.cumsum(valid, axis=1) == (k + 1)[:, None], axis=1)
+    def _choose(self, valid: np.ndarray, policy: str, rng: np.random.Generator, key: Key = None) -> np.ndarray:
+        """Index of the chosen True of each row (-1 where there is none): the options as the bits of a
+        mask, chosen as a card is (at most 2 * 13 + 2 bids: a pack of 54 cards deals 13 at most)."""
+        masks = np.zeros((len(valid), 8), dtype=np.uint8)
+        packed = np.packbits(valid, axis=1, bitorder="little")
+        masks[:, :packed.shape[1]] = packed
+        masks = masks.view("<i8").reshape(-1)
+        return np.where(masks != 0, self._choose_card(masks, policy, rng, key), -1)
 
-    def _choose_card(self, legal: np.ndarray, policy: str, rng: np.random.Generator, key=None) -> np.ndarray:
+    def _choose_card(self, legal: np.ndarray, policy: str, rng: np.random.Generator, key: Key = None) -> np.ndarray:
         """The chosen card of each legal mask (cards ordered by id)."""
-        return select_bit(legal, self._k(np.bitwise_count(legal).astype(np.int64), policy, rng, key))
+        return select_bit(legal, self._k(np.bitwise_count(legal), policy, rng, key))
 
     def _pick_cards(self, masks: np.ndarray, count: int, policy: str, rng: np.random.Generator) -> np.ndarray:
         """``count`` cards of each mask: random, or the lowest for the deterministic policies."""
@@ -122,14 +130,13 @@ class BatchEngine:
         raise_key = 14 + self.size
 
         def choose_raise(options: np.ndarray, seat: np.ndarray) -> np.ndarray:
-            return self._choose(options, policy, rng, hash_key(h.hands[rows, seat], raise_key))
+            return self._choose(options, policy, rng, lambda: hash_key(h.hands[rows, seat], raise_key))
         for _ in range(4):
             seat = h.bidder()
-            valid = h.legal_bids()
-            if not valid.any(axis=1).all():
-                bad = int(np.argmin(valid.any(axis=1)))
+            choice = self._choose(h.legal_bids(), policy, rng, lambda: hash_key(h.hands[rows, seat], 13 + self.size))
+            if (choice < 0).any():
+                bad = int(np.argmin(choice))
                 raise DeadEndError(f"{C.SEATS[int(seat[bad])]} has no legal bid (hand {bad} of the batch)", "bids")
-            choice = self._choose(valid, policy, rng, hash_key(h.hands[rows, seat], 13 + self.size))
             h.bid(rules.cand_kind[choice], rules.cand_n[choice])
             if rules.params["nil.partner_may_raise"]:
                 h.raise_bid(choose_raise)
@@ -147,7 +154,8 @@ class BatchEngine:
             for _ in range(4):
                 seat = h.to_play()
                 legal = h.legal(seat)[0]
-                h.play(self._choose_card(legal, policy, rng, hash_key(dealt[h.rows, seat], number)), seat)
+                h.play(self._choose_card(legal, policy, rng, lambda: hash_key(dealt[h.rows, seat], number)), seat)
             h.finish_trick()
         points, bags_added, bags_after = h.score()
-        return BatchResult(h.kind, h.num, h.won, points, bags_added, bags_after, dealt)
+        return BatchResult(h.kind, h.num, h.won, points, bags_added, bags_after, dealt, np.asarray(h.dealer),
+                           h.plays, h.leaders, h.winners, h.gave, h.received)

@@ -50,7 +50,10 @@ def narrow(hand: np.ndarray, permitted: list[np.ndarray], card_bit: np.ndarray |
     order, narrow the legal set unless they allow the whole hand, none of it, or none of what the
     earlier ones left (the same conflict resolution).  Returns the legal sets and, given ``card_bit``,
     the position in ``permitted`` of the first applied constraint that excludes that card (-1: none)."""
-    allowed = hand
+    if card_bit is None and permitted:     # the first narrows unless it allows none of the hand (or all)
+        allowed, permitted = np.where(permitted[0] != 0, permitted[0], hand), permitted[1:]
+    else:
+        allowed = hand
     first = None if card_bit is None else np.full(len(hand), -1, dtype=np.int64)
     for k, allows in enumerate(permitted):
         joint = allowed & allows
@@ -168,6 +171,10 @@ class BatchHand:
         self.seats = np.zeros((4, n), dtype=np.int64)
         self.won = np.zeros((n, 4), dtype=np.int64)
         self.winners = np.zeros((n, rules.size), dtype=np.int64)
+        self.plays = np.zeros((n, rules.size, 4), dtype=np.int8)     # each trick's cards from its leader on
+        self.leaders = np.zeros((n, rules.size), dtype=np.int8)
+        self.gave = np.zeros((n, 4), dtype=np.int64)                 # blind-nil exchange: cards given by seat
+        self.received = np.zeros((n, 4), dtype=np.int64)
         self.outside = np.zeros(n, dtype=bool)      # trick.winner named a card not in the trick
         self.last_winner = np.zeros(n, dtype=np.int64)
         self.last_cards = np.zeros((n, 4), dtype=np.int64)
@@ -188,15 +195,17 @@ class BatchHand:
         return (self.first_bidder + self.turn) % 4
 
     def _team_basics(self, team: np.ndarray) -> dict:
-        rows = self.rows
-        return {"team_score": self.scores[rows, team], "team_bags": self.bags[rows, team],
-                "opponents_score": self.scores[rows, 1 - team], "opponents_bags": self.bags[rows, 1 - team]}
+        first = team == 0
+        (score_0, score_1), (bags_0, bags_1) = self.scores.T, self.bags.T
+        return {"team_score": np.where(first, score_0, score_1), "team_bags": np.where(first, bags_0, bags_1),
+                "opponents_score": np.where(first, score_1, score_0), "opponents_bags": np.where(first, bags_1, bags_0)}
 
     def _bid_turn(self, bid_n) -> _BidTurn:
         seat = self.bidder()
         partner = (seat + 2) % 4
-        pk, pn = self.kind[self.rows, partner], self.num[self.rows, partner]
-        facts = {"hand": self.hands[self.rows, seat], "seat": seat, "dealer": self.dealer,
+        at = self._at + partner
+        pk, pn = self.kind.reshape(-1)[at], self.num.reshape(-1)[at]
+        facts = {"hand": self._flat[self._at + seat], "seat": seat, "dealer": self.dealer,
                  "position": self.turn + 1, "partner_kind": KIND_NAME[pk], "partner_n": pn, "bid_n": bid_n,
                  **self._team_basics(seat % 2)}
         args = ARGS["bid"](**facts)
@@ -259,26 +268,66 @@ class BatchHand:
     def legal_bids(self) -> np.ndarray:
         """Array ``engine.legal_bids``: (N, K) whether the next bidder may make each of
         ``HandRules.candidates``."""
-        rules, n = self.rules, self.n
+        rules = self.rules
         turn = self._bid_turn(0)
+        valid = self._own_ok(turn)
         has_partner = turn.partner_kind != PENDING
-        valid = np.zeros((n, len(rules.candidates)), dtype=bool)
-        for j in range(len(rules.candidates)):
-            kind, num = np.full(n, rules.cand_kind[j]), np.full(n, rules.cand_n[j])
-            valid[:, j] = self._own_refusal(turn, kind, num) < 0
-            if has_partner.any():
-                valid[:, j] &= ~has_partner | (self._pair_refusal(turn, kind, num) < 0)
+        if has_partner.any():
+            valid &= ~has_partner[:, None] | self._pair_ok(turn)
         blind_partner = turn.partner_kind == KIND_CODE[BLIND]       # a blind team bid is the partnership's
         if blind_partner.any():
             same = (rules.cand_kind == KIND_CODE[BLIND])[None, :] & (rules.cand_n[None, :] == turn.partner_n[:, None])
             valid = np.where(blind_partner[:, None], same, valid)
         return valid
 
+    def _own_ok(self, turn: _BidTurn) -> np.ndarray:
+        """(N, K) whether the bidder's own rules allow each candidate (``_own_refusal`` of every candidate,
+        each rule evaluated once per turn, or once per candidate when it reads the bid's number); a value
+        the same in every row is applied to a column at once."""
+        rules = self.rules
+        kinds, nums = rules.cand_kind, rules.cand_n
+        regular = kinds == KIND_CODE[REGULAR]
+        low, high = turn.low, turn.high
+        if (low == low[0]).all() and (high == high[0]).all():
+            ok = np.repeat((~regular | ((nums >= low[0]) & (nums <= high[0])))[None, :], self.n, axis=0)
+        else:
+            ok = ~regular[None, :] | ((nums[None, :] >= low[:, None]) & (nums[None, :] <= high[:, None]))
+        for code, name in ((KIND_CODE[NIL], "nil.allowed"), (KIND_CODE[BLIND_NIL], "blind_nil.allowed"),
+                           (KIND_CODE[BLIND], "blind_bid.allowed")):
+            columns = np.flatnonzero(kinds == code)
+            reads_n = "bid.n" in self.rules.rs.rules[name].names
+            for group in ([[j] for j in columns] if reads_n else [columns] if len(columns) else []):
+                allowed = np.asarray(self.fn[name](*ARGS["bid"](**{**turn.facts, "bid_n": nums[group[0]]})), dtype=bool)
+                if allowed.all() or not allowed.any():
+                    ok[:, group] &= bool(allowed.all())
+                else:
+                    ok[:, group] &= allowed[:, None]
+        return ok
+
+    def _pair_ok(self, turn: _BidTurn) -> np.ndarray:
+        """(N, K) whether the team rules allow each candidate beside the partner's bid (``_pair_refusal``),
+        evaluated once per distinct situation (the partner's bid, the scores and bags) and candidate."""
+        rules, k = self.rules, len(self.rules.candidates)
+        basics = [turn.facts[key] for key in ("team_score", "team_bags", "opponents_score", "opponents_bags")]
+        columns = [turn.partner_kind, turn.partner_n, *(np.broadcast_to(b, (self.n,)) for b in basics)]
+        if all((c == c[0]).all() for c in columns[2:]):
+            _, first, where = np.unique(columns[0] * (1 << 32) + columns[1], return_index=True,
+                                        return_inverse=True)
+        else:
+            _, first, where = np.unique(np.stack(columns, axis=1), axis=0, return_index=True, return_inverse=True)
+        situations = _BidTurn({key: np.repeat(np.broadcast_to(turn.facts[key], (self.n,))[first], k)
+                               for key in ("team_score", "team_bags", "opponents_score", "opponents_bags")},
+                              turn.low, turn.high, np.repeat(turn.partner_kind[first], k),
+                              np.repeat(turn.partner_n[first], k))
+        count = len(first)
+        refused = self._pair_refusal(situations, np.tile(rules.cand_kind, count), np.tile(rules.cand_n, count))
+        return (refused < 0).reshape(count, k)[where.reshape(-1)]
+
     def bid(self, kind: np.ndarray, n: np.ndarray) -> None:
         """The next bidder bids (kind code, n)."""
-        seat = self.bidder()
-        self.kind[self.rows, seat] = kind
-        self.num[self.rows, seat] = n
+        at = self._at + self.bidder()
+        self.kind.reshape(-1)[at] = kind
+        self.num.reshape(-1)[at] = n
         self.turn += 1
 
     def raise_options(self) -> tuple[np.ndarray, np.ndarray]:
@@ -313,7 +362,8 @@ class BatchHand:
 
     def exchange(self, choose: CardChooser) -> None:
         """The blind-nil exchange: each blind-nil bidder gives ``blind_nil.exchange`` cards to the partner
-        and gets as many back (chosen from the hands before the swap), seat by seat."""
+        and gets as many back (chosen from the hands before the swap), seat by seat (recorded in ``gave`` and
+        ``received``)."""
         count = self.rules.params["blind_nil.exchange"]
         if not count:
             return
@@ -326,13 +376,14 @@ class BatchHand:
             give = choose(hands[:, seat], count)
             back = choose(hands[:, partner], count)
             give, back = np.where(active, give, 0), np.where(active, back, 0)
+            self.gave[:, seat], self.received[:, seat] = give, back
             hands[rows, seat] = (hands[:, seat] & ~give) | back
             hands[rows, partner] = (hands[:, partner] & ~back) | give
 
     # ------------------------------------------------------------------ card play
     def to_play(self) -> np.ndarray:
         """The seat whose turn it is (the leader's turn order)."""
-        return (self.leader + self.pos) % 4
+        return (self.leader + self.pos) & 3
 
     def _shared(self, key: tuple, compute: Callable[[], object]):
         """``compute()``, or with a memo the value shared by every hand (of those playing the same cards)
@@ -343,7 +394,10 @@ class BatchHand:
 
     def _holding(self, seat: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Where ``seat``'s hand is in ``_flat``, and the cards it holds."""
-        return self._shared(("hand",), lambda: (self._at + seat, self._flat[self._at + seat]))
+        def locate() -> tuple[np.ndarray, np.ndarray]:
+            at = self._at + seat
+            return at, self._flat[at]
+        return self._shared(("hand",), locate)
 
     def legal(self, seat: np.ndarray | None = None, card_bit: np.ndarray | None = None
               ) -> tuple[np.ndarray, np.ndarray | None]:
@@ -367,7 +421,7 @@ class BatchHand:
 
     def play(self, card: np.ndarray, seat: np.ndarray | None = None) -> None:
         """``seat`` (default: whose turn it is) plays ``card``: trumps may break, the card leaves the hand
-        and joins the trick."""
+        and joins the trick (and ``plays``)."""
         seat = self.to_play() if seat is None else seat
         at, hand = self._holding(seat)
         leading = self.pos == 0
@@ -378,6 +432,7 @@ class BatchHand:
         left, self.played, self.trick_mask = self._shared(("move",), lambda: self._move(hand, card))
         self._flat[at] = left
         self.cards[self.pos] = card
+        self.plays[:, self.number - 1, self.pos] = card
         self.seats[self.pos] = seat
         if leading:
             self.led = self.rules.suit_of[card]
@@ -396,6 +451,7 @@ class BatchHand:
         self.outside |= outside
         self.won.reshape(-1)[self._at + winner] += 1
         self.winners[:, self.number - 1] = winner
+        self.leaders[:, self.number - 1] = self.seats[0]
         if self.number == self.rules.size:
             for pos in range(4):
                 self.last_cards[rows, self.seats[pos]] = self.cards[pos]
@@ -407,17 +463,21 @@ class BatchHand:
 
     def adopt_play(self, other: BatchHand) -> None:
         """Take the card play of ``other`` (the same rows played under equal play rules): tricks won per
-        seat and per trick, and the last trick."""
+        seat and per trick, the cards and leaders of every trick, and the last trick."""
         self.won, self.winners, self.outside = other.won, other.winners, other.outside
+        self.plays, self.leaders = other.plays, other.leaders
         self.last_winner, self.last_cards = other.last_winner, other.last_cards
 
     def _trick_winner(self) -> tuple[np.ndarray, np.ndarray]:
         """The seat whose card rule ``trick.winner`` names, and whether that card is outside the trick."""
         args = ARGS["trick"](trick_cards=self.trick_mask, trick_led_suit=self.led, trick_number=self.number,
                              trick_lead=self.cards[0])
-        win_card = np.broadcast_to(self.fn["trick.winner"](*args), (self.n,))
-        hit = self.cards == win_card
-        return self.seats[np.argmax(hit, axis=0), self.rows], ~hit.any(axis=0)
+        win_card = self.fn["trick.winner"](*args)
+        winner = np.full(self.n, -1, dtype=np.int64)
+        for pos in range(3, -1, -1):        # the first position that holds the card
+            winner = np.where(self.cards[pos] == win_card, self.seats[pos], winner)
+        outside = winner < 0
+        return np.where(outside, self.seats[0], winner), outside
 
     # ------------------------------------------------------------------ score
     def score(self, reneges: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -19,6 +19,19 @@ from ..errors import RulespecError
 from ..model.ruleset import Ruleset
 from ..core.schema import ENUM
 
+def _sole_call(src: str, name: str) -> str | None:
+    """The argument's source when ``src`` is exactly one call ``name(...)`` (and holds no string, whose
+    brackets would not count), else None."""
+    if not (src.startswith(name + "(") and src.endswith(")")) or "'" in src or '"' in src:
+        return None
+    depth = 0
+    for i, char in enumerate(src[len(name):]):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if depth == 0:
+            return src[len(name) + 1:-1] if i == len(src) - len(name) - 1 else None
+    return None
+
+
 class VectorCompiler(ExprCompiler):
     """Generates numpy expressions; context arguments may be arrays or scalars."""
 
@@ -32,6 +45,10 @@ class VectorCompiler(ExprCompiler):
         return f"_not({a})"
 
     def src_if(self, cond: str, a: str, b: str) -> str:
+        for helper in ("_hi", "_lo"):       # the best card of either set: one search of the chosen set
+            inner_a, inner_b = _sole_call(a, helper), _sole_call(b, helper)
+            if inner_a is not None and inner_b is not None:
+                return f"{helper}(_where({cond}, {inner_a}, {inner_b}))"
         return f"_where({cond}, {a}, {b})"
 
     def src_in_list(self, x: str, items: str) -> str:
@@ -44,21 +61,20 @@ class VectorCompiler(ExprCompiler):
         return f"_agg_{fname}({cards}, lambda {var}: {cond})"
 
 
-_CHUNK = 16
+_LANES = 4          # a mask's 16-bit lanes (cards 0-15, 16-31, 32-47, 48-53)
 
 
 @functools.lru_cache(maxsize=16)
-def _chunk_best(key: bytes) -> np.ndarray:
-    """For each 16-card chunk of a mask and each value of that chunk: the card of highest ``key``
-    (NONE for an empty chunk).  Built once per key (card order), shared by every variant using it."""
+def _lane_best(key: bytes) -> np.ndarray:
+    """(4, 65536): for each 16-card lane of a mask and each value of that lane, the highest ``key`` of
+    its cards (0: none).  Built once per key (card order), shared by every variant using it."""
     order = np.frombuffer(key, dtype=np.int64)
-    values = np.arange(1 << _CHUNK, dtype=np.int64)
-    bits = ((values[:, None] >> np.arange(_CHUNK)) & 1).astype(bool)
-    table = np.full((-(-C.NUM_CARDS // _CHUNK), 1 << _CHUNK), NONE, dtype=np.int64)
-    for chunk in range(len(table)):
-        ids = chunk * _CHUNK + np.arange(_CHUNK)
-        weight = np.where(bits & (ids < C.NUM_CARDS), order[np.minimum(ids, C.NUM_CARDS - 1)], 0)
-        table[chunk] = np.where(weight.max(axis=1) > 0, chunk * _CHUNK + weight.argmax(axis=1), NONE)
+    values = np.arange(1 << 16, dtype=np.int64)
+    bits = ((values[:, None] >> np.arange(16)) & 1).astype(bool)
+    table = np.zeros((_LANES, 1 << 16), dtype=np.uint8)
+    for lane in range(_LANES):
+        ids = lane * 16 + np.arange(16)
+        table[lane] = np.where(bits & (ids < C.NUM_CARDS), order[np.minimum(ids, C.NUM_CARDS - 1)], 0).max(axis=1)
     return table
 
 
@@ -76,19 +92,22 @@ def _env(rs: Ruleset) -> dict:
     high_key = rank_of(sorted(range(C.NUM_CARDS), key=lambda c: (-power[c], c)))
     low_key = rank_of(sorted(range(C.NUM_CARDS), key=lambda c: (power[c], c)))
 
-    def pick(mask, key):
-        """The first card of the scan order in each mask (NONE for an empty mask): the best card of
-        each 16-card chunk from a table, then the best of those."""
-        mask = np.asarray(mask, dtype=np.int64)
-        best = np.full(mask.shape, NONE, dtype=np.int64)
-        best_key = np.zeros(mask.shape, dtype=np.int64)
-        for chunk, table in enumerate(_chunk_best(key[:C.NUM_CARDS].tobytes())):
-            card = table[(mask >> (chunk * _CHUNK)) & ((1 << _CHUNK) - 1)]
-            card_key = key[card]                  # NONE (-1) reads the trailing 0
-            better = card_key > best_key
-            best = np.where(better, card, best)
-            best_key = np.where(better, card_key, best_key)
-        return best if best.ndim else int(best)
+    def picker(key: np.ndarray) -> Callable:
+        """The first card of ``key``'s scan order in each mask (NONE for an empty mask): the best key of
+        each 16-bit lane from a table, the best of the four, and its card."""
+        tables = _lane_best(key[:C.NUM_CARDS].tobytes())
+        card_of = np.full(C.NUM_CARDS + 1, NONE, dtype=np.int64)     # key value -> card (0: NONE)
+        card_of[key[:C.NUM_CARDS]] = np.arange(C.NUM_CARDS)
+
+        def pick(mask):
+            shape = np.shape(mask)
+            mask = np.asarray(mask, dtype=np.int64).reshape(-1)
+            best = tables[0][mask & 0xFFFF]
+            for lane in range(1, _LANES):
+                np.maximum(best, tables[lane][(mask >> (16 * lane)) & 0xFFFF], out=best)
+            card = card_of[best].reshape(shape)
+            return card if card.ndim else int(card)
+        return pick
 
     def members(mask):
         return [(card, ((np.asarray(mask) >> card) & 1).astype(bool)) for card in range(C.NUM_CARDS)]
@@ -124,7 +143,7 @@ def _env(rs: Ruleset) -> dict:
     return {
         "__builtins__": {},
         "_cnt": lambda m: np.bitwise_count(np.asarray(m, dtype=np.int64)).astype(np.int64),
-        "_hi": lambda m: pick(m, high_key), "_lo": lambda m: pick(m, low_key),
+        "_hi": picker(high_key), "_lo": picker(low_key),
         "_min": lambda seq: functools.reduce(np.minimum, seq), "_max": lambda seq: functools.reduce(np.maximum, seq),
         "_abs": np.abs, "_div": div, "_mod": mod, "_bit": bit, "_cardin": card_in,
         "_and": np.logical_and, "_or": np.logical_or, "_not": np.logical_not, "_where": np.where,

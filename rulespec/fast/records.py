@@ -1,0 +1,155 @@
+"""Hand records (``rulespec simulate --out``) written from the batch engine's arrays, many at once.
+
+A chunk of records is laid out as one byte row per hand: the text every record shares (keys,
+punctuation) and slots filled by table lookup (card names, seats, bids, game statuses) or by digit
+arithmetic (numbers), each slot padded with NUL bytes to a fixed width.  Dropping the NULs leaves the
+JSON lines, byte for byte as ``json.dumps(record, separators=(",", ":"))`` writes them (JSON text holds
+no NUL byte: ``json.dumps`` escapes one as ``\\u0000``).
+"""
+from __future__ import annotations
+
+import json
+from typing import BinaryIO
+
+import numpy as np
+
+from ..core import cards as C
+from ..core.contexts import ARGS
+from ..game import Bid, game_status
+from ..model.ruleset import Ruleset
+from .batch import BatchResult
+from .hand import KIND_NAME
+from .vector import vector_rules
+
+Piece = bytes | np.ndarray      # text shared by every row, or (N, width) NUL-padded bytes per row
+
+
+def padded(texts: list[str]) -> np.ndarray:
+    """(len(texts), width) uint8: each text's ASCII bytes, then NUL padding to the longest."""
+    raw = [text.encode("ascii") for text in texts]
+    out = np.zeros((len(raw), max(map(len, raw), default=0)), dtype=np.uint8)
+    for i, data in enumerate(raw):
+        out[i, :len(data)] = np.frombuffer(data, dtype=np.uint8)
+    return out
+
+
+def numbers(values: np.ndarray) -> np.ndarray:
+    """(..., width) the decimal text of each integer (a minus sign, then the digits without leading zeros)."""
+    shape = np.shape(values)
+    values = np.asarray(values, dtype=np.int64).reshape(-1)
+    size = np.abs(values)
+    width = len(str(int(size.max()))) if len(values) else 1
+    powers = 10 ** np.arange(width - 1, -1, -1, dtype=np.int64)
+    digits = ((size[:, None] // powers) % 10 + ord("0")).astype(np.uint8)
+    digits[(size[:, None] < powers) & (powers > 1)] = 0
+    sign = np.where(values < 0, ord("-"), 0).astype(np.uint8)
+    return np.concatenate([sign[:, None], digits], axis=1).reshape(*shape, -1)
+
+
+def _assemble(pieces: list[Piece], shape: tuple[int, ...]) -> np.ndarray:
+    """The pieces side by side on the last axis, shared text repeated for every row of ``shape``."""
+    blocks = [np.broadcast_to(np.frombuffer(p, dtype=np.uint8), (*shape, len(p))) if isinstance(p, bytes) else p
+              for p in pieces]
+    return np.concatenate(blocks, axis=-1)
+
+
+class RecordWriter:
+    """Writes a ruleset's ``BatchResult`` chunks as hand records of independent hands from 0-0: hand ``i``
+    is its own game (``game`` i + 1), its totals are its score, ``game_status`` as after a game's first hand."""
+
+    def __init__(self, rs: Ruleset, seed: str):
+        self.rs, self.size = rs, rs.params["deal.hand_size"]
+        self.head = f'{{"variant":{json.dumps(rs.id)},"seed":{json.dumps(seed)},"hand":'.encode()
+        self.seat = padded([json.dumps(s) for s in C.SEATS])
+        # each name after a comma, 8 bytes wide: one uint64 per card to look up
+        names = padded(["," + json.dumps(name) for name in C.NAMES])
+        self.card = np.pad(names, ((0, 0), (0, 8 - names.shape[1]))).view(np.uint64).reshape(-1)
+        self.bid = padded([json.dumps(str(Bid(str(KIND_NAME[code]), n))) for code in range(4)
+                           for n in range(self.size + 1)])
+        self.exchange = rs.params["blind_nil.exchange"]
+        self.fn = vector_rules(rs)
+        self.statuses: dict[int, str] = {}
+
+    def write(self, result: BatchResult, first: int, sink: BinaryIO) -> None:
+        """Write the hands of ``result`` as records numbered from ``first``."""
+        sink.write(self.rows(result, first).tobytes().translate(None, b"\0"))
+
+    def rows(self, r: BatchResult, first: int) -> np.ndarray:
+        """(N, width) the records of ``r``, NUL-padded."""
+        n = len(r)
+        index = first + np.arange(n, dtype=np.int64)
+        (hand, game, *tricks, ns_points, ns_added, ew_points, ew_added, ns_bags, ew_bags) = numbers(np.stack(
+            [index, index + 1, *r.tricks.T, r.points[:, 0], r.bags_added[:, 0], r.points[:, 1], r.bags_added[:, 1],
+             r.bags[:, 0], r.bags[:, 1]]))
+        pieces: list[Piece] = [self.head, hand, b',"game":', game, b',"dealer":', self.seat[r.dealer], b',"deal":{']
+        deal = self._cards(self._sorted(r.deals))
+        for seat, name in enumerate(C.SEATS):
+            pieces += [f'{"," if seat else ""}"{name}":['.encode(), deal[:, seat], b"]"]
+        pieces.append(b'},"bids":{')
+        for seat, name in enumerate(C.SEATS):
+            pieces += [f'{"," if seat else ""}"{name}":'.encode(), self.bid[r.bid_kind[:, seat] * (self.size + 1)
+                                                                           + r.bid_n[:, seat]]]
+        pieces += [b'},"exchanges":[', *self._exchanges(r), b'],"tricks":[', self._tricks(r), b'],"tricks_per_seat":{']
+        pieces += [p for seat, name in enumerate(C.SEATS)
+                   for p in (f'{"," if seat else ""}"{name}":'.encode(), tricks[seat])]
+        pieces += [b'},"score":{"NS":{"points":', ns_points, b',"bags_added":', ns_added,
+                   b'},"EW":{"points":', ew_points, b',"bags_added":', ew_added,
+                   b'}},"totals":{"NS":{"score":', ns_points, b',"bags":', ns_bags,
+                   b'},"EW":{"score":', ew_points, b',"bags":', ew_bags, b"}"]
+        pieces += [b'},"game_status":', self._status(r), b"}\n"]
+        return _assemble(pieces, (n,))
+
+    @staticmethod
+    def _sorted(masks: np.ndarray) -> np.ndarray:
+        """(..., k) the card ids of each mask in ascending order (every mask holds k cards)."""
+        bits = np.unpackbits(np.ascontiguousarray(masks, dtype="<i8").view(np.uint8), bitorder="little")
+        return (np.flatnonzero(bits.view(bool)) & 63).reshape(*masks.shape, -1)
+
+    def _cards(self, cards: np.ndarray) -> np.ndarray:
+        """(..., width) a JSON list's items: the cards' names separated by commas."""
+        names = self.card[cards].view(np.uint8)      # (..., 8 k)
+        names[..., 0] = 0                              # no comma before the first
+        return names
+
+    def _tricks(self, r: BatchResult) -> np.ndarray:
+        """(N, width) the tricks: leader, cards in play order, winner."""
+        shape = r.leaders.shape
+        tricks = _assemble([b',{"leader":', self.seat[r.leaders], b',"cards":[', self._cards(r.plays.astype(np.int64)),
+                            b'],"winner":', self.seat[r.winners], b"}"], shape)
+        tricks[:, 0, 0] = 0
+        return tricks.reshape(shape[0], -1)
+
+    def _exchanges(self, r: BatchResult) -> list[np.ndarray]:
+        """The blind-nil exchanges in seat order, each ``{"from", "gave", "received"}`` (none: all NUL)."""
+        present = r.gave != 0
+        if not self.exchange or not present.any():
+            return []
+        earlier = np.cumsum(present, axis=1) - present
+        out = []
+        for seat in range(4):
+            some = (1 << self.exchange) - 1          # stands in for the rows without an exchange
+            gave, got = (self._sorted(np.where(present[:, seat], m[:, seat], some)) for m in (r.gave, r.received))
+            entry = _assemble([b',{"from":', self.seat[np.full(len(r), seat)], b',"gave":[', self._cards(gave),
+                               b'],"received":[', self._cards(got), b"]}"], (len(r),))
+            entry[:, 0] = np.where(earlier[:, seat] > 0, entry[:, 0], 0)
+            out.append(np.where(present[:, seat, None], entry, 0).astype(np.uint8))
+        return out
+
+    def _status(self, r: BatchResult) -> np.ndarray:
+        """(N, width) ``game_status`` after each hand from 0-0: the end rules on arrays, the status's text
+        from ``game_status`` once per distinct outcome (ended by the target, by another rule; the winner)."""
+        high, low = np.maximum(r.points[:, 0], r.points[:, 1]), np.minimum(r.points[:, 0], r.points[:, 1])
+        args = ARGS["game"](ns_score=r.points[:, 0], ns_bags=r.bags[:, 0], ew_score=r.points[:, 1],
+                            ew_bags=r.bags[:, 1], high_score=high, low_score=low, lead=high - low, hands=1)
+        reached, mercy, winner = (np.broadcast_to(self.fn[name](*args), (len(r),)).astype(np.int64)
+                                  for name in ("game.target_reached", "game.mercy", "game.winner"))
+        codes, first, where = np.unique((reached * 2 + mercy) * 8 + winner + 1, return_index=True, return_inverse=True)
+        texts = []
+        for code, i in zip(codes.tolist(), first.tolist()):
+            if code not in self.statuses:
+                status = game_status(self.rs, r.points[i].tolist(), r.bags[i].tolist(), 1)
+                status.pop("explanation", None)
+                status.pop("rule", None)
+                self.statuses[code] = json.dumps(status, separators=(",", ":"))
+            texts.append(self.statuses[code])
+        return padded(texts)[where.reshape(-1)]
