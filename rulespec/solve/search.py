@@ -25,6 +25,7 @@ from ..game.play import bad_winner, legal_cards
 from ..game.procedure import fill, indent, legal_source
 from ..lang.compiler import NONE, make_env
 from ..model.ruleset import Ruleset
+from . import generated
 from .symmetry import equivariant, suit_orders
 
 _CHECK_EVERY = 4096     # nodes between two looks at the clock
@@ -73,7 +74,8 @@ class Step:
 
 
 def _rules_source(rs: Ruleset) -> str:
-    """The generated functions: the legal set leading and following, trumps breaking, the trick winner."""
+    """The generated functions: the legal set leading and following, trumps breaking, the trick winner, and
+    the search's inner loop (``generated``)."""
     return "\n".join([
         "def legal_lead(hand, number, broken, played):",
         "    trick_mask = 0\n    led = NONE\n    position = 1\n    leading = True",
@@ -87,8 +89,7 @@ def _rules_source(rs: Ruleset) -> str:
         "",
         "def breaks(card, hand, leading, led, number):",
         indent(fill("return {trump.breaks}\n", rs, inline)),
-        "def winner(trick_mask, led, number, lead):",
-        indent(fill("return {trick.winner}\n", rs, inline)),
+        generated.source(rs),
     ])
 
 
@@ -104,7 +105,9 @@ class Rules:
         self.legal_lead: Callable[[int, int, bool, int], int] = env["legal_lead"]
         self.legal_follow: Callable[[int, int, int, int, int, bool, int], int] = env["legal_follow"]
         self.breaks: Callable[[int, int, bool, int, int], bool] = env["breaks"]
-        self.winner: Callable[[int, int, int, int], int] = env["winner"]
+        self.wins: dict[int, int] = {}     # (cards, lead, number) -> the card trick.winner names
+        self.winner: Callable[[int, int, int, int], int] = env["memo_winner"](self.wins)
+        self.bind = env["bind"]
         self.suit_of, self.power = rs.suit_of, rs.power
         self.symmetric = equivariant(rs)
         self.orders = suit_orders(rs)
@@ -159,12 +162,17 @@ class Search:
         self.hands = list(pos.hands)
         self.trick = list(pos.trick)
         self.tt: dict[tuple, tuple[int, int]] = {}
+        if len(self.rules.wins) > generated.WINS_MAX:
+            self.rules.wins.clear()
         self.nodes = 0
         budget = budget or Budget()
         self.max_nodes = budget.nodes
         self.deadline = None if budget.seconds is None else time.monotonic() + budget.seconds
         self.budget = budget
         self.next_check = 0     # the node count at which to look at the budget again
+        self._play, self._after = self.rules.bind(self, self.hands, self.trick, goal.counted, goal.team,
+                                                  self._boundary, self._moves, self._check, bad_winner, rs,
+                                                  self.rules.wins)
 
     # ------------------------------------------------------------------ answers
     @property
@@ -211,7 +219,7 @@ class Search:
                 step.winner = leader = self._winner_seat(leader, trick, number)
                 value -= self.goal.counted >> leader & 1
                 trick, number = [], number + 1
-        self.hands = list(pos.hands)
+        self.hands[:] = pos.hands
         return steps
 
     # ------------------------------------------------------------------ the line
@@ -224,15 +232,15 @@ class Search:
         mask, lead = C.mask_of(trick), trick[0] if trick else NONE
         maximising = seat & 1 == self.goal.team
         need = value if maximising else value + 1
-        saved = self.trick
-        self.trick = list(trick)
+        saved = self.trick[:]
+        self.trick[:] = trick
         choice = NONE
         for card in self._moves(seat, legal.cards, mask, led, lead, number, maximising):
             if self._after(seat, hand, card, leader, len(trick), mask, led, lead, number, broken, played,
                            need) is maximising:
                 choice = card
                 break
-        self.trick = saved
+        self.trick[:] = saved
         if choice == NONE:        # cannot happen when ``value`` is the position's value
             raise AssertionError("no card keeps the solved value")
         return Step(seat, choice, conflicts=legal.conflicts, dead_ends=legal.dead_ends)
@@ -279,49 +287,6 @@ class Search:
         other = rules.unsuited
         key.append((h[0] & other, h[1] & other, h[2] & other, h[3] & other))
         return tuple(key)
-
-    def _play(self, leader: int, position: int, trick_mask: int, led: int, lead: int, number: int,
-              broken: bool, played: int, need: int) -> bool:
-        """The seat at ``position`` (0 = leading) of the trick chooses a card."""
-        self.nodes += 1
-        if self.nodes >= self.next_check:
-            self._check()
-        seat = (leader + position) % 4
-        hand = self.hands[seat]
-        rules = self.rules
-        if position == 0:
-            allowed = rules.legal_lead(hand, number, broken, played)
-        else:
-            allowed = rules.legal_follow(hand, trick_mask, led, number, position + 1, broken, played)
-        maximising = seat & 1 == self.goal.team
-        for card in self._moves(seat, allowed, trick_mask, led, lead, number, maximising):
-            if self._after(seat, hand, card, leader, position, trick_mask, led, lead, number, broken, played,
-                           need) is maximising:
-                return maximising
-        return not maximising
-
-    def _after(self, seat: int, hand: int, card: int, leader: int, position: int, trick_mask: int, led: int,
-               lead: int, number: int, broken: bool, played: int, need: int) -> bool:
-        """``seat`` plays ``card``: the result of the rest of the search (the procedure's PLAY_CARD)."""
-        rules = self.rules
-        leading = position == 0
-        if not broken and rules.breaks(card, hand, leading, led, number):
-            broken = True
-        bit = 1 << card
-        if leading:
-            led, lead = rules.suit_of[card], card
-        self.hands[seat] = hand & ~bit
-        self.trick.append(card)
-        if position == 3:
-            winner = self._winner_seat(leader, self.trick, number, trick_mask | bit, led)
-            result = self._boundary(winner, number + 1, broken, played | bit,
-                                    need - (self.goal.counted >> winner & 1))
-        else:
-            result = self._play(leader, position + 1, trick_mask | bit, led, lead, number, broken, played | bit,
-                                need)
-        self.trick.pop()
-        self.hands[seat] = hand
-        return result
 
     def _winner_seat(self, leader: int, trick: list[int], number: int, mask: int | None = None,
                      led: int | None = None) -> int:
