@@ -26,6 +26,7 @@ from ..game.procedure import fill, indent, legal_source
 from ..lang.compiler import NONE, make_env
 from ..model.ruleset import Ruleset
 from . import generated
+from .quick import Shape
 from .symmetry import equivariant, suit_orders
 
 _CHECK_EVERY = 4096     # nodes between two looks at the clock
@@ -110,6 +111,7 @@ class Rules:
         self.bind = env["bind"]
         self.suit_of, self.power = rs.suit_of, rs.power
         self.symmetric = equivariant(rs)
+        self.shape = Shape.of(rs)
         self.orders = suit_orders(rs)
         self.suit_masks = tuple(C.mask_of(order) for order in self.orders)
         self.unsuited = rs.deck & ~(self.suit_masks[0] | self.suit_masks[1] | self.suit_masks[2]
@@ -162,6 +164,8 @@ class Search:
         self.hands = list(pos.hands)
         self.trick = list(pos.trick)
         self.tt: dict[tuple, tuple[int, int]] = {}
+        # quick tricks count for a side: only when the goal counts both of a team's seats
+        self.quick = self.rules.shape if goal.counted == 0b0101 << goal.team else None
         if len(self.rules.wins) > generated.WINS_MAX:
             self.rules.wins.clear()
         self.nodes = 0
@@ -256,15 +260,34 @@ class Search:
             return bool(self.goal.counted >> self._last_trick(leader, number) & 1) >= need
         key = self._key(leader, broken)
         bounds = self.tt.get(key)
-        if bounds is not None:
-            if bounds[0] >= need:
-                return True
-            if bounds[1] < need:
-                return False
+        if bounds is None:
+            bounds = self.tt[key] = self._sure(leader, number, broken)
+        low, high = bounds
+        if low >= need:
+            return True
+        if high < need:
+            return False
         result = self._play(leader, 0, 0, NONE, NONE, number, broken, played, need)
-        low, high = bounds or (0, self.last - number + 1)
-        self.tt[key] = (max(low, need), high) if result else (low, min(high, need - 1))
+        self.tt[key] = (need, high) if result else (low, need - 1)
         return result
+
+    def _sure(self, leader: int, number: int, broken: bool) -> tuple[int, int]:
+        """Bounds on the counted seats' tricks before any search: the tricks left, narrowed (when the
+        rules are shown to allow it, ``quick.Shape``) by the sure tricks of either side: top trumps, and
+        the leader's quick tricks after the first trick."""
+        left = self.last - number + 1
+        shape = self.quick
+        if shape is None:
+            return 0, left
+        hands, team = self.hands, self.goal.team
+        ours, theirs = shape.trump_tricks(hands, team), shape.trump_tricks(hands, 1 - team)
+        if number > 1:
+            cashed = shape.tricks(hands, leader, broken)
+            if leader & 1 == team:
+                ours = max(ours, cashed)
+            else:
+                theirs = max(theirs, cashed)
+        return ours, left - theirs
 
     def _last_trick(self, leader: int, number: int) -> int:
         """The winner of the last trick, each seat playing its one card."""
