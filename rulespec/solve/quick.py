@@ -8,7 +8,7 @@ ruleset only when they are, character for character, one of these:
 * following: the legal set is the hand's cards of the suit led when it has one, else the hand;
 * winning: the highest-power card of suit ``T`` in the trick if there is one, else the highest of
   the suit led (or, without trumps, the highest of the suit led);
-* leading: any card, or a card of suit ``T`` only once trumps are broken or the hand holds no other
+* leading: any card, or a card of one suit only once trumps are broken or the hand holds no other
   suit (an allowed lead stays allowed as the hand shrinks and trumps break).
 
 ``symmetry.equivariant`` must hold too (no two cards of a suit share a power, so "highest" is a
@@ -58,22 +58,22 @@ def _trump(winner: str) -> int | bool:
     return trumps[0] if trumps else winner == _WIN_PLAIN
 
 
-def _lead_needs_break(lead: str, trump: int | bool) -> bool | None:
-    """Whether a lead of the accepted forms restricts trumps until broken; None for another form."""
+def _restricted(lead: str) -> int | bool | None:
+    """The suit a lead of the accepted forms allows only once trumps are broken (False: none); None for
+    another form."""
     if lead == _LEAD_ANY:
         return False
-    if type(trump) is int and lead == _LEAD_BROKEN.replace("{T}", str(trump)):
-        return True
-    return None
+    suits = [t for t in range(4) if lead == _LEAD_BROKEN.replace("{T}", str(t))]
+    return suits[0] if suits else None
 
 
 @dataclass(frozen=True)
 class Shape:
     """A ruleset shown to play follow-suit, trump-wins tricks after the first: its trump suit (None:
-    no trumps), whether a trump may be led only once broken, each suit's cards (highest first) and
-    mask, and per card the mask of the higher cards of its suit."""
+    no trumps), the suit that may be led only once trumps are broken (None: any lead), each suit's cards
+    (highest first) and mask, and per card the mask of the higher cards of its suit."""
     trump: int | None
-    lead_needs_break: bool
+    restricted: int | None
     orders: tuple[tuple[int, ...], ...]
     masks: tuple[int, ...]
     above: dict[int, int]
@@ -84,8 +84,8 @@ class Shape:
         if not equivariant(rs) or narrowing(rs, inline, False, False) != _FOLLOW:
             return None
         trump = _trump(fill("{trick.winner}", rs, inline))
-        needs_break = _lead_needs_break(narrowing(rs, inline, True, False), trump)
-        if trump is False or needs_break is None:
+        restricted = _restricted(narrowing(rs, inline, True, False))
+        if trump is False or restricted is None:
             return None
         orders = suit_orders(rs)
         masks = tuple(sum(1 << c for c in order) for order in orders)
@@ -93,7 +93,8 @@ class Shape:
         if any(tables[s] & rs.deck != masks[s] for s in range(4)):    # the rules' suits are the orders' suits
             return None
         above = {card: sum(1 << c for c in order[:k]) for order in orders for k, card in enumerate(order)}
-        return Shape(None if trump is True else trump, needs_break, orders, masks, above)
+        return Shape(None if trump is True else trump, None if restricted is False else restricted, orders,
+                     masks, above)
 
     def tricks(self, hands: list[int], leader: int, broken: bool) -> int:
         """Tricks the leader's side surely takes cashing from the top: one suit, or one suit after
@@ -112,7 +113,7 @@ class Shape:
         """Rounds of ``suit`` the leader cashes first (see the module's text), and the same rounds when
         partner can win none of them (then they add up over suits), else 0."""
         mask, trump = self.masks[suit], self.trump
-        if suit == trump and self.lead_needs_break and not broken and mine & ~mask:
+        if suit == self.restricted and not broken and mine & ~mask:
             return 0, 0
         tops = self._tops(suit, mine, lho | rho)
         rounds = len(tops)

@@ -261,7 +261,7 @@ class Search:
         key = self._key(leader, broken)
         bounds = self.tt.get(key)
         if bounds is None:
-            bounds = self.tt[key] = self._sure(leader, number, broken)
+            bounds = self.tt[key] = self.bounds(leader, number, broken)
         low, high = bounds
         if low >= need:
             return True
@@ -271,7 +271,7 @@ class Search:
         self.tt[key] = (need, high) if result else (low, need - 1)
         return result
 
-    def _sure(self, leader: int, number: int, broken: bool) -> tuple[int, int]:
+    def bounds(self, leader: int, number: int, broken: bool) -> tuple[int, int]:
         """Bounds on the counted seats' tricks before any search: the tricks left, narrowed (when the
         rules are shown to allow it, ``quick.Shape``) by the sure tricks of either side: top trumps, and
         the leader's quick tricks after the first trick."""
