@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ..game.fused import inline
 from ..game.procedure import fill, indent, legal_source
+from ..model.ruleset import Ruleset
 
 WINS_MAX = 1 << 20    # winners memoised per ruleset before the memo starts afresh
 
@@ -74,7 +75,7 @@ def winner(trick_mask, led, number, lead):
 """
 
 
-def source(rs) -> str:
+def source(rs: Ruleset) -> str:
     """``bind`` for ``rs``: ``play`` and ``after`` with the rules' expressions inlined."""
     play = PLAY.replace("{legal}", indent(legal_source(rs, inline, None)))
     return "".join([

@@ -6,9 +6,11 @@ checked expression inlined by ``game.fused.inline``), so the search plays exactl
 as ``HandState`` does.  The search answers one question at a time, "can ``team``
 make the ``counted`` seats take at least ``need`` of the remaining tricks?"
 (null-window alpha-beta over single cards), with a transposition table of trick
-bounds at trick boundaries, move ordering, and, where ``symmetry.equivariant``
-proves it sound for the variant, same-suit cards adjacent in power searched once
-and positions keyed on their rank-normalised hands.  ``Search.value`` finds the
+bounds at trick boundaries (first set, where ``quick.Shape`` shows the rules allow
+it, from either side's sure tricks), move ordering, and, where
+``symmetry.equivariant`` proves it sound for the variant, same-suit cards adjacent
+in power searched once and positions keyed on their rank-normalised hands.  The
+inner loop is generated per ruleset (``generated``).  ``Search.value`` finds the
 exact count by bisection on ``need``; ``Search.line`` gives a principal line.
 """
 from __future__ import annotations
