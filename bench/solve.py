@@ -27,10 +27,10 @@ SCORE_BODY = {"variant": "classic", "bids": {"N": "nil", "E": 3, "S": 4, "W": 3}
 
 
 def _dds_timed(pos) -> tuple[float, int]:
-    """DDS's seconds and N/S tricks for ``pos``."""
-    start = time.perf_counter()
+    """DDS's CPU seconds and N/S tricks for ``pos`` (DDS runs in this process, on one thread)."""
+    start = time.process_time()
     tricks = dds_tricks(pos)
-    return time.perf_counter() - start, tricks
+    return time.process_time() - start, tricks
 
 
 def _full_deal(rs, rng: random.Random, size: int):
@@ -40,30 +40,41 @@ def _full_deal(rs, rng: random.Random, size: int):
     return pos
 
 
+def _ours_timed(rs, pos, cap: float) -> tuple[float, int | None, int]:
+    """Our CPU seconds, N/S tricks (None: not finished within ``cap`` seconds) and nodes for ``pos``."""
+    start = time.process_time()
+    search = Search(rs, pos, NS, Budget(seconds=cap))
+    try:
+        value: int | None = search.value()
+    except ValueError:          # SearchBudgetError: the cap was reached
+        value = None
+    return time.process_time() - start, value, search.nodes
+
+
 def speed(deals: int = 20, cap: float = 120.0, seed: int = 1, size: int = 13) -> dict:
-    """Full deals (one leader, one value) solved by ours and by DDS; ratios per deal.  A deal ours
-    cannot finish within ``cap`` seconds counts at the cap (its ratio is then a lower bound)."""
+    """Deals of ``size`` cards a seat (one leader, one value) solved by ours and by DDS
+    (``solve_board`` in ``SolveMode.OptimalOne``) one after the other, in CPU seconds; ratios per deal.
+    A deal ours cannot finish within ``cap`` seconds (wall clock) counts at its time then, so its ratio
+    and the median and p95 are lower bounds."""
     rs = load_ruleset(BRIDGE_SPADES)
     rng = random.Random(seed)
-    ratios, ours_s, dds_s, unfinished, agree = [], [], [], 0, 0
+    rows = []
     dds_tricks(_full_deal(rs, rng, 2))       # DDS allocates its tables on the first call: not timed
     for _ in range(deals):
         pos = _full_deal(rs, rng, size)
         dds, expected = _dds_timed(pos)
-        start = time.perf_counter()
-        try:
-            agree += Search(rs, pos, NS, Budget(seconds=cap)).value() == expected
-        except ValueError:          # SearchBudgetError: the cap was reached
-            unfinished += 1
-        ours = time.perf_counter() - start
-        ours_s.append(ours)
-        dds_s.append(dds)
-        ratios.append(ours / dds)
-    ratios.sort()
-    return {"deals": deals, "cards": size, "unfinished": unfinished, "agree_with_dds": agree, "cap_s": cap,
+        ours, value, nodes = _ours_timed(rs, pos, cap)
+        rows.append({"ours_s": round(ours, 4), "dds_s": round(dds, 5), "ratio": round(ours / max(dds, 1e-6), 1),
+                     "nodes": nodes, "finished": value is not None, "agrees": value == expected})
+    ratios = sorted(row["ratio"] for row in rows)
+    return {"deals": deals, "cards": size, "cap_s": cap,
+            "unfinished": sum(not row["finished"] for row in rows),
+            "agree_with_dds": sum(row["agrees"] for row in rows),
             "median_ratio": statistics.median(ratios),
             "p95_ratio": ratios[min(len(ratios) - 1, int(0.95 * len(ratios)))],
-            "median_ours_s": statistics.median(ours_s), "median_dds_s": statistics.median(dds_s)}
+            "median_ours_s": statistics.median(row["ours_s"] for row in rows),
+            "median_dds_s": statistics.median(row["dds_s"] for row in rows),
+            "per_deal": rows}
 
 
 def dds_agreement(count: int = 500, seed: int = 2, sizes: tuple[int, ...] = (4, 5, 6, 7, 8)) -> dict:
@@ -127,11 +138,18 @@ def main() -> None:
     parser.add_argument("--cap", type=float, default=120.0, help="seconds one of our full solves may take")
     parser.add_argument("--check", type=int, default=500, help="deals checked against DDS")
     parser.add_argument("--minimax", type=int, default=160, help="end positions per bundled variant")
+    parser.add_argument("--sizes", type=int, nargs="*", default=[13],
+                        help="cards a seat of the deals timed against DDS (13: full deals)")
     args = parser.parse_args()
     print("claim latency:", claim_latency())
     print("minimax agreement:", minimax_agreement(args.minimax))
     print("DDS agreement:", dds_agreement(args.check))
-    print("speed:", speed(args.deals, args.cap))
+    for size in args.sizes:
+        result = speed(args.deals, args.cap, size=size)
+        rows = result.pop("per_deal")
+        print(f"speed, {size} cards a seat:", result)
+        for row in rows:
+            print("   ", row)
 
 
 if __name__ == "__main__":

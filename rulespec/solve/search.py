@@ -6,9 +6,11 @@ checked expression inlined by ``game.fused.inline``), so the search plays exactl
 as ``HandState`` does.  The search answers one question at a time, "can ``team``
 make the ``counted`` seats take at least ``need`` of the remaining tricks?"
 (null-window alpha-beta over single cards), with a transposition table of trick
-bounds at trick boundaries, move ordering, and, where ``symmetry.equivariant``
-proves it sound for the variant, same-suit cards adjacent in power searched once
-and positions keyed on their rank-normalised hands.  ``Search.value`` finds the
+bounds at trick boundaries (first set, where ``quick.Shape`` shows the rules allow
+it, from either side's sure tricks), move ordering, and, where
+``symmetry.equivariant`` proves it sound for the variant, same-suit cards adjacent
+in power searched once and positions keyed on their rank-normalised hands.  The
+inner loop is generated per ruleset (``generated``).  ``Search.value`` finds the
 exact count by bisection on ``need``; ``Search.line`` gives a principal line.
 """
 from __future__ import annotations
@@ -25,6 +27,8 @@ from ..game.play import bad_winner, legal_cards
 from ..game.procedure import fill, indent, legal_source
 from ..lang.compiler import NONE, make_env
 from ..model.ruleset import Ruleset
+from . import generated
+from .quick import Shape
 from .symmetry import equivariant, suit_orders
 
 _CHECK_EVERY = 4096     # nodes between two looks at the clock
@@ -73,7 +77,8 @@ class Step:
 
 
 def _rules_source(rs: Ruleset) -> str:
-    """The generated functions: the legal set leading and following, trumps breaking, the trick winner."""
+    """The generated functions: the legal set leading and following, trumps breaking, the trick winner, and
+    the search's inner loop (``generated``)."""
     return "\n".join([
         "def legal_lead(hand, number, broken, played):",
         "    trick_mask = 0\n    led = NONE\n    position = 1\n    leading = True",
@@ -87,8 +92,7 @@ def _rules_source(rs: Ruleset) -> str:
         "",
         "def breaks(card, hand, leading, led, number):",
         indent(fill("return {trump.breaks}\n", rs, inline)),
-        "def winner(trick_mask, led, number, lead):",
-        indent(fill("return {trick.winner}\n", rs, inline)),
+        generated.source(rs),
     ])
 
 
@@ -104,9 +108,12 @@ class Rules:
         self.legal_lead: Callable[[int, int, bool, int], int] = env["legal_lead"]
         self.legal_follow: Callable[[int, int, int, int, int, bool, int], int] = env["legal_follow"]
         self.breaks: Callable[[int, int, bool, int, int], bool] = env["breaks"]
-        self.winner: Callable[[int, int, int, int], int] = env["winner"]
+        self.wins: dict[int, int] = {}     # (cards, lead, number) -> the card trick.winner names
+        self.winner: Callable[[int, int, int, int], int] = env["memo_winner"](self.wins)
+        self.bind = env["bind"]
         self.suit_of, self.power = rs.suit_of, rs.power
         self.symmetric = equivariant(rs)
+        self.shape = Shape.of(rs)
         self.orders = suit_orders(rs)
         self.suit_masks = tuple(C.mask_of(order) for order in self.orders)
         self.unsuited = rs.deck & ~(self.suit_masks[0] | self.suit_masks[1] | self.suit_masks[2]
@@ -159,12 +166,19 @@ class Search:
         self.hands = list(pos.hands)
         self.trick = list(pos.trick)
         self.tt: dict[tuple, tuple[int, int]] = {}
+        # quick tricks count for a side: only when the goal counts both of a team's seats
+        self.quick = self.rules.shape if goal.counted == 0b0101 << goal.team else None
+        if len(self.rules.wins) > generated.WINS_MAX:
+            self.rules.wins.clear()
         self.nodes = 0
         budget = budget or Budget()
         self.max_nodes = budget.nodes
         self.deadline = None if budget.seconds is None else time.monotonic() + budget.seconds
         self.budget = budget
         self.next_check = 0     # the node count at which to look at the budget again
+        self._play, self._after = self.rules.bind(self, self.hands, self.trick, goal.counted, goal.team,
+                                                  self._boundary, self._moves, self._check, bad_winner, rs,
+                                                  self.rules.wins)
 
     # ------------------------------------------------------------------ answers
     @property
@@ -211,7 +225,7 @@ class Search:
                 step.winner = leader = self._winner_seat(leader, trick, number)
                 value -= self.goal.counted >> leader & 1
                 trick, number = [], number + 1
-        self.hands = list(pos.hands)
+        self.hands[:] = pos.hands
         return steps
 
     # ------------------------------------------------------------------ the line
@@ -224,15 +238,15 @@ class Search:
         mask, lead = C.mask_of(trick), trick[0] if trick else NONE
         maximising = seat & 1 == self.goal.team
         need = value if maximising else value + 1
-        saved = self.trick
-        self.trick = list(trick)
+        saved = self.trick[:]
+        self.trick[:] = trick
         choice = NONE
         for card in self._moves(seat, legal.cards, mask, led, lead, number, maximising):
             if self._after(seat, hand, card, leader, len(trick), mask, led, lead, number, broken, played,
                            need) is maximising:
                 choice = card
                 break
-        self.trick = saved
+        self.trick[:] = saved
         if choice == NONE:        # cannot happen when ``value`` is the position's value
             raise AssertionError("no card keeps the solved value")
         return Step(seat, choice, conflicts=legal.conflicts, dead_ends=legal.dead_ends)
@@ -248,15 +262,34 @@ class Search:
             return bool(self.goal.counted >> self._last_trick(leader, number) & 1) >= need
         key = self._key(leader, broken)
         bounds = self.tt.get(key)
-        if bounds is not None:
-            if bounds[0] >= need:
-                return True
-            if bounds[1] < need:
-                return False
+        if bounds is None:
+            bounds = self.tt[key] = self.bounds(leader, number, broken)
+        low, high = bounds
+        if low >= need:
+            return True
+        if high < need:
+            return False
         result = self._play(leader, 0, 0, NONE, NONE, number, broken, played, need)
-        low, high = bounds or (0, self.last - number + 1)
-        self.tt[key] = (max(low, need), high) if result else (low, min(high, need - 1))
+        self.tt[key] = (need, high) if result else (low, need - 1)
         return result
+
+    def bounds(self, leader: int, number: int, broken: bool) -> tuple[int, int]:
+        """Bounds on the counted seats' tricks before any search: the tricks left, narrowed (when the
+        rules are shown to allow it, ``quick.Shape``) by the sure tricks of either side: top trumps, and
+        the leader's quick tricks after the first trick."""
+        left = self.last - number + 1
+        shape = self.quick
+        if shape is None:
+            return 0, left
+        hands, team = self.hands, self.goal.team
+        ours, theirs = shape.trump_tricks(hands, team), shape.trump_tricks(hands, 1 - team)
+        if number > 1:
+            cashed = shape.tricks(hands, leader, broken)
+            if leader & 1 == team:
+                ours = max(ours, cashed)
+            else:
+                theirs = max(theirs, cashed)
+        return ours, left - theirs
 
     def _last_trick(self, leader: int, number: int) -> int:
         """The winner of the last trick, each seat playing its one card."""
@@ -279,49 +312,6 @@ class Search:
         other = rules.unsuited
         key.append((h[0] & other, h[1] & other, h[2] & other, h[3] & other))
         return tuple(key)
-
-    def _play(self, leader: int, position: int, trick_mask: int, led: int, lead: int, number: int,
-              broken: bool, played: int, need: int) -> bool:
-        """The seat at ``position`` (0 = leading) of the trick chooses a card."""
-        self.nodes += 1
-        if self.nodes >= self.next_check:
-            self._check()
-        seat = (leader + position) % 4
-        hand = self.hands[seat]
-        rules = self.rules
-        if position == 0:
-            allowed = rules.legal_lead(hand, number, broken, played)
-        else:
-            allowed = rules.legal_follow(hand, trick_mask, led, number, position + 1, broken, played)
-        maximising = seat & 1 == self.goal.team
-        for card in self._moves(seat, allowed, trick_mask, led, lead, number, maximising):
-            if self._after(seat, hand, card, leader, position, trick_mask, led, lead, number, broken, played,
-                           need) is maximising:
-                return maximising
-        return not maximising
-
-    def _after(self, seat: int, hand: int, card: int, leader: int, position: int, trick_mask: int, led: int,
-               lead: int, number: int, broken: bool, played: int, need: int) -> bool:
-        """``seat`` plays ``card``: the result of the rest of the search (the procedure's PLAY_CARD)."""
-        rules = self.rules
-        leading = position == 0
-        if not broken and rules.breaks(card, hand, leading, led, number):
-            broken = True
-        bit = 1 << card
-        if leading:
-            led, lead = rules.suit_of[card], card
-        self.hands[seat] = hand & ~bit
-        self.trick.append(card)
-        if position == 3:
-            winner = self._winner_seat(leader, self.trick, number, trick_mask | bit, led)
-            result = self._boundary(winner, number + 1, broken, played | bit,
-                                    need - (self.goal.counted >> winner & 1))
-        else:
-            result = self._play(leader, position + 1, trick_mask | bit, led, lead, number, broken, played | bit,
-                                need)
-        self.trick.pop()
-        self.hands[seat] = hand
-        return result
 
     def _winner_seat(self, leader: int, trick: list[int], number: int, mask: int | None = None,
                      led: int | None = None) -> int:

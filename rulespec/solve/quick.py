@@ -1,0 +1,167 @@
+"""Quick tricks: a lower bound on the tricks the side on lead takes by cashing top cards of one suit,
+used only where the variant's compiled rules are shown to be follow-suit, trump-wins play.
+
+``Shape.of`` reads the generated sources of the rules that decide a trick after the first one
+(``game.procedure.narrowing`` for a seat leading and following, ``{trick.winner}``) and accepts a
+ruleset only when they are, character for character, one of these:
+
+* following: the legal set is the hand's cards of the suit led when it has one, else the hand;
+* winning: the highest-power card of suit ``T`` in the trick if there is one, else the highest of
+  the suit led (or, without trumps, the highest of the suit led);
+* leading: any card, or a card of one suit only once trumps are broken or the hand holds no other
+  suit (an allowed lead stays allowed as the hand shrinks and trumps break).
+
+``symmetry.equivariant`` must hold too (no two cards of a suit share a power, so "highest" is a
+strict order).  The first trick has rules of its own and is never bounded here.
+
+The bound (``Shape.tricks``), for the leader's cards ``c1 > c2 > …`` of one suit that rank above
+every opponent's card of that suit: in round ``i`` the leader leads ``ci``; an opponent either follows
+(lower) or is void and can trump only if it holds a trump, so rounds are counted only while every
+opponent holding a trump still has a card of the suit; partner plays its lowest card of the suit or,
+void, any other card.  If partner's card could win (a higher card of the suit, or a trump when void)
+the side still wins that round but may lose the lead: counting stops after it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..game.fused import inline
+from ..game.procedure import fill, narrowing
+from ..model.ruleset import Ruleset
+from .symmetry import equivariant, suit_orders
+
+_FOLLOW = """\
+allowed = hand
+narrowed = allowed & (hand & _SM[led] if hand & _SM[led] != 0 else hand)
+if narrowed:
+    allowed = narrowed
+"""
+_LEAD_ANY = """\
+allowed = hand
+narrowed = allowed & (hand)
+if narrowed:
+    allowed = narrowed
+"""
+_LEAD_BROKEN = """\
+allowed = hand
+narrowed = allowed & (hand if broken or hand & ~_SM[{T}] == 0 else hand & ~_SM[{T}])
+if narrowed:
+    allowed = narrowed
+"""
+_WIN_TRUMPS = "_hi(trick_mask & _SM[{T}]) if trick_mask & _SM[{T}] != 0 else _hi(trick_mask & _SM[led])"
+_WIN_PLAIN = "_hi(trick_mask & _SM[led])"
+
+
+def _trump(winner: str) -> int | bool:
+    """The trump suit of a winner of the trump-wins form; True for the no-trump form; False for neither."""
+    trumps = [t for t in range(4) if winner == _WIN_TRUMPS.replace("{T}", str(t))]
+    return trumps[0] if trumps else winner == _WIN_PLAIN
+
+
+def _restricted(lead: str) -> int | bool | None:
+    """The suit a lead of the accepted forms allows only once trumps are broken (False: none); None for
+    another form."""
+    if lead == _LEAD_ANY:
+        return False
+    suits = [t for t in range(4) if lead == _LEAD_BROKEN.replace("{T}", str(t))]
+    return suits[0] if suits else None
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A ruleset shown to play follow-suit, trump-wins tricks after the first: its trump suit (None:
+    no trumps), the suit that may be led only once trumps are broken (None: any lead), each suit's cards
+    (highest first) and mask, and per card the mask of the higher cards of its suit."""
+    trump: int | None
+    restricted: int | None
+    orders: tuple[tuple[int, ...], ...]
+    masks: tuple[int, ...]
+    above: dict[int, int]
+
+    @staticmethod
+    def of(rs: Ruleset) -> Shape | None:
+        """``rs``'s shape, or None when its rules are not (character for character) the forms above."""
+        if not equivariant(rs) or narrowing(rs, inline, False, False) != _FOLLOW:
+            return None
+        trump = _trump(fill("{trick.winner}", rs, inline))
+        restricted = _restricted(narrowing(rs, inline, True, False))
+        if trump is False or restricted is None:
+            return None
+        orders = suit_orders(rs)
+        masks = tuple(sum(1 << c for c in order) for order in orders)
+        tables = rs.fn["trick.winner"].__globals__["_SM"]
+        if any(tables[s] & rs.deck != masks[s] for s in range(4)):    # the rules' suits are the orders' suits
+            return None
+        above = {card: sum(1 << c for c in order[:k]) for order in orders for k, card in enumerate(order)}
+        return Shape(None if trump is True else trump, None if restricted is False else restricted, orders,
+                     masks, above)
+
+    def tricks(self, hands: list[int], leader: int, broken: bool) -> int:
+        """Tricks the leader's side surely takes cashing from the top: one suit, or one suit after
+        another where partner can never win a round."""
+        mine, partner = hands[leader], hands[(leader + 2) % 4]
+        lho, rho = hands[(leader + 1) % 4], hands[(leader + 3) % 4]
+        single = clean = 0
+        for suit in range(4):
+            if mine & self.masks[suit]:
+                one, safe = self._suit(suit, mine, partner, lho, rho, broken)
+                single = max(single, one)
+                clean += safe
+        return max(single, clean)
+
+    def _suit(self, suit: int, mine: int, partner: int, lho: int, rho: int, broken: bool) -> tuple[int, int]:
+        """Rounds of ``suit`` the leader cashes first (see the module's text), and the same rounds when
+        partner can win none of them (then they add up over suits), else 0."""
+        mask, trump = self.masks[suit], self.trump
+        if suit == self.restricted and not broken and mine & ~mask:
+            return 0, 0
+        tops = self._tops(suit, mine, lho | rho)
+        rounds = len(tops)
+        trump_mask = 0 if trump is None or suit == trump else self.masks[trump]
+        for opponent in (lho, rho):
+            if opponent & trump_mask:
+                rounds = min(rounds, (opponent & mask).bit_count())
+        if not rounds:
+            return 0, 0
+        if not partner & (trump_mask | self.above[tops[rounds - 1]]):
+            return rounds, rounds        # partner holds no trump and nothing above the cards cashed
+        return self._until_partner_wins(suit, tops[:rounds], partner, trump_mask), 0
+
+    def _until_partner_wins(self, suit: int, tops: list[int], partner: int, trump_mask: int) -> int:
+        """Rounds cashing ``tops`` up to the first that partner's card (its lowest of the suit, or a trump
+        when void) could win: the side wins it too, but may lose the lead."""
+        lows = [c for c in reversed(self.orders[suit]) if partner >> c & 1]    # partner's, lowest first
+        for i, top in enumerate(tops):
+            if i < len(lows):
+                if self.above[top] >> lows[i] & 1:
+                    return i + 1
+            elif partner & trump_mask:
+                return i + 1
+        return len(tops)
+    def trump_tricks(self, hands: list[int], seat: int) -> int:
+        """Tricks ``seat``'s side surely takes with the top trumps it holds, whoever leads: the live trumps
+        above every other side's trump each win the trick they are played in, and one hand's cards are
+        played to different tricks (the more of them in either hand of the side)."""
+        if self.trump is None:
+            return 0
+        mine, partner = hands[seat], hands[(seat + 2) % 4]
+        others = hands[(seat + 1) % 4] | hands[(seat + 3) % 4]
+        ours = [0, 0]
+        for card in self.orders[self.trump]:
+            if mine >> card & 1:
+                ours[0] += 1
+            elif partner >> card & 1:
+                ours[1] += 1
+            elif others >> card & 1:
+                break
+        return max(ours)
+
+    def _tops(self, suit: int, mine: int, opponents: int) -> list[int]:
+        """The leader's cards of ``suit`` above every opponent's card of it, highest first."""
+        tops = []
+        for card in self.orders[suit]:
+            if opponents >> card & 1:
+                break
+            if mine >> card & 1:
+                tops.append(card)
+        return tops
