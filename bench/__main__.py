@@ -132,7 +132,7 @@ def _solve_rows(raw: dict, args: argparse.Namespace) -> list[tuple[str, str, str
     raw["solve"] = {"speed": speed, "claim_latency": latency}
     unfinished = f", {speed['unfinished']} at the {speed['cap_s']:g} s cap" if speed["unfinished"] else ""
     return [
-        (f"full deal solve vs DDS OptimalOne (s, median of {speed['deals']}{unfinished}; ratio median)",
+        (f"full deal solve vs DDS OptimalOne (CPU s, median of {speed['deals']}{unfinished}; ratio median)",
          f"{speed['median_ours_s']:.2f}", f"{speed['median_dds_s']:.3f}", f"{speed['median_ratio']:.0f}x", "<= 30x"),
         ("  same, ratio p95", "-", "-", f"{speed['p95_ratio']:.0f}x", "<= 60x"),
         (f"POST /v1/claim ({latency['tricks']} tricks) vs /v1/score (ms, median)", f"{latency['claim_ms']:.1f}",

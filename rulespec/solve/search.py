@@ -16,7 +16,6 @@ exact count by bisection on ``need``; ``Search.line`` gives a principal line.
 from __future__ import annotations
 
 import time
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -26,7 +25,7 @@ from ..game.fused import inline
 from ..game.play import bad_winner, legal_cards
 from ..game.procedure import fill, indent, legal_source
 from ..lang.compiler import NONE, make_env
-from ..model.ruleset import Ruleset
+from ..model.ruleset import Ruleset, per_ruleset
 from . import generated
 from .quick import Shape
 from .symmetry import equivariant, suit_orders
@@ -144,15 +143,7 @@ class Rules:
         return tuple(out)
 
 
-_RULES: weakref.WeakKeyDictionary[Ruleset, Rules] = weakref.WeakKeyDictionary()
-
-
-def rules_for(rs: Ruleset) -> Rules:
-    """``rs``'s generated search functions, built once per ruleset."""
-    rules = _RULES.get(rs)
-    if rules is None:
-        rules = _RULES[rs] = Rules(rs)
-    return rules
+rules_for = per_ruleset(Rules)     # ``rs``'s generated search functions, built once per ruleset
 
 
 class Search:
