@@ -17,7 +17,7 @@ from ..model.ruleset import Ruleset
 WINS_MAX = 1 << 20    # winners memoised per ruleset before the memo starts afresh
 
 # the arguments of ``bind``: the search's shared state and the helpers the loop calls
-BIND_ARGS = "search, hands, trick, counted, team, boundary, moves, check, bad_winner, rs, wins"
+BIND_ARGS = "search, hands, trick, counted, team, boundary, moves, check, bad_winner, rs, wins, close"
 
 PLAY = """\
 def play(leader, index, trick_mask, led, lead, number, broken, played, need):
@@ -34,7 +34,7 @@ def play(leader, index, trick_mask, led, lead, number, broken, played, need):
         if after(seat, hand, card, leader, index, trick_mask, led, lead, number, broken, played,
                  need) is maximising:
             return maximising
-    return not maximising
+{close}    return not maximising
 """
 
 AFTER = """\
@@ -56,7 +56,7 @@ def after(seat, hand, card, leader, index, trick_mask, led, lead, number, broken
             win = wins[key] = {trick.winner}
         if win < 0 or not trick_mask >> win & 1:
             bad_winner(rs, win)
-        winner = (leader + trick.index(win)) % 4
+{relevant}        winner = (leader + trick.index(win)) % 4
         result = boundary(winner, number + 1, broken, played | bit, need - (counted >> winner & 1))
     else:
         result = play(leader, index + 1, trick_mask, led, lead, number, broken, played | bit, need)
@@ -75,13 +75,19 @@ def winner(trick_mask, led, number, lead):
 """
 
 
-def source(rs: Ruleset) -> str:
-    """``bind`` for ``rs``: ``play`` and ``after`` with the rules' expressions inlined."""
+def source(rs: Ruleset, partition: bool) -> str:
+    """``bind`` for ``rs``: ``play`` and ``after`` with the rules' expressions inlined; with ``partition``,
+    each trick's winner is marked as mattering and a seat that tried every card closes the cards that
+    matter over its runs of interchangeable cards (``partition``, ``Search.close``)."""
     play = PLAY.replace("{legal}", indent(legal_source(rs, inline, None)))
+    play = play.replace("{close}", "    close(seat, allowed, trick_mask)\n" if partition else "")
+    after = AFTER.replace("{relevant}", (
+        "        if trick_mask & _SM[_SUIT[win]] & ~(1 << win):\n"    # it beat a card of its suit
+        "            search.rel |= 1 << win\n") if partition else "")
     return "".join([
         f"def bind({BIND_ARGS}):\n",
         indent(play),
-        indent(fill(AFTER, rs, inline)),
+        indent(fill(after, rs, inline)),
         "    return play, after\n",
         "\n",
         "def memo_winner(wins):\n",

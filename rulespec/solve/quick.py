@@ -96,36 +96,42 @@ class Shape:
         return Shape(None if trump is True else trump, None if restricted is False else restricted, orders,
                      masks, above)
 
-    def tricks(self, hands: list[int], leader: int, broken: bool) -> int:
+    def tricks(self, hands: list[int], leader: int, broken: bool) -> tuple[int, int]:
         """Tricks the leader's side surely takes cashing from the top: one suit, or one suit after
-        another where partner can never win a round."""
+        another where partner can never win a round; and the cards whose holders the count reads (of
+        the others it reads only each hand's length in each suit)."""
         mine, partner = hands[leader], hands[(leader + 2) % 4]
         lho, rho = hands[(leader + 1) % 4], hands[(leader + 3) % 4]
-        single = clean = 0
+        single = clean = single_read = clean_read = 0
         for suit in range(4):
             if mine & self.masks[suit]:
-                one, safe = self._suit(suit, mine, partner, lho, rho, broken)
-                single = max(single, one)
-                clean += safe
-        return max(single, clean)
+                one, safe, read = self._suit(suit, mine, partner, lho, rho, broken)
+                if one > single:
+                    single, single_read = one, read
+                if safe:
+                    clean, clean_read = clean + safe, clean_read | read
+        return (single, single_read) if single >= clean else (clean, clean_read)
 
-    def _suit(self, suit: int, mine: int, partner: int, lho: int, rho: int, broken: bool) -> tuple[int, int]:
-        """Rounds of ``suit`` the leader cashes first (see the module's text), and the same rounds when
-        partner can win none of them (then they add up over suits), else 0."""
+    def _suit(self, suit: int, mine: int, partner: int, lho: int, rho: int,
+              broken: bool) -> tuple[int, int, int]:
+        """Rounds of ``suit`` the leader cashes first (see the module's text), the same rounds when
+        partner can win none of them (then they add up over suits) else 0, and the cards of the suit
+        whose holders the count reads: down to the opponents' highest (partner's cards below it are never
+        above a card cashed, so of them only their number counts)."""
         mask, trump = self.masks[suit], self.trump
         if suit == self.restricted and not broken and mine & ~mask:
-            return 0, 0
-        tops = self._tops(suit, mine, lho | rho)
+            return 0, 0, 0
+        tops, reach = self._tops(suit, mine, lho | rho)
         rounds = len(tops)
         trump_mask = 0 if trump is None or suit == trump else self.masks[trump]
         for opponent in (lho, rho):
             if opponent & trump_mask:
                 rounds = min(rounds, (opponent & mask).bit_count())
         if not rounds:
-            return 0, 0
+            return 0, 0, 0
         if not partner & (trump_mask | self.above[tops[rounds - 1]]):
-            return rounds, rounds        # partner holds no trump and nothing above the cards cashed
-        return self._until_partner_wins(suit, tops[:rounds], partner, trump_mask), 0
+            return rounds, rounds, reach     # partner holds no trump and nothing above the cards cashed
+        return self._until_partner_wins(suit, tops[:rounds], partner, trump_mask), 0, reach
 
     def _until_partner_wins(self, suit: int, tops: list[int], partner: int, trump_mask: int) -> int:
         """Rounds cashing ``tops`` up to the first that partner's card (its lowest of the suit, or a trump
@@ -138,12 +144,14 @@ class Shape:
             elif partner & trump_mask:
                 return i + 1
         return len(tops)
-    def trump_tricks(self, hands: list[int], seat: int) -> int:
+
+    def trump_tricks(self, hands: list[int], seat: int) -> tuple[int, int]:
         """Tricks ``seat``'s side surely takes with the top trumps it holds, whoever leads: the live trumps
         above every other side's trump each win the trick they are played in, and one hand's cards are
-        played to different tricks (the more of them in either hand of the side)."""
+        played to different tricks (the more of them in either hand of the side); and the trumps whose
+        holders the count reads (down to the other side's highest)."""
         if self.trump is None:
-            return 0
+            return 0, 0
         mine, partner = hands[seat], hands[(seat + 2) % 4]
         others = hands[(seat + 1) % 4] | hands[(seat + 3) % 4]
         ours = [0, 0]
@@ -153,15 +161,16 @@ class Shape:
             elif partner >> card & 1:
                 ours[1] += 1
             elif others >> card & 1:
-                break
-        return max(ours)
+                return max(ours), self.above[card] | 1 << card
+        return max(ours), self.masks[self.trump]
 
-    def _tops(self, suit: int, mine: int, opponents: int) -> list[int]:
-        """The leader's cards of ``suit`` above every opponent's card of it, highest first."""
+    def _tops(self, suit: int, mine: int, opponents: int) -> tuple[list[int], int]:
+        """The leader's cards of ``suit`` above every opponent's card of it, highest first; and the suit's
+        cards down to the opponents' highest (all of them when the opponents hold none)."""
         tops = []
         for card in self.orders[suit]:
             if opponents >> card & 1:
-                break
+                return tops, self.above[card] | 1 << card
             if mine >> card & 1:
                 tops.append(card)
-        return tops
+        return tops, self.masks[suit]

@@ -27,6 +27,7 @@ from ..game.procedure import fill, indent, legal_source
 from ..lang.compiler import NONE, make_env
 from ..model.ruleset import Ruleset, per_ruleset
 from . import generated
+from .partition import Table, rank_free_breaks
 from .quick import Shape
 from .symmetry import equivariant, suit_orders
 
@@ -75,7 +76,7 @@ class Step:
     dead_ends: list[dict] = field(default_factory=list)
 
 
-def _rules_source(rs: Ruleset) -> str:
+def _rules_source(rs: Ruleset, partition: bool) -> str:
     """The generated functions: the legal set leading and following, trumps breaking, the trick winner, and
     the search's inner loop (``generated``)."""
     return "\n".join([
@@ -91,7 +92,7 @@ def _rules_source(rs: Ruleset) -> str:
         "",
         "def breaks(card, hand, leading, led, number):",
         indent(fill("return {trump.breaks}\n", rs, inline)),
-        generated.source(rs),
+        generated.source(rs, partition),
     ])
 
 
@@ -99,17 +100,7 @@ class Rules:
     """One ruleset's generated card-play functions and the tables the search needs."""
 
     def __init__(self, rs: Ruleset):
-        rule_env = rs.fn["trick.winner"].__globals__
-        env = make_env({name: rule_env[name] for name in _TABLES})
-        env["NONE"] = NONE
-        exec(compile(_rules_source(rs), f"<solve {rs.id}>", "exec"), env)  # noqa: S102 - templates + checked rules
         self.rs = rs
-        self.legal_lead: Callable[[int, int, bool, int], int] = env["legal_lead"]
-        self.legal_follow: Callable[[int, int, int, int, int, bool, int], int] = env["legal_follow"]
-        self.breaks: Callable[[int, int, bool, int, int], bool] = env["breaks"]
-        self.wins: dict[int, int] = {}     # (cards, lead, number) -> the card trick.winner names
-        self.winner: Callable[[int, int, int, int], int] = env["memo_winner"](self.wins)
-        self.bind = env["bind"]
         self.suit_of, self.power = rs.suit_of, rs.power
         self.symmetric = equivariant(rs)
         self.shape = Shape.of(rs)
@@ -117,8 +108,23 @@ class Rules:
         self.suit_masks = tuple(C.mask_of(order) for order in self.orders)
         self.unsuited = rs.deck & ~(self.suit_masks[0] | self.suit_masks[1] | self.suit_masks[2]
                                     | self.suit_masks[3])
+        # entries on the relevant cards only: follow-suit, trump-wins tricks, a rank-free trump break,
+        # and every card in one of the four suits
+        self.partition = self.shape is not None and not self.unsuited and rank_free_breaks(rs)
+        rule_env = rs.fn["trick.winner"].__globals__
+        env = make_env({name: rule_env[name] for name in _TABLES})
+        env["NONE"] = NONE
+        exec(compile(_rules_source(rs, self.partition), f"<solve {rs.id}>", "exec"),  # noqa: S102 - templates
+             env)                                                                      # + checked rules
+        self.legal_lead: Callable[[int, int, bool, int], int] = env["legal_lead"]
+        self.legal_follow: Callable[[int, int, int, int, int, bool, int], int] = env["legal_follow"]
+        self.breaks: Callable[[int, int, bool, int, int], bool] = env["breaks"]
+        self.wins: dict[int, int] = {}     # (cards, lead, number) -> the card trick.winner names
+        self.winner: Callable[[int, int, int, int], int] = env["memo_winner"](self.wins)
+        self.bind = env["bind"]
         self.normal: dict[tuple[int, ...], tuple[int, ...]] = {}   # per suit: seats' cards -> rank-normalised
         self.runs: dict[tuple[int, int], tuple[int, ...]] = {}      # (cards allowed, cards live) -> run heads
+        self.joined: dict[tuple[int, int], tuple[int, ...]] = {}    # (cards allowed, cards live) -> runs of 2+
 
     def run_heads(self, suit: int, allowed: int, live: int) -> tuple[int, ...]:
         """The highest card of each run of ``allowed`` cards of ``suit`` adjacent in power among ``live``."""
@@ -130,6 +136,21 @@ class Rules:
                     heads.append(card)
                 run = mine
         return tuple(heads)
+
+    def long_runs(self, suit: int, allowed: int, live: int) -> tuple[int, ...]:
+        """The runs (as masks) of two or more ``allowed`` cards of ``suit`` adjacent in power among ``live``."""
+        runs, run = [], 0
+        for card in self.orders[suit]:
+            if live >> card & 1:
+                if allowed >> card & 1:
+                    run |= 1 << card
+                    continue
+                if run & (run - 1):
+                    runs.append(run)
+                run = 0
+        if run & (run - 1):
+            runs.append(run)
+        return tuple(runs)
 
     def normalise(self, suit: int, parts: tuple[int, ...]) -> tuple[int, ...]:
         """The seats' cards of ``suit`` relabelled to the suit's top cards, keeping their order in power."""
@@ -157,6 +178,11 @@ class Search:
         self.hands = list(pos.hands)
         self.trick = list(pos.trick)
         self.tt: dict[tuple, tuple[int, int]] = {}
+        # with ``partition``: the bounds keyed on the cards that mattered, the cards that matter in the
+        # subtree being searched (``rel``), and the sure-trick bounds by position
+        self.table = Table(self.rules.orders) if self.rules.partition else None
+        self.rel = 0
+        self.sure: dict[tuple, tuple[int, int, int, int]] = {}
         # quick tricks count for a side: only when the goal counts both of a team's seats
         self.quick = self.rules.shape if goal.counted == 0b0101 << goal.team else None
         if len(self.rules.wins) > generated.WINS_MAX:
@@ -169,7 +195,7 @@ class Search:
         self.next_check = 0     # the node count at which to look at the budget again
         self._play, self._after = self.rules.bind(self, self.hands, self.trick, goal.counted, goal.team,
                                                   self._boundary, self._moves, self._check, bad_winner, rs,
-                                                  self.rules.wins)
+                                                  self.rules.wins, self.close)
 
     # ------------------------------------------------------------------ answers
     @property
@@ -250,7 +276,13 @@ class Search:
         if need > self.last - number + 1:
             return False
         if number == self.last:      # one card each: no choice left (a legal set is never empty)
-            return bool(self.goal.counted >> self._last_trick(leader, number) & 1) >= need
+            seat, card = self._last_trick(leader, number)
+            h, suit = self.hands, self.rules.suit_masks[self.rules.suit_of[card]]
+            if (h[0] | h[1] | h[2] | h[3]) & suit & ~(1 << card):     # it beat a card of its suit
+                self.rel |= 1 << card
+            return bool(self.goal.counted >> seat & 1) >= need
+        if self.table is not None and number > 1:
+            return self._partitioned(leader, number, broken, played, need)
         key = self._key(leader, broken)
         bounds = self.tt.get(key)
         if bounds is None:
@@ -264,29 +296,86 @@ class Search:
         self.tt[key] = (need, high) if result else (low, need - 1)
         return result
 
+    def _partitioned(self, leader: int, number: int, broken: bool, played: int, need: int) -> bool:
+        """``_boundary`` after the first trick with entries on the relevant cards (``partition``): the
+        sure-trick bounds, the entries that match, else the search, its bound stored with the cards that
+        mattered (which the caller's subtree then relies on too)."""
+        table = self.table
+        views = table.view(self.hands, self.rules.suit_masks)
+        bucket = table.bucket(leader, broken, views)
+        exact = (bucket, views[0].codes[-1], views[1].codes[-1], views[2].codes[-1], views[3].codes[-1])
+        sure = self.sure.get(exact)
+        if sure is None:
+            low, high, low_read, high_read = self._sure(leader, number, broken)
+            sure = self.sure[exact] = (low, high, tuple(view.depth(low_read) for view in views),
+                                       tuple(view.depth(high_read) for view in views))
+        low, high, low_depths, high_depths = sure
+        if low >= need or high < need:
+            depths = low_depths if low >= need else high_depths
+            self.rel |= views[0].tops[depths[0]] | views[1].tops[depths[1]] | views[2].tops[depths[2]] \
+                | views[3].tops[depths[3]]
+            return low >= need
+        verdict, used = table.look(bucket, views, need)
+        if verdict is not None:
+            self.rel |= used
+            return verdict
+        outer, self.rel = self.rel, 0
+        result = self._play(leader, 0, 0, NONE, NONE, number, broken, played, need)
+        rel = self.rel
+        self.rel = outer | rel
+        table.store(bucket, views, rel, need if result else 0, self.last - number + 1 if result else need - 1)
+        return result
+
+    def close(self, seat: int, allowed: int, trick_mask: int) -> None:
+        """After ``seat`` tried every card of ``allowed`` (one of each run of interchangeable cards): a run
+        any of whose cards matters matters whole, since its other cards stand for the one tried."""
+        rel = self.rel
+        if not rel:
+            return
+        rules, h = self.rules, self.hands
+        live = h[0] | h[1] | h[2] | h[3] | trick_mask
+        for suit, mask in enumerate(rules.suit_masks):
+            mine = allowed & mask
+            if mine & (mine - 1):
+                key = (mine, live & mask)
+                runs = rules.joined.get(key)
+                if runs is None:
+                    runs = rules.joined[key] = rules.long_runs(suit, *key)
+                for run in runs:
+                    if rel & run:
+                        rel |= run
+        self.rel = rel
+
     def bounds(self, leader: int, number: int, broken: bool) -> tuple[int, int]:
         """Bounds on the counted seats' tricks before any search: the tricks left, narrowed (when the
         rules are shown to allow it, ``quick.Shape``) by the sure tricks of either side: top trumps, and
         the leader's quick tricks after the first trick."""
+        return self._sure(leader, number, broken)[:2]
+
+    def _sure(self, leader: int, number: int, broken: bool) -> tuple[int, int, int, int]:
+        """``bounds``, and the cards whose holders the lower and the upper bound read (of the others they
+        read only the hands' lengths in each suit)."""
         left = self.last - number + 1
         shape = self.quick
         if shape is None:
-            return 0, left
+            return 0, left, 0, 0
         hands, team = self.hands, self.goal.team
-        ours, theirs = shape.trump_tricks(hands, team), shape.trump_tricks(hands, 1 - team)
+        ours, ours_read = shape.trump_tricks(hands, team)
+        theirs, theirs_read = shape.trump_tricks(hands, 1 - team)
         if number > 1:
-            cashed = shape.tricks(hands, leader, broken)
-            if leader & 1 == team:
-                ours = max(ours, cashed)
-            else:
-                theirs = max(theirs, cashed)
-        return ours, left - theirs
+            cashed, read = shape.tricks(hands, leader, broken)
+            if leader & 1 == team and cashed > ours:
+                ours, ours_read = cashed, read
+            elif leader & 1 != team and cashed > theirs:
+                theirs, theirs_read = cashed, read
+        return ours, left - theirs, ours_read, theirs_read
 
-    def _last_trick(self, leader: int, number: int) -> int:
-        """The winner of the last trick, each seat playing its one card."""
+    def _last_trick(self, leader: int, number: int) -> tuple[int, int]:
+        """The winner of the last trick, each seat playing its one card: the seat and its card."""
         h = self.hands
         trick = [h[(leader + k) % 4].bit_length() - 1 for k in range(4)]
-        return self._winner_seat(leader, trick, number, h[0] | h[1] | h[2] | h[3])
+        seat = self._winner_seat(leader, trick, number, h[0] | h[1] | h[2] | h[3])
+        return seat, trick[(seat - leader) % 4]
 
     def _key(self, leader: int, broken: bool) -> tuple:
         h = self.hands
