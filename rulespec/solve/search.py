@@ -9,8 +9,10 @@ make the ``counted`` seats take at least ``need`` of the remaining tricks?"
 bounds at trick boundaries (first set, where ``quick.Shape`` shows the rules allow
 it, from either side's sure tricks), move ordering, and, where
 ``symmetry.equivariant`` proves it sound for the variant, same-suit cards adjacent
-in power searched once and positions keyed on their rank-normalised hands.  The
-inner loop is generated per ruleset (``generated``).  ``Search.value`` finds the
+in power searched once and positions keyed on their rank-normalised hands; where
+``partition`` shows it sound, bounds after the first trick are keyed on the cards that
+mattered to them only, so one entry matches many positions.  The inner loop is
+generated per ruleset (``generated``).  ``Search.value`` finds the
 exact count by bisection on ``need``; ``Search.line`` gives a principal line.
 """
 from __future__ import annotations
