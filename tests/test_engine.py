@@ -7,7 +7,7 @@ import pytest
 from rulespec.core import cards as C
 from rulespec import game as E
 from rulespec.errors import GameError
-from rulespec.game.policies import SensiblePolicy
+from rulespec.game.policies import RandomPolicy, SensiblePolicy
 from rulespec.model.ruleset import load_ruleset, ruleset_from_text
 
 JOKERS = textwrap.dedent("""\
@@ -262,3 +262,57 @@ def test_a_forfeit_line_says_which_side_reneged():
     ns, ew = E.score_hand(tournament, _bids("3 3 3 3"), [4, 3, 3, 3], reneges=[1])
     assert ns.lines[0]["why"].endswith("(renege by the other side)")
     assert ew.lines[0]["why"].endswith("(renege by this side)")
+
+
+# --------------------------------------------------------------------------- gaps found by the mutation run
+def _variant(rules: str) -> object:
+    return ruleset_from_text("id: probe\nsource: {doc: house, title: t}\nextends: standard\nrules:\n" + rules)
+
+
+def test_a_winner_rule_naming_a_card_outside_the_trick_names_that_card():
+    rs = _variant("  trick.winner: 2C @ house §Tricks\n")          # 2C is card 0
+    with pytest.raises(GameError, match="named 2C, which is not in the trick"):
+        E.trick_winner(rs, cards("QH 3H AH 5H"))
+
+
+def test_a_card_from_outside_the_pack_is_refused_in_every_seat(standard):
+    for seat in range(4):
+        hands = E.deal_for(0, 0, standard)
+        hands[seat] |= 1 << C.BIG_JOKER
+        with pytest.raises(GameError, match="not in the pack of variant 'standard': BJ"):
+            E.play_hand(standard, hands, 0, SensiblePolicy(random.Random(0)))
+
+
+def test_a_new_game_starts_from_nothing_with_the_next_dealer(standard):
+    records = list(E.simulate(standard, 6, seed=3, game_limit=2))
+    assert [r["game"] for r in records] == [1, 1, 2, 2, 3, 3]
+    assert [r["dealer"] for r in records] == ["N", "E", "S", "W", "N", "E"]
+    for index in (2, 4):                            # the first hand of a game: scores and bags from zero
+        dealer = "NESW".index(records[index]["dealer"])
+        fresh = E.play_hand(standard, E.deal_for(3, index, standard), dealer,
+                            RandomPolicy(random.Random(f"play:3:{index}")))
+        assert records[index]["totals"] == fresh["totals"]
+
+
+def test_the_fused_loop_records_the_last_trick_as_the_stepped_play_does():
+    rs = load_ruleset("last-trick-ace-bonus")
+    for index in range(8):
+        deal = E.deal_for("last", index, rs)
+        fused = E.play_hand(rs, deal, index % 4, SensiblePolicy(random.Random(index)), record=False)
+        stepped = E.play_hand(rs, deal, index % 4, SensiblePolicy(random.Random(index)), record=False, stepped=True)
+        assert fused["_last"] == stepped["_last"] and fused["_plays"] == stepped["_plays"]
+        assert [r.as_dict() for r in fused["_results"]] == [r.as_dict() for r in stepped["_results"]]
+
+
+def test_a_copied_hand_state_bids_and_plays_without_touching_the_original(standard):
+    deal = E.deal_for(0, 0, standard)
+    state = E.HandState(standard, deal, 3)
+    for bid in _bids("3 4 nil"):
+        state.bid(bid)
+    copy = state.copy()
+    copy.bid(E.Bid("regular", 2))
+    card = next(C.iter_cards(copy.legal()))
+    copy.play(card)
+    assert state.bidder is not None and state.bids.count(None) == 1
+    assert state.hands == deal and state.trick == [] and state.plays == []
+    assert copy.bidder is None and copy.trick == [card] and copy.hands != state.hands
