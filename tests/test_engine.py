@@ -316,3 +316,16 @@ def test_a_copied_hand_state_bids_and_plays_without_touching_the_original(standa
     assert state.bidder is not None and state.bids.count(None) == 1
     assert state.hands == deal and state.trick == [] and state.plays == []
     assert copy.bidder is None and copy.trick == [card] and copy.hands != state.hands
+
+
+def test_a_blind_bid_of_thousands_of_digits_is_a_clear_error():
+    for text in ("blind 100", "blind " + "9" * 5000):          # int() of 5000 digits would raise ValueError
+        with pytest.raises(GameError, match="a blind bid is at most 99 tricks"):
+            E.parse_bid(text)
+
+
+def test_a_refused_blind_nil_gives_the_bidders_score_then_the_opponents(standard):
+    for seat, why in ((0, "team 10, opponents 20"), (1, "team 20, opponents 10")):
+        [refusal] = E.bid_refusals(standard, seat, E.Bid("blind_nil"), hand=0, dealer=3, bids=[None] * 4,
+                                   scores=(10, 20))
+        assert refusal["why"] == f"blind nil is not allowed here ({why})"
