@@ -329,3 +329,43 @@ def test_a_refused_blind_nil_gives_the_bidders_score_then_the_opponents(standard
         [refusal] = E.bid_refusals(standard, seat, E.Bid("blind_nil"), hand=0, dealer=3, bids=[None] * 4,
                                    scores=(10, 20))
         assert refusal["why"] == f"blind nil is not allowed here ({why})"
+
+
+def test_without_carrying_bags_the_penalty_clears_them(standard):
+    no_carry = _variant("  bags.carry: false @ house §Bags\n")
+    bids, tricks = _bids("3 3 3 3"), [5, 3, 3, 2]                # NS: 2 overtricks on 9 bags
+    assert E.score_hand(no_carry, bids, tricks, bags=(9, 0))[0].bags == 0
+    assert E.score_hand(standard, bids, tricks, bags=(9, 0))[0].bags == 1
+
+
+def test_the_game_status_names_the_winner_and_the_rule_on_a_tie(standard):
+    steps = E.game_status(standard, (520, 300), explain=True)["explanation"]
+    assert steps[-1]["value"] == "NS"
+    assert E.game_status(standard, (300, 520), explain=True)["explanation"][-1]["value"] == "EW"
+    tie = E.game_status(standard, (510, 510), explain=True)
+    assert tie["rule"]["rule"] == "game.winner" and tie["explanation"][-1]["value"] is None
+
+
+def test_a_transfer_moves_tricks_without_points_of_its_own():
+    rs = load_ruleset("three-trick-renege")
+    ns, ew = E.score_hand(rs, _bids("4 4 4 4"), [4, 3, 3, 3], reneges=[0])     # NS 7 - 3, EW 6 + 3
+    assert (ns.points, ew.points) == (-80, 81)
+    assert [line["points"] for line in ns.lines if line["rule"] == "renege.transfer_tricks"] == [0]
+
+
+def test_one_trick_given_by_a_transfer_makes_the_receivers_victims():
+    rs = _variant("  renege.mode: transfer @ house §Renege\n  renege.transfer_tricks: 1 @ house §Renege\n"
+                  "  renege.victim_bags: false @ house §Renege\n")
+    ns, ew = E.score_hand(rs, _bids("4 2 4 2"), [4, 4, 4, 1], reneges=[0])       # EW 5 + 1 on a contract of 4
+    assert (ns.points, ns.bags_added) == (-80, 0)
+    assert (ew.points, ew.bags_added) == (42, 0)
+    assert [line["why"] for line in ew.lines if line["rule"] == "renege.victim_bags"] == \
+        ["2 overtrick(s) not counted as bags"]
+
+
+def test_only_a_pair_of_nils_scores_overtricks_as_beyond_a_contract_of_zero(standard):
+    ns, ew = E.score_hand(standard, _bids("nil 4 nil 5"), [1, 6, 1, 5])
+    over = {team: [line["why"] for line in result.lines if line["rule"] == "scoring.overtrick_points"]
+            for team, result in (("NS", ns), ("EW", ew))}
+    assert over == {"NS": ["2 overtrick(s) x 1 (both partners bid nil: a contract of 0)"],
+                    "EW": ["2 overtrick(s) x 1"]}
