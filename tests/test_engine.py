@@ -369,3 +369,52 @@ def test_only_a_pair_of_nils_scores_overtricks_as_beyond_a_contract_of_zero(stan
             for team, result in (("NS", ns), ("EW", ew))}
     assert over == {"NS": ["2 overtrick(s) x 1 (both partners bid nil: a contract of 0)"],
                     "EW": ["2 overtrick(s) x 1"]}
+
+
+LOWBALL = ("  trick.winner: >-\n    if trick.cards.has(trump.suit) then highest(trick.cards & trump.suit)\n"
+           "    else lowest(trick.cards & trick.led_suit) @ house §Tricks\n")
+
+
+@pytest.mark.parametrize("rules", [FIRST_TRICK, "lowball"], ids=["first-trick", "lowball"])
+def test_the_hand_steps_agree_with_legal_cards_and_trick_winner_on_every_card(rules):
+    rs = _variant(LOWBALL) if rules == "lowball" else ruleset_from_text(rules)
+    for index in range(3):
+        state = E.HandState(rs, E.deal_for("steps", index, rs), index)
+        rng = random.Random(index)
+        while not state.over:
+            expected = E.legal_cards(rs, state.hands[state.to_play], state.trick, state.number, state.broken,
+                                     state.played).cards
+            assert state.legal() == expected, (state.number, state.trick)
+            state.play(rng.choice(list(C.iter_cards(expected))))
+            if len(state.trick) == 4:
+                trick, leader, number = list(state.trick), state.leader, state.number
+                assert state.finish_trick() == (leader + E.trick_winner(rs, trick, number)[0]) % 4
+
+
+def test_each_seat_bids_once_in_order_from_the_first_bidder(standard):
+    state = E.HandState(standard, E.deal_for(0, 0, standard), 1)      # dealer E: South bids first
+    order = []
+    while state.bidder is not None:
+        order.append(state.bidder)
+        state.bid(E.Bid("regular", 3))
+    assert order == [2, 3, 0, 1]
+
+
+def test_a_blind_team_bid_needs_both_partners_to_name_the_same_number():
+    rs = load_ruleset("house")
+    refusals = E.team_refusals(rs, [E.Bid("blind", 6), E.Bid("blind", 7)], (0, 0), (0, 0), 0)
+    assert [r["rule"] for r in refusals] == ["blind_bid.allowed"]
+
+
+def test_a_team_contract_by_default_is_at_the_start_of_a_game():
+    rs = _variant("  bid.team_contract: team.regular_sum + team.bags + opponents.bags @ house §Bids\n")
+    pair = _bids("3 4")
+    assert E.team_contract(rs, pair) == E.team_contract(rs, pair, (0, 0), (0, 0), 0) == 7
+    assert E.team_contract(rs, pair, (0, 0), (2, 1), 0) == 10
+
+
+def test_the_legal_bids_memo_stays_bounded(standard):
+    from rulespec.game import bids as B
+    for score in range(B._BID_MEMO_LIMIT + 10):                       # each score a new memo key
+        E.legal_bids(standard, 0, 0, 3, [None] * 4, (score, 0), (0, 0))
+    assert 0 < len(B._BID_MEMOS[standard][1]) <= B._BID_MEMO_LIMIT
