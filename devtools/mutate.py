@@ -7,7 +7,8 @@ condition negated, a return value or a statement dropped), enumerated in a fixed
 order and sampled evenly with a seeded generator from each group of modules: the
 hand procedure, scoring, the compiler and the answers layer.  Each mutant runs the
 group's test files (stopping at the first failure) in a private copy of the
-project; a mutant is *killed* when they fail.  Mutants listed by id in
+project; a mutant is *killed* when they fail (first, each group's tests must pass
+with no mutant planted, or there is no score).  Mutants listed by id in
 ``devtools/equivalent_mutants.txt`` (with the reason they cannot be told apart
 from the original) stay in the sample, so that the list does not change which
 mutants are drawn, but are not run: they are left out of the score and reported
@@ -21,6 +22,7 @@ import json
 import multiprocessing
 import random
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -48,6 +50,7 @@ EQUIVALENT = Path(__file__).with_name("equivalent_mutants.txt")
 TARGET_GROUPS = ("procedure", "scoring", "compiler")   # the groups the 90% target is over
 COPIED = ("rulespec", "service", "tests", "corpus", "docs", "pyproject.toml")   # what the judging tests read
 TIMEOUT = 300      # seconds for one mutant's tests (an endless loop counts as killed)
+MEMORY = 4 << 30   # bytes of address space for them (a loop that piles up memory dies early; killed too)
 
 _SWAP_CMP = {ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE,
              ast.GtE: ast.Gt, ast.In: ast.NotIn, ast.NotIn: ast.In, ast.Is: ast.IsNot, ast.IsNot: ast.Is}
@@ -212,6 +215,29 @@ def _init_worker(parent: str) -> None:
         (shutil.copytree if src.is_dir() else shutil.copy2)(src, _WORKDIR / part)
 
 
+def _limit_memory() -> None:
+    """Cap the tests' address space: a runaway mutant must not take the shared machine's memory."""
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+
+
+def _tests_fail(group: str) -> bool:
+    """Whether the group's tests fail (or time out) in this worker's copy."""
+    try:
+        proc = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
+                               "-p", "no:randomly", *GROUPS[group][1]], cwd=_WORKDIR, capture_output=True,
+                              timeout=TIMEOUT, env={"PYTHONPATH": str(_WORKDIR), "PATH": "/usr/bin:/bin",
+                                                    "HYPOTHESIS_PROFILE": "default", "CI": "true"},
+                              preexec_fn=_limit_memory)
+    except subprocess.TimeoutExpired:
+        return True
+    return proc.returncode != 0
+
+
+def _baseline(group: str) -> tuple[str, bool]:
+    """The group and whether its tests fail with no mutant planted (then no mutant of it can be judged)."""
+    return group, _tests_fail(group)
+
+
 def _run(item: tuple[str, Mutant]) -> dict:
     group, mutant = item
     target = _WORKDIR / mutant.module
@@ -219,13 +245,7 @@ def _run(item: tuple[str, Mutant]) -> dict:
     target.write_text(mutated_source(mutant), encoding="utf-8")
     start = time.monotonic()
     try:
-        proc = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
-                               "-p", "no:randomly", *GROUPS[group][1]], cwd=_WORKDIR, capture_output=True,
-                              timeout=TIMEOUT, env={"PYTHONPATH": str(_WORKDIR), "PATH": "/usr/bin:/bin",
-                                                    "HYPOTHESIS_PROFILE": "default", "CI": "true"})
-        killed = proc.returncode != 0
-    except subprocess.TimeoutExpired:
-        killed = True
+        killed = _tests_fail(group)
     finally:
         target.write_text(original, encoding="utf-8")
     return {"group": group, **asdict(mutant), "id": mutant.id, "killed": killed,
@@ -281,7 +301,13 @@ def main() -> None:
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="mutate-") as parent, \
             multiprocessing.Pool(args.jobs, initializer=_init_worker, initargs=(parent,)) as pool:
-        results += pool.imap_unordered(_run, [item for item in items if item[1].id not in skip])
+        runnable = [item for item in items if item[1].id not in skip]
+        failing = [group for group, failed in pool.imap_unordered(_baseline, sorted({g for g, _ in runnable}))
+                   if failed]
+        if failing:
+            raise SystemExit(f"the tests of {', '.join(sorted(failing))} fail with no mutant planted: "
+                             "fix them first (no score)")
+        results += pool.imap_unordered(_run, runnable)
     results.sort(key=lambda r: r["id"])
     print(report(results))
     print(f"{time.monotonic() - start:.0f} s")

@@ -5,6 +5,8 @@ import ast
 import json
 import sys
 
+import pytest
+
 from devtools import mutate
 from devtools.mutate import COPIED, GROUPS, ROOT, mutated_source, sample
 
@@ -59,3 +61,13 @@ def test_every_listed_equivalent_is_a_current_mutant_with_a_reason():
     known = mutate.all_mutants()
     assert [i for i in listed if i not in known] == []             # a stale id (the code moved) must be re-checked
     assert all(len(reason.split()) >= 4 for reason in listed.values())
+
+
+def test_no_score_when_the_tests_fail_with_no_mutant_planted(monkeypatch, tmp_path):
+    module = "rulespec/game/procedure.py"
+    monkeypatch.setattr(mutate, "GROUPS", {"procedure": ((module,), ("tests/no_such_test_file.py",))})
+    mutant = mutate.enumerate_mutants(module)[0]
+    monkeypatch.setattr(sys, "argv", ["mutate", "--only", mutant.id, "--jobs", "1", "--out", str(tmp_path / "m.json")])
+    with pytest.raises(SystemExit, match="the tests of procedure fail with no mutant planted"):
+        mutate.main()
+    assert not (tmp_path / "m.json").exists()
