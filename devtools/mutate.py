@@ -48,7 +48,7 @@ GROUPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {   # modules, test
 }
 EQUIVALENT = Path(__file__).with_name("equivalent_mutants.txt")
 TARGET_GROUPS = ("procedure", "scoring", "compiler")   # the groups the 90% target is over
-COPIED = ("rulespec", "service", "tests", "corpus", "docs", "pyproject.toml")   # what the judging tests read
+COPIED = ("rulespec", "service", "tests", "corpus", "docs", "examples", "pyproject.toml")   # what the tests read
 TIMEOUT = 300      # seconds for one mutant's tests (an endless loop counts as killed)
 MEMORY = 4 << 30   # bytes of address space for them (a loop that piles up memory dies early; killed too)
 
