@@ -197,3 +197,15 @@ def test_a_call_on_a_later_line_of_a_block_rule_points_at_that_line():
                         "    else cards(hand, hand) @ 001 §Turns\n"
                         ).problems[0]
         assert (problem.line, problem.column, problem.message) == (6, 10, "cards() takes 1 argument, got 2")
+
+
+def test_highest_and_lowest_find_a_card_whatever_the_size_of_the_powers():
+    """Powers past ±10**9 (a product of two allowed numbers) once left highest() and lowest() with no card."""
+    from rulespec import game as E
+    from rulespec.core import cards as C
+    trick = C.parse_cards("QH 3H AH 5H")
+    low = _variant("  card.power: card.rank * 100000 * 100000 @ house §Tricks\n"
+                   "  trick.winner: lowest(trick.cards & trick.led_suit) @ house §Tricks\n")
+    assert E.trick_winner(low, trick)[0] == 1
+    upside_down = _variant("  card.power: 0 - card.rank * 100000 * 100000 @ house §Tricks\n")
+    assert E.trick_winner(upside_down, trick)[0] == 1                    # the standard highest(): now 3H
