@@ -209,3 +209,34 @@ def test_highest_and_lowest_find_a_card_whatever_the_size_of_the_powers():
     assert E.trick_winner(low, trick)[0] == 1
     upside_down = _variant("  card.power: 0 - card.rank * 100000 * 100000 @ house §Tricks\n")
     assert E.trick_winner(upside_down, trick)[0] == 1                    # the standard highest(): now 3H
+
+
+@pytest.mark.parametrize("rule,position,message", [
+    ("scoring.made: 1000000000", (4, 17), "a number in a rule has at most 9 digits; this one has 10"),
+    ("nil.allowed: count(c in hand where 5) > 1", (4, 38), "the 'where' condition must be a boolean, not a number"),
+    ("play.lead: hand & {highest(hand, hand)}", (4, 22), "highest() takes 1 argument, got 2"),
+    ("nil.allowed: count(5 where true) > 1", (4, 22), "write count(c in SET where CONDITION)"),
+    ("play.lead: if 5 < hand then hand else hand", (4, 17), "cannot combine a number with a card set"),
+    ("scoring.made: 10 * (team.contract", (4, 36), "the rule ends too early; expected ')'"),
+])
+def test_more_errors_name_the_place_and_the_problem(rule, position, message):
+    problem = check(f"  {rule} @ 001 §Scoring\n").problems[0]
+    assert (problem.message, (problem.line, problem.column)) == (message, position)
+
+
+def test_a_number_in_words_on_a_later_line_is_pointed_at():
+    problem = check("  scoring.made: |\n    10 *\n    seventy five @ 001 §Scoring\n").problems[0]
+    assert (problem.line, problem.column, problem.message) == (
+        6, 5, "'seventy five' is a number written in words; a rule needs digits")
+    problem = check("  scoring.made: |\n    10 *\n    5 * seventy five @ 001 §Scoring\n").problems[0]
+    assert (problem.line, problem.column) == (6, 9)
+
+
+def test_a_strict_subset_is_not_the_set_itself_and_ties_go_to_the_first_card():
+    from rulespec import game as E
+    from rulespec.core import cards as C
+    rs = _variant("  play.lead: if hand < hand then hand - clubs else hand @ house §Play\n")
+    hand = C.mask_of(C.parse_cards("2C 5C KH"))
+    assert E.legal_cards(rs, hand, [], 2, True).cards == hand
+    flat = _variant("  card.power: 0 @ house §Tricks\n  trick.winner: highest(trick.cards) @ house §Tricks\n")
+    assert E.trick_winner(flat, C.parse_cards("QH 3H AH 5H"))[0] == 1      # all equal: the lowest card id, 3H
