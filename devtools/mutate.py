@@ -7,10 +7,12 @@ condition negated, a return value or a statement dropped), enumerated in a fixed
 order and sampled evenly with a seeded generator from each group of modules: the
 hand procedure, scoring, the compiler and the answers layer.  Each mutant runs the
 group's test files (stopping at the first failure) in a private copy of the
-project; a mutant is *killed* when they fail.  Mutants listed in
+project; a mutant is *killed* when they fail (first, each group's tests must pass
+with no mutant planted, or there is no score).  Mutants listed by id in
 ``devtools/equivalent_mutants.txt`` (with the reason they cannot be told apart
-from the original) are left out.  The result is printed per module and written
-as JSON.
+from the original) stay in the sample, so that the list does not change which
+mutants are drawn, but are not run: they are left out of the score and reported
+separately.  The result is printed per module and per group and written as JSON.
 """
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ import json
 import multiprocessing
 import random
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -44,8 +47,10 @@ GROUPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {   # modules, test
                 ("tests/test_answers.py", "tests/test_api.py", "tests/test_corpus.py")),
 }
 EQUIVALENT = Path(__file__).with_name("equivalent_mutants.txt")
-COPIED = ("rulespec", "service", "tests", "corpus", "docs", "pyproject.toml")   # what the judging tests read
+TARGET_GROUPS = ("procedure", "scoring", "compiler")   # the groups the 90% target is over
+COPIED = ("rulespec", "service", "tests", "corpus", "docs", "examples", "pyproject.toml")   # what the tests read
 TIMEOUT = 300      # seconds for one mutant's tests (an endless loop counts as killed)
+MEMORY = 4 << 30   # bytes of address space for them (a loop that piles up memory dies early; killed too)
 
 _SWAP_CMP = {ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE,
              ast.GtE: ast.Gt, ast.In: ast.NotIn, ast.NotIn: ast.In, ast.Is: ast.IsNot, ast.IsNot: ast.Is}
@@ -173,10 +178,9 @@ def equivalent() -> dict[str, str]:
 def sample(per_group: int, seed: int) -> list[tuple[str, Mutant]]:
     """``per_group`` mutants of each group, spread evenly over its modules, drawn with ``seed``."""
     rng = random.Random(seed)
-    skip = equivalent()
     chosen = []
     for group, (modules, _) in GROUPS.items():
-        pool = [m for module in modules for m in enumerate_mutants(module) if m.id not in skip]
+        pool = [m for module in modules for m in enumerate_mutants(module)]
         per_module = {module: [m for m in pool if m.module == module] for module in modules}
         share = {module: max(1, round(per_group * len(ms) / len(pool))) for module, ms in per_module.items()}
         for module, ms in per_module.items():
@@ -184,10 +188,15 @@ def sample(per_group: int, seed: int) -> list[tuple[str, Mutant]]:
     return chosen
 
 
+def all_mutants() -> dict[str, tuple[str, Mutant]]:
+    """Every mutant of every group by id, with its group."""
+    return {m.id: (group, m) for group, (modules, _) in GROUPS.items() for module in modules
+            for m in enumerate_mutants(module)}
+
+
 def _named(ids: list[str]) -> list[tuple[str, Mutant]]:
     """The mutants with these ids, each with its group."""
-    found = {m.id: (group, m) for group, (modules, _) in GROUPS.items() for module in modules
-             for m in enumerate_mutants(module)}
+    found = all_mutants()
     unknown = [i for i in ids if i not in found]
     if unknown:
         raise SystemExit(f"unknown mutant id(s): {', '.join(unknown)}")
@@ -197,13 +206,36 @@ def _named(ids: list[str]) -> list[tuple[str, Mutant]]:
 _WORKDIR: Path | None = None
 
 
-def _init_worker() -> None:
-    """Each worker mutates its own copy of the project."""
+def _init_worker(parent: str) -> None:
+    """Each worker mutates its own copy of the project (under ``parent``, removed at the end)."""
     global _WORKDIR
-    _WORKDIR = Path(tempfile.mkdtemp(prefix="mutate-"))
+    _WORKDIR = Path(tempfile.mkdtemp(prefix="mutate-", dir=parent))
     for part in COPIED:
         src = ROOT / part
         (shutil.copytree if src.is_dir() else shutil.copy2)(src, _WORKDIR / part)
+
+
+def _limit_memory() -> None:
+    """Cap the tests' address space: a runaway mutant must not take the shared machine's memory."""
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY, MEMORY))
+
+
+def _tests_fail(group: str) -> bool:
+    """Whether the group's tests fail (or time out) in this worker's copy."""
+    try:
+        proc = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
+                               "-p", "no:randomly", *GROUPS[group][1]], cwd=_WORKDIR, capture_output=True,
+                              timeout=TIMEOUT, env={"PYTHONPATH": str(_WORKDIR), "PATH": "/usr/bin:/bin",
+                                                    "HYPOTHESIS_PROFILE": "default", "CI": "true"},
+                              preexec_fn=_limit_memory)
+    except subprocess.TimeoutExpired:
+        return True
+    return proc.returncode != 0
+
+
+def _baseline(group: str) -> tuple[str, bool]:
+    """The group and whether its tests fail with no mutant planted (then no mutant of it can be judged)."""
+    return group, _tests_fail(group)
 
 
 def _run(item: tuple[str, Mutant]) -> dict:
@@ -213,17 +245,46 @@ def _run(item: tuple[str, Mutant]) -> dict:
     target.write_text(mutated_source(mutant), encoding="utf-8")
     start = time.monotonic()
     try:
-        proc = subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
-                               "-p", "no:randomly", *GROUPS[group][1]], cwd=_WORKDIR, capture_output=True,
-                              timeout=TIMEOUT, env={"PYTHONPATH": str(_WORKDIR), "PATH": "/usr/bin:/bin",
-                                                    "HYPOTHESIS_PROFILE": "default", "CI": "true"})
-        killed = proc.returncode != 0
-    except subprocess.TimeoutExpired:
-        killed = True
+        killed = _tests_fail(group)
     finally:
         target.write_text(original, encoding="utf-8")
     return {"group": group, **asdict(mutant), "id": mutant.id, "killed": killed,
             "seconds": round(time.monotonic() - start, 1)}
+
+
+def _excluded(item: tuple[str, Mutant], reason: str) -> dict:
+    """The record of a listed equivalent mutant: not run, not scored."""
+    group, mutant = item
+    return {"group": group, **asdict(mutant), "id": mutant.id, "killed": None, "equivalent": reason}
+
+
+def summary(results: list[dict]) -> dict[str, dict[str, Counter]]:
+    """Killed, survived and equivalent (excluded) counts per module and per group."""
+    out: dict[str, dict[str, Counter]] = {"module": {}, "group": {}}
+    for r in results:
+        outcome = "equivalent" if r.get("equivalent") else "killed" if r["killed"] else "survived"
+        for level in out:
+            out[level].setdefault(r[level], Counter())[outcome] += 1
+    return out
+
+
+def _line(name: str, counts: Counter) -> str:
+    scored = counts["killed"] + counts["survived"]
+    rate = f"{counts['killed'] / scored:.0%}" if scored else "-"
+    return f"{name:42} {counts['killed']:4} / {scored:<4} {rate:>5}   {counts['equivalent']:3} equivalent"
+
+
+def report(results: list[dict]) -> str:
+    """The printed result: per module, per group, the scored groups together, then the survivors."""
+    counts = summary(results)
+    lines = [f"{'module':42} killed / scored          excluded"]
+    lines += [_line(module, c) for module, c in sorted(counts["module"].items())]
+    lines += [_line(f"group {group}", c) for group, c in counts["group"].items()]
+    target = sum((c for group, c in counts["group"].items() if group in TARGET_GROUPS), Counter())
+    lines += [_line(" + ".join(TARGET_GROUPS), target), _line("all", sum(counts["group"].values(), Counter()))]
+    lines += [f"equivalent (not scored): {r['id']}  {r['equivalent']}" for r in results if r.get("equivalent")]
+    lines += [f"survived: {r['id']}" for r in results if r["killed"] is False]
+    return "\n".join(lines)
 
 
 def main() -> None:
@@ -235,21 +296,21 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", default=[], metavar="ID", help="run just these mutants (ids as printed)")
     args = parser.parse_args()
     items = _named(args.only) if args.only else sample(args.per_group, args.seed)
-    with multiprocessing.Pool(args.jobs, initializer=_init_worker) as pool:
-        results = list(pool.imap_unordered(_run, items))
+    skip = equivalent()
+    results = [_excluded(item, skip[item[1].id]) for item in items if item[1].id in skip]
+    start = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="mutate-") as parent, \
+            multiprocessing.Pool(args.jobs, initializer=_init_worker, initargs=(parent,)) as pool:
+        runnable = [item for item in items if item[1].id not in skip]
+        failing = [group for group, failed in pool.imap_unordered(_baseline, sorted({g for g, _ in runnable}))
+                   if failed]
+        if failing:
+            raise SystemExit(f"the tests of {', '.join(sorted(failing))} fail with no mutant planted: "
+                             "fix them first (no score)")
+        results += pool.imap_unordered(_run, runnable)
     results.sort(key=lambda r: r["id"])
-    by_module: dict[str, Counter] = {}
-    for r in results:
-        by_module.setdefault(r["module"], Counter())["killed" if r["killed"] else "survived"] += 1
-    print(f"{'module':42} killed / mutants")
-    for module, counts in sorted(by_module.items()):
-        total = counts["killed"] + counts["survived"]
-        print(f"{module:42} {counts['killed']:4} / {total:<4} {counts['killed'] / total:.0%}")
-    killed = sum(r["killed"] for r in results)
-    print(f"{'all':42} {killed:4} / {len(results):<4} {killed / len(results):.0%}")
-    for r in results:
-        if not r["killed"]:
-            print("survived:", r["id"])
+    print(report(results))
+    print(f"{time.monotonic() - start:.0f} s")
     Path(args.out).write_text(json.dumps({"seed": args.seed, "per_group": args.per_group, "results": results},
                                          indent=1), encoding="utf-8")
 

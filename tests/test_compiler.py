@@ -127,3 +127,116 @@ def test_block_scalar_positions_point_into_the_block():
     problem = err.problems[0]
     assert problem.line == 6 and "trump.sut" in problem.source_line, problem
     assert problem.source_line[problem.column - 1:].startswith("trump.sut")
+
+
+# --------------------------------------------------------------------------- gaps found by the mutation run
+@pytest.mark.parametrize("rule,position,message", [
+    ("play.lead: hand & 5", (4, 21), "expected a set of cards, a suit or a card here, got a number"),
+    ("play.lead: if trump_broken then hand else 5", (4, 14), "cannot combine a card set with a number"),
+    ("play.lead: cards(hand, hand)", (4, 14), "cards() takes 1 argument, got 2"),
+    ("play.lead: hand.has()", (4, 14), ".has() takes one argument (a suit, card or set of cards)"),
+    ("play.lead: if hand in 5 then hand else hand", (4, 17),
+     "'in' tests a card in a set of cards or a number in a list, not a card set in a number"),
+    ("play.lead: if 5 in hand then hand else hand", (4, 17),
+     "'in' tests a card in a set of cards or a number in a list, not a number in a card set"),
+    ("scoring.made: 10 * ٣", (4, 22), "'٣' is not one of the digits 0-9"),
+    ("scoring.made: 10 5", (4, 20), "unexpected '5'"),
+])
+def test_type_and_arity_errors_name_the_place_and_the_problem(rule, position, message):
+    problem = check(f"  {rule} @ 001 §Scoring\n").problems[0]
+    assert (problem.line, problem.column) == position and problem.message.startswith(message)
+
+
+def test_an_error_on_a_later_line_of_a_block_rule_points_at_that_line():
+    problem = check("  play.lead: >-\n    if trump_broken then hand\n    else hand & 5 @ 001 §Turns\n").problems[0]
+    assert (problem.line, problem.column) == (6, 17)
+    problem = check("  play.lead: >-\n    if trump_broken then hand\n    else hand.has() @ 001 §Turns\n").problems[0]
+    assert (problem.line, problem.column) == (6, 10)
+
+
+def _variant(rules: str):
+    return compile_text("id: v\nsource: {doc: house, title: t}\nextends: standard\nrules:\n" + rules)
+
+
+def test_set_operands_of_other_types_are_made_sets():
+    from rulespec import game as E
+    from rulespec.core import cards as C
+    rs = _variant("  play.lead: if trump_broken then hand else clubs @ house §Play\n"
+                  "  play.follow: if hand in clubs then hand - hearts else hand @ house §Play\n")
+    hand = C.mask_of(C.parse_cards("2C 5C KH AS"))
+    assert C.card_names(E.legal_cards(rs, hand, [], 2, False).cards) == ["2C", "5C"]       # clubs as a set
+    only_clubs = C.mask_of(C.parse_cards("2C 5C"))
+    assert E.legal_cards(rs, only_clubs, C.parse_cards("3H"), 2, True).cards == only_clubs  # a set in a suit
+
+
+def test_a_bid_kind_is_a_value_a_rule_can_compare():
+    from rulespec import game as E
+    rs = _variant("  nil.allowed: partner.kind != regular @ house §Bids\n")
+    bids = [None, None, E.Bid("regular", 4), None]
+    assert E.bid_refusals(rs, 0, E.Bid("nil"), hand=0, dealer=3, bids=bids)[0]["rule"] == "nil.allowed"
+    assert not E.bid_refusals(rs, 0, E.Bid("nil"), hand=0, dealer=3, bids=[None] * 4)
+
+
+def test_highest_follows_each_variants_card_powers():
+    from rulespec import game as E
+    from rulespec.core import cards as C
+    winner = "  trick.winner: highest(trick.cards & trick.led_suit) @ house §Tricks\n"
+    trick = C.parse_cards("3H QH 2H AH")
+    assert E.trick_winner(_variant(winner), trick)[0] == 3
+    assert E.trick_winner(_variant(winner + "  card.power: 20 - card.rank @ house §Tricks\n"), trick)[0] == 2
+
+
+def test_a_parameter_cannot_rank_cards_before_the_pack_is_known():
+    problem = check("  bags.limit: highest({AS, KS}).rank @ 001 §Scoring\n").problems[0]
+    assert problem.message == "a parameter is worked out before the pack's cards are, so it cannot use highest()"
+
+
+def test_a_call_on_a_later_line_of_a_block_rule_points_at_that_line():
+    for block in (">-", "|"):                                       # folded into one line, or kept as lines
+        problem = check(f"  play.lead: {block}\n    if trump_broken then hand\n"
+                        "    else cards(hand, hand) @ 001 §Turns\n"
+                        ).problems[0]
+        assert (problem.line, problem.column, problem.message) == (6, 10, "cards() takes 1 argument, got 2")
+
+
+def test_highest_and_lowest_find_a_card_whatever_the_size_of_the_powers():
+    """Powers past ±10**9 (a product of two allowed numbers) once left highest() and lowest() with no card."""
+    from rulespec import game as E
+    from rulespec.core import cards as C
+    trick = C.parse_cards("QH 3H AH 5H")
+    low = _variant("  card.power: card.rank * 100000 * 100000 @ house §Tricks\n"
+                   "  trick.winner: lowest(trick.cards & trick.led_suit) @ house §Tricks\n")
+    assert E.trick_winner(low, trick)[0] == 1
+    upside_down = _variant("  card.power: 0 - card.rank * 100000 * 100000 @ house §Tricks\n")
+    assert E.trick_winner(upside_down, trick)[0] == 1                    # the standard highest(): now 3H
+
+
+@pytest.mark.parametrize("rule,position,message", [
+    ("scoring.made: 1000000000", (4, 17), "a number in a rule has at most 9 digits; this one has 10"),
+    ("nil.allowed: count(c in hand where 5) > 1", (4, 38), "the 'where' condition must be a boolean, not a number"),
+    ("play.lead: hand & {highest(hand, hand)}", (4, 22), "highest() takes 1 argument, got 2"),
+    ("nil.allowed: count(5 where true) > 1", (4, 22), "write count(c in SET where CONDITION)"),
+    ("play.lead: if 5 < hand then hand else hand", (4, 17), "cannot combine a number with a card set"),
+    ("scoring.made: 10 * (team.contract", (4, 36), "the rule ends too early; expected ')'"),
+])
+def test_more_errors_name_the_place_and_the_problem(rule, position, message):
+    problem = check(f"  {rule} @ 001 §Scoring\n").problems[0]
+    assert (problem.message, (problem.line, problem.column)) == (message, position)
+
+
+def test_a_number_in_words_on_a_later_line_is_pointed_at():
+    problem = check("  scoring.made: |\n    10 *\n    seventy five @ 001 §Scoring\n").problems[0]
+    assert (problem.line, problem.column, problem.message) == (
+        6, 5, "'seventy five' is a number written in words; a rule needs digits")
+    problem = check("  scoring.made: |\n    10 *\n    5 * seventy five @ 001 §Scoring\n").problems[0]
+    assert (problem.line, problem.column) == (6, 9)
+
+
+def test_a_strict_subset_is_not_the_set_itself_and_ties_go_to_the_first_card():
+    from rulespec import game as E
+    from rulespec.core import cards as C
+    rs = _variant("  play.lead: if hand < hand then hand - clubs else hand @ house §Play\n")
+    hand = C.mask_of(C.parse_cards("2C 5C KH"))
+    assert E.legal_cards(rs, hand, [], 2, True).cards == hand
+    flat = _variant("  card.power: 0 @ house §Tricks\n  trick.winner: highest(trick.cards) @ house §Tricks\n")
+    assert E.trick_winner(flat, C.parse_cards("QH 3H AH 5H"))[0] == 1      # all equal: the lowest card id, 3H

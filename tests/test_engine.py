@@ -7,7 +7,7 @@ import pytest
 from rulespec.core import cards as C
 from rulespec import game as E
 from rulespec.errors import GameError
-from rulespec.game.policies import SensiblePolicy
+from rulespec.game.policies import RandomPolicy, SensiblePolicy
 from rulespec.model.ruleset import load_ruleset, ruleset_from_text
 
 JOKERS = textwrap.dedent("""\
@@ -262,3 +262,159 @@ def test_a_forfeit_line_says_which_side_reneged():
     ns, ew = E.score_hand(tournament, _bids("3 3 3 3"), [4, 3, 3, 3], reneges=[1])
     assert ns.lines[0]["why"].endswith("(renege by the other side)")
     assert ew.lines[0]["why"].endswith("(renege by this side)")
+
+
+# --------------------------------------------------------------------------- gaps found by the mutation run
+def _variant(rules: str) -> object:
+    return ruleset_from_text("id: probe\nsource: {doc: house, title: t}\nextends: standard\nrules:\n" + rules)
+
+
+def test_a_winner_rule_naming_a_card_outside_the_trick_names_that_card():
+    rs = _variant("  trick.winner: 2C @ house §Tricks\n")          # 2C is card 0
+    with pytest.raises(GameError, match="named 2C, which is not in the trick"):
+        E.trick_winner(rs, cards("QH 3H AH 5H"))
+
+
+def test_a_card_from_outside_the_pack_is_refused_in_every_seat(standard):
+    for seat in range(4):
+        hands = E.deal_for(0, 0, standard)
+        hands[seat] |= 1 << C.BIG_JOKER
+        with pytest.raises(GameError, match="not in the pack of variant 'standard': BJ"):
+            E.play_hand(standard, hands, 0, SensiblePolicy(random.Random(0)))
+
+
+def test_a_new_game_starts_from_nothing_with_the_next_dealer(standard):
+    records = list(E.simulate(standard, 6, seed=3, game_limit=2))
+    assert [r["game"] for r in records] == [1, 1, 2, 2, 3, 3]
+    assert [r["dealer"] for r in records] == ["N", "E", "S", "W", "N", "E"]
+    for index in (2, 4):                            # the first hand of a game: scores and bags from zero
+        dealer = "NESW".index(records[index]["dealer"])
+        fresh = E.play_hand(standard, E.deal_for(3, index, standard), dealer,
+                            RandomPolicy(random.Random(f"play:3:{index}")))
+        assert records[index]["totals"] == fresh["totals"]
+
+
+def test_the_fused_loop_records_the_last_trick_as_the_stepped_play_does():
+    rs = load_ruleset("last-trick-ace-bonus")
+    for index in range(8):
+        deal = E.deal_for("last", index, rs)
+        fused = E.play_hand(rs, deal, index % 4, SensiblePolicy(random.Random(index)), record=False)
+        stepped = E.play_hand(rs, deal, index % 4, SensiblePolicy(random.Random(index)), record=False, stepped=True)
+        assert fused["_last"] == stepped["_last"] and fused["_plays"] == stepped["_plays"]
+        assert [r.as_dict() for r in fused["_results"]] == [r.as_dict() for r in stepped["_results"]]
+
+
+def test_a_copied_hand_state_bids_and_plays_without_touching_the_original(standard):
+    deal = E.deal_for(0, 0, standard)
+    state = E.HandState(standard, deal, 3)
+    for bid in _bids("3 4 nil"):
+        state.bid(bid)
+    copy = state.copy()
+    copy.bid(E.Bid("regular", 2))
+    card = next(C.iter_cards(copy.legal()))
+    copy.play(card)
+    assert state.bidder is not None and state.bids.count(None) == 1
+    assert state.hands == deal and state.trick == [] and state.plays == []
+    assert copy.bidder is None and copy.trick == [card] and copy.hands != state.hands
+
+
+def test_a_blind_bid_of_thousands_of_digits_is_a_clear_error():
+    for text in ("blind 100", "blind " + "9" * 5000):          # int() of 5000 digits would raise ValueError
+        with pytest.raises(GameError, match="a blind bid is at most 99 tricks"):
+            E.parse_bid(text)
+
+
+def test_a_refused_blind_nil_gives_the_bidders_score_then_the_opponents(standard):
+    for seat, why in ((0, "team 10, opponents 20"), (1, "team 20, opponents 10")):
+        [refusal] = E.bid_refusals(standard, seat, E.Bid("blind_nil"), hand=0, dealer=3, bids=[None] * 4,
+                                   scores=(10, 20))
+        assert refusal["why"] == f"blind nil is not allowed here ({why})"
+
+
+def test_without_carrying_bags_the_penalty_clears_them(standard):
+    no_carry = _variant("  bags.carry: false @ house §Bags\n")
+    bids, tricks = _bids("3 3 3 3"), [5, 3, 3, 2]                # NS: 2 overtricks on 9 bags
+    assert E.score_hand(no_carry, bids, tricks, bags=(9, 0))[0].bags == 0
+    assert E.score_hand(standard, bids, tricks, bags=(9, 0))[0].bags == 1
+
+
+def test_the_game_status_names_the_winner_and_the_rule_on_a_tie(standard):
+    steps = E.game_status(standard, (520, 300), explain=True)["explanation"]
+    assert steps[-1]["value"] == "NS"
+    assert E.game_status(standard, (300, 520), explain=True)["explanation"][-1]["value"] == "EW"
+    tie = E.game_status(standard, (510, 510), explain=True)
+    assert tie["rule"]["rule"] == "game.winner" and tie["explanation"][-1]["value"] is None
+
+
+def test_a_transfer_moves_tricks_without_points_of_its_own():
+    rs = load_ruleset("three-trick-renege")
+    ns, ew = E.score_hand(rs, _bids("4 4 4 4"), [4, 3, 3, 3], reneges=[0])     # NS 7 - 3, EW 6 + 3
+    assert (ns.points, ew.points) == (-80, 81)
+    assert [line["points"] for line in ns.lines if line["rule"] == "renege.transfer_tricks"] == [0]
+
+
+def test_one_trick_given_by_a_transfer_makes_the_receivers_victims():
+    rs = _variant("  renege.mode: transfer @ house §Renege\n  renege.transfer_tricks: 1 @ house §Renege\n"
+                  "  renege.victim_bags: false @ house §Renege\n")
+    ns, ew = E.score_hand(rs, _bids("4 2 4 2"), [4, 4, 4, 1], reneges=[0])       # EW 5 + 1 on a contract of 4
+    assert (ns.points, ns.bags_added) == (-80, 0)
+    assert (ew.points, ew.bags_added) == (42, 0)
+    assert [line["why"] for line in ew.lines if line["rule"] == "renege.victim_bags"] == \
+        ["2 overtrick(s) not counted as bags"]
+
+
+def test_only_a_pair_of_nils_scores_overtricks_as_beyond_a_contract_of_zero(standard):
+    ns, ew = E.score_hand(standard, _bids("nil 4 nil 5"), [1, 6, 1, 5])
+    over = {team: [line["why"] for line in result.lines if line["rule"] == "scoring.overtrick_points"]
+            for team, result in (("NS", ns), ("EW", ew))}
+    assert over == {"NS": ["2 overtrick(s) x 1 (both partners bid nil: a contract of 0)"],
+                    "EW": ["2 overtrick(s) x 1"]}
+
+
+LOWBALL = ("  trick.winner: >-\n    if trick.cards.has(trump.suit) then highest(trick.cards & trump.suit)\n"
+           "    else lowest(trick.cards & trick.led_suit) @ house §Tricks\n")
+
+
+@pytest.mark.parametrize("rules", [FIRST_TRICK, "lowball"], ids=["first-trick", "lowball"])
+def test_the_hand_steps_agree_with_legal_cards_and_trick_winner_on_every_card(rules):
+    rs = _variant(LOWBALL) if rules == "lowball" else ruleset_from_text(rules)
+    for index in range(3):
+        state = E.HandState(rs, E.deal_for("steps", index, rs), index)
+        rng = random.Random(index)
+        while not state.over:
+            expected = E.legal_cards(rs, state.hands[state.to_play], state.trick, state.number, state.broken,
+                                     state.played).cards
+            assert state.legal() == expected, (state.number, state.trick)
+            state.play(rng.choice(list(C.iter_cards(expected))))
+            if len(state.trick) == 4:
+                trick, leader, number = list(state.trick), state.leader, state.number
+                assert state.finish_trick() == (leader + E.trick_winner(rs, trick, number)[0]) % 4
+
+
+def test_each_seat_bids_once_in_order_from_the_first_bidder(standard):
+    state = E.HandState(standard, E.deal_for(0, 0, standard), 1)      # dealer E: South bids first
+    order = []
+    while state.bidder is not None:
+        order.append(state.bidder)
+        state.bid(E.Bid("regular", 3))
+    assert order == [2, 3, 0, 1]
+
+
+def test_a_blind_team_bid_needs_both_partners_to_name_the_same_number():
+    rs = load_ruleset("house")
+    refusals = E.team_refusals(rs, [E.Bid("blind", 6), E.Bid("blind", 7)], (0, 0), (0, 0), 0)
+    assert [r["rule"] for r in refusals] == ["blind_bid.allowed"]
+
+
+def test_a_team_contract_by_default_is_at_the_start_of_a_game():
+    rs = _variant("  bid.team_contract: team.regular_sum + team.bags + opponents.bags @ house §Bids\n")
+    pair = _bids("3 4")
+    assert E.team_contract(rs, pair) == E.team_contract(rs, pair, (0, 0), (0, 0), 0) == 7
+    assert E.team_contract(rs, pair, (0, 0), (2, 1), 0) == 10
+
+
+def test_the_legal_bids_memo_stays_bounded(standard):
+    from rulespec.game import bids as B
+    for score in range(B._BID_MEMO_LIMIT + 10):                       # each score a new memo key
+        E.legal_bids(standard, 0, 0, 3, [None] * 4, (score, 0), (0, 0))
+    assert 0 < len(B._BID_MEMOS[standard][1]) <= B._BID_MEMO_LIMIT

@@ -555,11 +555,12 @@ def _bit(card: int) -> int:
 def make_env(tables: Mapping[str, object]) -> dict:
     """The only names generated code can reach."""
     power = tables.get("_POW", ())
+    below, above = min(power or (0,)) - 1, max(power or (0,)) + 1    # beyond every card's power
 
     def hi(mask: int) -> int:
         """The first card (lowest id) of the highest power."""
         charge(mask.bit_count())
-        best, best_p = NONE, -10**9
+        best, best_p = NONE, below
         while mask:
             low = mask & -mask
             card = low.bit_length() - 1
@@ -571,7 +572,7 @@ def make_env(tables: Mapping[str, object]) -> dict:
     def lo(mask: int) -> int:
         """The first card (lowest id) of the lowest power."""
         charge(mask.bit_count())
-        best, best_p = NONE, 10**9
+        best, best_p = NONE, above
         while mask:
             low = mask & -mask
             card = low.bit_length() - 1
