@@ -417,4 +417,4 @@ def test_the_legal_bids_memo_stays_bounded(standard):
     from rulespec.game import bids as B
     for score in range(B._BID_MEMO_LIMIT + 10):                       # each score a new memo key
         E.legal_bids(standard, 0, 0, 3, [None] * 4, (score, 0), (0, 0))
-    assert 0 < len(B._BID_MEMOS[standard][1]) <= B._BID_MEMO_LIMIT
+    assert 0 < len(B._bid_memo(standard)[1]) <= B._BID_MEMO_LIMIT
