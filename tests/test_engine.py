@@ -418,3 +418,55 @@ def test_the_legal_bids_memo_stays_bounded(standard):
     for score in range(B._BID_MEMO_LIMIT + 10):                       # each score a new memo key
         E.legal_bids(standard, 0, 0, 3, [None] * 4, (score, 0), (0, 0))
     assert 0 < len(B._bid_memo(standard)[1]) <= B._BID_MEMO_LIMIT
+
+
+# --------------------------------------------------------------------------- survivors of the merged mutation run
+class _NilThenRaise(RandomPolicy):
+    """Bids 3, or nil once the partner has bid; the nil bidder's partner raises as high as allowed."""
+
+    def bid(self, rs, seat, legal, hand):
+        nil = [b for b in legal if str(b) == "nil"]
+        return nil[0] if nil and seat in (2, 3) else next(b for b in legal if str(b) == "3")
+
+    def raise_bid(self, rs, seat, legal, hand):
+        return legal[-1]
+
+
+def test_the_nil_bidders_partner_raises_when_the_book_allows_it():
+    tournament = load_ruleset("tournament")        # 000: the partner of a nil bidder may raise
+    assert tournament.params["nil.partner_may_raise"]
+    deal = E.deal_for(7, 0, tournament)
+    record = play = E.play_hand(tournament, deal, 3, _NilThenRaise(random.Random(1)))
+    bids = play["bids"]
+    assert bids["S"] == "nil" and bids["W"] == "nil"
+    assert int(bids["N"]) > 3 and int(bids["E"]) > 3                  # both partners raised from 3
+    state = E.HandState(tournament, deal, 3)
+    for seat, bid in ((0, "3"), (1, "3"), (2, "nil")):
+        assert state.bidder == seat
+        state.bid(E.parse_bid(bid))
+    options = [b.n for b in state.raise_options(2)]
+    assert len(options) > 1 and options == sorted(options) and options[0] >= 3 and options[-1] == 13
+    assert record["tricks_per_seat"] and sum(record["tricks_per_seat"].values()) == 13
+
+
+def test_simulated_games_carry_each_teams_own_totals_from_zero():
+    standard = load_ruleset("standard")
+    records = list(E.simulate(standard, 4, seed=5))
+    totals = {"NS": (0, 0), "EW": (0, 0)}
+    for record in records:
+        for team in ("NS", "EW"):
+            before = totals[team] if record["hand"] else (0, 0)
+            assert record["totals"][team]["score"] == before[0] + record["score"][team]["points"]
+        totals = {t: (record["totals"][t]["score"], record["totals"][t]["bags"]) for t in ("NS", "EW")}
+    assert records[-1]["totals"]["NS"] != records[-1]["totals"]["EW"]
+
+
+def test_a_hand_state_starts_without_bags():
+    from rulespec.game.engine import play_out
+    standard = load_ruleset("standard")
+    state = E.HandState(standard, E.deal_for(3, 0, standard), 3)
+    while state.bidder is not None:
+        state.bid(state.legal_bids()[0] if state.bidder % 2 else E.parse_bid("3"))
+    play_out(state, RandomPolicy(random.Random(2)))
+    ns, ew = state.score()
+    assert (ns.bags, ew.bags) == (ns.bags_added, ew.bags_added)
