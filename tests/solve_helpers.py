@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from rulespec.app.answers import inline_variant
 from rulespec.core import cards as C
 from rulespec.game.hand import HandState
 from rulespec.model.ruleset import Ruleset
@@ -12,6 +13,13 @@ from rulespec.solve.search import Goal, Position
 
 BRIDGE_SPADES = str(Path(__file__).parent / "variants" / "bridge-spades.yaml")
 NS = Goal(0, 0b0101)
+EW = Goal(1, 0b1010)
+NO_FOLLOWING = {"play.follow": "hand"}      # any card may be played to any trick
+
+
+def house_variant(rules: dict, size: int = 13, vid: str = "solve-test") -> Ruleset:
+    """Standard with ``rules`` changed and ``size`` cards a seat (an inline house rule)."""
+    return inline_variant({"extends": "standard", "id": vid, "rules": {"deal.hand_size": size, **rules}}, "variant")
 
 
 def random_position(rs: Ruleset, rng: random.Random, tricks: int) -> Position:
@@ -77,3 +85,14 @@ def dds_tricks(pos: Position) -> int:
     best = max(tricks for _, tricks in solve_board(deal, SolveMode.OptimalOne))
     left = pos.hands[pos.leader].bit_count()
     return best if pos.leader % 2 == 0 else left - best
+
+
+def agrees_with_minimax(rs: Ruleset, seed: int, positions: int, tricks: tuple[int, int]) -> None:
+    """The solver's value equals plain minimax for both sides on ``positions`` random positions of
+    ``tricks`` (lowest, highest) tricks."""
+    from rulespec.solve.search import Search
+    rng = random.Random(seed)
+    for _ in range(positions):
+        pos = random_position(rs, rng, rng.randint(*tricks))
+        for goal in (NS, EW):
+            assert Search(rs, pos, goal).value() == minimax(at_position(rs, pos), goal), (pos, goal)

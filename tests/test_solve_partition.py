@@ -8,42 +8,31 @@ import random
 
 import pytest
 
-from rulespec.app.answers import inline_variant
 from rulespec.model.ruleset import load_ruleset
 from rulespec.model.variants import bundled_ids
 from rulespec.solve.partition import Table, rank_free_breaks
 from rulespec.solve.search import Goal, Position, Search, rules_for
-from solve_helpers import BRIDGE_SPADES, NS, at_position, dds_tricks, minimax, random_position
+from solve_helpers import (agrees_with_minimax, at_position, BRIDGE_SPADES, dds_tricks, EW, house_variant, minimax,
+                           NO_FOLLOWING, NS, random_position)
 
-EW = Goal(1, 0b1010)
 
-
-def _variant(rules: dict, size: int = 13):
-    return inline_variant({"extends": "standard", "id": "partition-test",
-                           "rules": {"deal.hand_size": size, **rules}}, "variant")
 
 
 TOP_TRUMP_BREAKS = {"trump.breaks": "card.suit == trump.suit and card == highest(hand & trump.suit)"}
-NO_FOLLOWING = {"play.follow": "hand"}
 
 
 def test_taken_only_where_shown_sound():
     for variant in bundled_ids():
         assert rules_for(load_ruleset(variant)).partition, variant
     assert rules_for(load_ruleset(BRIDGE_SPADES)).partition
-    top_trump = _variant(TOP_TRUMP_BREAKS)
+    top_trump = house_variant(TOP_TRUMP_BREAKS)
     assert not rank_free_breaks(top_trump) and not rules_for(top_trump).partition
-    assert not rules_for(_variant(NO_FOLLOWING)).partition
+    assert not rules_for(house_variant(NO_FOLLOWING)).partition
 
 
 @pytest.mark.parametrize("rules", [TOP_TRUMP_BREAKS, NO_FOLLOWING], ids=["top-trump-breaks", "no-following"])
 def test_solver_equals_minimax_where_refused(rules):
-    rs = _variant(rules, size=3)
-    rng = random.Random(4)
-    for _ in range(25):
-        pos = random_position(rs, rng, rng.randint(2, 3))
-        for goal in (NS, EW):
-            assert Search(rs, pos, goal).value() == minimax(at_position(rs, pos), goal), (pos, goal)
+    agrees_with_minimax(house_variant(rules, size=3), seed=4, positions=25, tricks=(2, 3))
 
 
 def _stored(rs, pos: Position, goal: Goal, monkeypatch) -> list[tuple]:

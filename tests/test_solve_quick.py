@@ -6,23 +6,17 @@ import random
 
 import pytest
 
-from rulespec.app.answers import inline_variant
 from rulespec.model.ruleset import load_ruleset
 from rulespec.model.variants import bundled_ids
 from rulespec.solve.quick import Shape
-from rulespec.solve.search import Goal, Search
-from solve_helpers import BRIDGE_SPADES, NS, at_position, dds_tricks, minimax, random_position
+from rulespec.solve.search import Search
+from solve_helpers import (agrees_with_minimax, at_position, BRIDGE_SPADES, dds_tricks, EW, house_variant, minimax,
+                           NO_FOLLOWING, NS, random_position)
 
-EW = Goal(1, 0b1010)
 
-
-def _variant(rules: dict, size: int = 13):
-    return inline_variant({"extends": "standard", "id": "quick-test",
-                           "rules": {"deal.hand_size": size, **rules}}, "variant")
 
 
 NO_TRUMPS = {"trick.winner": "highest(trick.cards & trick.led_suit)"}
-NO_FOLLOWING = {"play.follow": "hand"}
 LOWEST_WINS = {"trick.winner": "if trick.cards.has(trump.suit) then lowest(trick.cards & trump.suit) "
                                "else lowest(trick.cards & trick.led_suit)"}
 
@@ -33,7 +27,7 @@ def test_accepted_shapes():
         assert shape is not None and shape.trump == 3 and shape.restricted == 3, variant
     bridge = Shape.of(load_ruleset(BRIDGE_SPADES))
     assert bridge is not None and bridge.trump == 3 and bridge.restricted is None
-    no_trumps = Shape.of(_variant(NO_TRUMPS))
+    no_trumps = Shape.of(house_variant(NO_TRUMPS))
     assert no_trumps is not None and no_trumps.trump is None and no_trumps.restricted == 3
 
 
@@ -43,7 +37,7 @@ NEVER_LEAD_TRUMPS = {"play.lead": "if hand.only(trump.suit) then hand else hand 
 @pytest.mark.parametrize("rules", [NO_FOLLOWING, LOWEST_WINS, NEVER_LEAD_TRUMPS],
                          ids=["no-following", "lowest-wins", "never-lead-spades"])
 def test_other_rules_are_refused(rules):
-    assert Shape.of(_variant(rules)) is None
+    assert Shape.of(house_variant(rules)) is None
 
 
 def _bounds(rs, pos, goal):
@@ -54,7 +48,7 @@ def _bounds(rs, pos, goal):
 @pytest.mark.parametrize("variant", ["standard", "tournament", "bridge", "no-trumps"])
 def test_bounds_contain_the_minimax_value(variant):
     """At trick boundaries of up to three tricks, for either side: low <= value <= high."""
-    rs = {"bridge": load_ruleset(BRIDGE_SPADES), "no-trumps": _variant(NO_TRUMPS)}.get(variant) \
+    rs = {"bridge": load_ruleset(BRIDGE_SPADES), "no-trumps": house_variant(NO_TRUMPS)}.get(variant) \
         or load_ruleset(variant)
     rng = random.Random(variant)
     checked = narrowed = 0
@@ -86,9 +80,4 @@ def test_bounds_contain_dds_value_on_larger_deals():
 
 @pytest.mark.parametrize("rules", [NO_TRUMPS, NO_FOLLOWING], ids=["no-trumps", "no-following"])
 def test_solver_equals_minimax_with_other_trick_rules(rules):
-    rs = _variant(rules, size=3)
-    rng = random.Random(3)
-    for _ in range(30):
-        pos = random_position(rs, rng, rng.randint(1, 3))
-        for goal in (NS, EW):
-            assert Search(rs, pos, goal).value() == minimax(at_position(rs, pos), goal), (pos, goal)
+    agrees_with_minimax(house_variant(rules, size=3), seed=3, positions=30, tricks=(1, 3))
