@@ -143,3 +143,16 @@ def test_input_no_variant_can_answer_is_refused_but_a_rule_refusal_is_a_ruling()
     result = compare({"variants": ["standard", "classic"], "kind": "score",
                       "input": {**SCORE, "bids": {"N": "blind nil", "E": 3, "S": 3, "W": 3}}})
     assert all(ruling["error"]["rule"] == "blind_nil.allowed" for ruling in result["rulings"].values())
+
+
+def test_a_refused_bid_names_the_range_even_when_it_is_one_bid():
+    """A range of one bid (minimum = maximum) is still a range; only a minimum above the maximum
+    leaves no regular bid."""
+    def why(low: int, high: int) -> str:
+        ruling = answer("bid", {"variant": {"extends": "standard",
+                                            "rules": {"bid.regular_min": low, "bid.regular_max": high}},
+                                "seat": "N", "bid": 3})
+        assert not ruling["allowed"]
+        return ruling["refusals"][0]["why"]
+    assert why(4, 4) == "a regular bid must be from 4 to 4 here"
+    assert why(5, 4) == "no regular bid is possible here"

@@ -470,3 +470,14 @@ def test_a_hand_state_starts_without_bags():
     play_out(state, RandomPolicy(random.Random(2)))
     ns, ew = state.score()
     assert (ns.bags, ew.bags) == (ns.bags_added, ew.bags_added)
+
+
+@pytest.mark.parametrize("may_raise", [False, True])
+def test_a_nil_below_the_team_minimum_only_where_the_partner_may_raise(may_raise):
+    """With a team minimum of 4 and a partner's bid of 1, nil leaves the side short; it is a legal bid
+    only where the partner may then raise (000's rule), not merely because the partner bid a number."""
+    from rulespec.app.answers import inline_variant
+    rs = inline_variant({"extends": "standard",
+                         "rules": {"bid.team_min": 4, "nil.partner_may_raise": may_raise}}, "variant")
+    legal = [str(b) for b in E.legal_bids(rs, 2, 0, 3, [E.parse_bid("1"), None, None, None], (0, 0), (0, 0))]
+    assert legal[0] == "3" and ("nil" in legal) is may_raise

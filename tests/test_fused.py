@@ -117,3 +117,21 @@ def test_inlining_rejects_a_source_that_reaches_anything_else(expr, what):
     rs.rules = {**rs.rules, "play.lead": forged}
     with pytest.raises(ValueError, match=f"unexpected {what}"):
         fused.inline(rs, "play.lead", "play")
+
+
+def test_the_whole_hand_loop_leaves_the_hand_state_as_the_steps_do():
+    """After the card play, the generated loop leaves ``HandState`` where the steps leave it (tricks,
+    plays, winners, the last trick, the next leader and trick number, the hand over)."""
+    from rulespec.game.engine import _play_out_fused, play_out
+    rs = load_ruleset("standard")
+    for i in range(5):
+        deal = E.deal_for("state", i, rs)
+        after = []
+        for play in (play_out, _play_out_fused):
+            state = E.HandState(rs, list(deal), i % 4)
+            while state.bidder is not None:
+                state.bid(next(b for b in state.legal_bids() if str(b) == "3"))
+            play(state, RandomPolicy(random.Random(i)))
+            after.append((state.won, state.plays, state.winners, state.last, state.leader, state.number, state.over))
+        assert after[0] == after[1], i
+        assert after[0][5] == rs.params["deal.hand_size"] + 1 and after[0][6]
