@@ -407,10 +407,12 @@ def test_a_blind_team_bid_needs_both_partners_to_name_the_same_number():
 
 
 def test_a_team_contract_by_default_is_at_the_start_of_a_game():
-    rs = _variant("  bid.team_contract: team.regular_sum + team.bags + opponents.bags @ house §Bids\n")
+    rs = _variant("  bid.team_contract: team.regular_sum + team.bags + opponents.bags + team.score"
+                  " + opponents.score @ house §Bids\n")
     pair = _bids("3 4")
     assert E.team_contract(rs, pair) == E.team_contract(rs, pair, (0, 0), (0, 0), 0) == 7
     assert E.team_contract(rs, pair, (0, 0), (2, 1), 0) == 10
+    assert E.team_contract(rs, pair, (5, 1), (0, 0), 0) == 13
 
 
 def test_the_legal_bids_memo_stays_bounded(standard):

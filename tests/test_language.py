@@ -124,6 +124,10 @@ CASES = [
     Case(BOOL, "hand.has(♥)", False, {"hand": mask("AS KS")}),
     Case(BOOL, "hand.only(spades)", False),
     Case(BOOL, "hand.only(spades)", True, {"hand": mask("AS KS")}),
+    Case(BOOL, "hand == hand & spades", False),          # a set equals only itself, not a part of it
+    Case(BOOL, "hand & spades != hand", True),
+    Case(BOOL, "hand & spades == {AS, KS}", True),
+    Case(BOOL, "hand & spades < hand", True),
     Case(BOOL, "hand.count(spades) == 2", True),
     Case(BOOL, "AS in hand", True),
     Case(BOOL, "QS in hand", False),
@@ -136,6 +140,7 @@ CASES = [
     Case(CARDS, "hand | {AD}", mask("AS 4S 2H KH 9C AD")),
     Case(CARDS, "{AS, 9C}", mask("AS 9C")),
     Case(CARDS, "{}", 0),
+    Case(CARDS, "{lowest(hand & clubs)}", mask("2C"), {"hand": mask("2C 5C KH")}),    # 2C is card 0
     Case(CARDS, "hand - spades", mask("2H KH 9C")),
     Case(CARDS, "if trump_broken or leading then hand else hand - spades", mask("2H KH 9C")),
     Case(CARDS, "if trump_broken or leading then hand else hand - spades", mask("AS 4S 2H KH 9C"),
