@@ -13,7 +13,7 @@ from rulespec.lang import limits as L
 from rulespec.errors import RulesFileError
 from rulespec.model.variants import read_variant_text, resolve_chain
 from service.app import create_app
-from service.local import ServerError, gunicorn
+from serve_helpers import served
 from test_api import problem
 from test_api_data import SCORE, TRICK, played_hand
 from test_api_server import call
@@ -34,11 +34,8 @@ def test_attack_payloads_are_small():
 
 @pytest.fixture(scope="module")
 def server():
-    try:
-        with gunicorn(workers=2, threads=1) as base:
-            yield base
-    except ServerError as exc:
-        pytest.fail(str(exc))
+    with served(workers=2, threads=1) as base:
+        yield base
 
 
 class HealthWatch:

@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from rulespec.app.answers import answer, compare
-from service.local import ServerError, gunicorn
+from serve_helpers import served
 from test_api_data import BID, GAME, LEGAL, NO_OVERTRICK_POINTS, SCORE, TRICK, played_hand
 
 
@@ -29,11 +29,8 @@ def call(base: str, method: str, path: str, body=None, content_type: str = "appl
 
 @pytest.fixture(scope="module")
 def server():
-    try:
-        with gunicorn(workers=2, threads=4) as base:
-            yield base
-    except ServerError as exc:
-        pytest.fail(str(exc))
+    with served(workers=2, threads=4) as base:
+        yield base
 
 
 def test_end_to_end(server):

@@ -10,60 +10,14 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import warnings
 from pathlib import Path
 
 import pytest
 
-from service.local import ServerError, gunicorn
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = os.environ.get("SPADES_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-HOW_TO_ENABLE = ("browser tests of the dispute page need Chromium, Playwright's and axe-core's Python packages: "
-                 "`apt-get install chromium` (as root; or set SPADES_CHROMIUM=/path/to/chromium) and "
-                 "`pip install -e '.[dev]'`")
 TIMEOUT_MS = 10_000
 MINE = "(my house rules)"   # the rule-book option for pasted house rules
-
-
-def _missing() -> str | None:
-    try:
-        import axe_playwright_python  # noqa: F401
-        import playwright.sync_api  # noqa: F401
-    except ImportError as exc:
-        return f"the {exc.name} package is not installed"
-    if not os.access(CHROMIUM, os.X_OK):
-        return f"no Chromium at {CHROMIUM}"
-    return None
-
-
-@pytest.fixture(scope="module")
-def browser():
-    missing = _missing()
-    if missing:
-        message = f"{missing}; {HOW_TO_ENABLE}"
-        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-            pytest.fail(message)
-        warnings.warn(f"skipping the browser tests: {message}", stacklevel=1)  # shown in pytest's summary
-        pytest.skip(message)
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        # launch() gives every run a fresh, temporary user-data-dir.
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture(scope="module")
-def server():
-    try:
-        with gunicorn(workers=1, threads=4) as base:
-            yield base
-    except ServerError as exc:
-        pytest.fail(str(exc))
 
 
 # axe-core (bundled in axe-playwright-python) with every rule, the experimental ones too
