@@ -1,0 +1,79 @@
+"""Generated code compiled to machine code with numba, cached on disk between processes.
+
+Some loops are generated per ruleset from the hand procedure's templates with the rules'
+checked expressions inlined (``game.fused``, ``solve.generated``).  Where they must run at
+native speed, the generator writes a module whose functions are ``numba.njit(cache=True)``:
+numba's nopython mode types every operation, so the generated code can do nothing but
+arithmetic on the values it is given (no builtins, no imports, no I/O; anything else fails
+to compile, it is never run by the interpreter).  numba caches compiled functions next to
+the source *file* they come from, so the source is written once, named by its digest, into
+a per-user cache folder (``$RULESPEC_CACHE``, else ``$XDG_CACHE_HOME/rulespec``, else
+``~/.cache/rulespec``; a private temporary folder when none of them is writable), and
+imported from there.  A file whose content does not match its digest is never imported.
+
+numba is imported only when such a module is loaded (importing it costs about half a second).
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import sys
+import tempfile
+from pathlib import Path
+from types import ModuleType
+
+_SUBDIR = "jit"
+
+
+class JitUnavailable(RuntimeError):
+    """numba is not installed (or cannot be imported) here."""
+
+
+def available() -> bool:
+    """True when numba can be imported."""
+    return importlib.util.find_spec("numba") is not None
+
+
+def cache_root() -> Path:
+    """The folder the generated modules (and numba's cache of their machine code) live in."""
+    for candidate in (os.environ.get("RULESPEC_CACHE"),
+                      os.environ.get("XDG_CACHE_HOME") and str(Path(os.environ["XDG_CACHE_HOME"], "rulespec")),
+                      str(Path.home() / ".cache" / "rulespec")):
+        if candidate and _usable(Path(candidate, _SUBDIR)):
+            return Path(candidate, _SUBDIR)
+    fallback = Path(tempfile.gettempdir(), f"rulespec-{os.getuid() if hasattr(os, 'getuid') else 'user'}", _SUBDIR)
+    if _usable(fallback):
+        return fallback
+    raise JitUnavailable(f"no writable cache folder for compiled code (tried {fallback}); set RULESPEC_CACHE")
+
+
+def _usable(folder: Path) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        return os.access(folder, os.W_OK)
+    except OSError:
+        return False
+
+
+def load(kind: str, source: str) -> ModuleType:
+    """The module of generated ``source`` (``kind`` names what it holds, e.g. ``"hand"``), written
+    to the cache folder under its digest if not there yet, and imported (once per process)."""
+    if not available():
+        raise JitUnavailable("numba is not installed: pip install numba (a dependency of spades-rulespec)")
+    digest = hashlib.sha256(source.encode("utf-8")).hexdigest()[:24]
+    name = f"rulespec_jit_{kind}_{digest}"
+    if name in sys.modules:
+        return sys.modules[name]
+    path = cache_root() / f"{name}.py"
+    if not (path.exists() and path.read_text(encoding="utf-8") == source):
+        temporary = path.with_suffix(f".{os.getpid()}.tmp")
+        temporary.write_text(source, encoding="utf-8")
+        os.replace(temporary, path)     # atomic: another process never sees half a file
+    module = ModuleType(name)
+    module.__file__ = str(path)
+    # the code run is compiled from ``source`` itself; the file is there for numba's cache, which
+    # keys compiled functions by the file their code names (and its size and time)
+    exec(compile(source, str(path), "exec"), module.__dict__)    # noqa: S102 -- generated, see the module doc
+    sys.modules[name] = module
+    return module

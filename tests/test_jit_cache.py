@@ -1,0 +1,49 @@
+"""rulespec.core.jit: generated modules written under their digest, imported once, cached by numba."""
+from __future__ import annotations
+
+import pytest
+
+from rulespec.core import jit
+
+SOURCE = """import numba
+
+
+@numba.njit(cache=True)
+def total(n):
+    s = 0
+    for i in range(n):
+        s += i % 7
+    return s
+"""
+
+
+@pytest.fixture()
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("RULESPEC_CACHE", str(tmp_path))
+    return tmp_path / "jit"
+
+
+def test_module_is_written_under_its_digest_and_compiled(cache):
+    module = jit.load("t1", SOURCE)
+    assert module.total(10) == sum(i % 7 for i in range(10))
+    (written,) = cache.glob("rulespec_jit_t1_*.py")
+    assert written.read_text() == SOURCE
+    assert jit.load("t1", SOURCE) is module            # once per process
+    assert list((cache / "__pycache__").glob("*.nbi"))  # numba's cache index, beside the file
+
+
+def test_a_tampered_file_is_rewritten_not_run(cache):
+    jit.load("t2", SOURCE)
+    (written,) = cache.glob("rulespec_jit_t2_*.py")
+    written.write_text(SOURCE + "\nraise SystemExit('tampered')\n")
+    import sys
+    del sys.modules[written.stem]
+    module = jit.load("t2", SOURCE)
+    assert module.total(3) == 3
+    assert written.read_text() == SOURCE
+
+
+def test_other_source_other_module(cache):
+    other = SOURCE.replace("i % 7", "i % 5")
+    assert jit.load("t3", other).total(10) != jit.load("t3", SOURCE).total(10)
+    assert len(list(cache.glob("rulespec_jit_t3_*.py"))) == 2
