@@ -152,3 +152,59 @@ class AceLow(Sound):
 
     def new_hand(self, deal) -> FakeHand:
         return AceLowHand(deal, self.breaks)
+
+
+class RaisingHand(FakeHand):
+    """Has the two optional steps: a nil bidder's partner may raise its number (to at most 13 tricks less
+    what the partnership's other bids hold, as ``legal_bids``) and a blind nil bidder exchanges ``passes``
+    cards with its partner; blind nil may be bid, scored at 200.  ``skips_top`` leaves the highest raise
+    out of the options (a fault)."""
+
+    def __init__(self, deal, breaks: bool, passes: int, skips_top: bool):
+        super().__init__(deal, breaks)
+        self.passes, self.skips_top = passes, skips_top
+
+    def legal_bids(self) -> list[Bid]:
+        return super().legal_bids() + ([Bid("blind_nil")] if self.passes else [])
+
+    def raise_options(self, seat: int) -> list[Bid]:
+        present = self.bids[seat]
+        top = 13 if not self.skips_top else 12
+        return [Bid("regular", n) for n in range(present.n, top + 1)]
+
+    def raise_bid(self, seat: int, bid: Bid) -> None:
+        self.bids[seat] = bid
+
+    def exchanges(self) -> list[tuple[int, int]]:
+        return [(s, self.passes) for s in range(4) if self.bids[s].kind == "blind_nil" and self.passes]
+
+    def exchange(self, seat: int, give: list[int], back: list[int]) -> None:
+        partner = (seat + 2) % 4
+        self.hands[seat] = (self.hands[seat] - set(give)) | set(back)
+        self.hands[partner] = (self.hands[partner] - set(back)) | set(give)
+
+    def _team(self, team: int) -> tuple[int, int]:
+        points, bags = super()._team(team)
+        return points + sum(100 if self.taken[s] == 0 else -100 for s in (team, team + 2)
+                            if self.bids[s].kind == "blind_nil"), bags
+
+
+class Raising(Sound):
+    """001's rules with a raise after a partner's nil and a two-card exchange for a blind nil."""
+    name = "fake-raising"
+    passes, skips_top = 2, False
+
+    def new_hand(self, deal) -> FakeHand:
+        return RaisingHand(deal, self.breaks, self.passes, self.skips_top)
+
+
+class RaisingShort(Raising):
+    """As ``Raising``, but never offers the raise to 13 (a fault)."""
+    name = "fake-raising-short"
+    skips_top = True
+
+
+class OneCardExchange(Raising):
+    """As ``Raising``, but a blind nil exchanges one card (a fault against a two-card book)."""
+    name = "fake-one-card"
+    passes = 1

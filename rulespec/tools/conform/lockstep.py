@@ -1,8 +1,9 @@
 """One hand played in lockstep by another engine and by a variant's ``HandState``, compared at every state.
 
-At each decision the seat to act and the legal bids or cards are compared; after
-each trick its winner; after the hand each team's points, the bags held and the end
-of the game.  A difference is a *finding*: its stage and kind, the variant's rules
+At each decision the seat to act and the legal bids or cards are compared (and, where
+the engine has those steps, the raises open to a nil bidder's partner and the blind-nil
+exchanges); after each trick its winner; after the hand each team's points, the bags
+held and the end of the game.  A difference is a *finding*: its stage and kind, the variant's rules
 that decide the point (see ``docs/conformance.md``), and the situation as a
 scenario input with both answers.  The move made is one both allow (the engine's own
 in a recorded hand): the hand stays one the rule book can reach while the engine
@@ -15,19 +16,22 @@ from dataclasses import dataclass
 
 from ...core import cards as C
 from ...errors import EngineError
-from ...game import BLIND_NIL, Bid, HandState, applicable_constraints, bid_refusals, game_status
+from ...game import BLIND_NIL, REGULAR, Bid, HandState, applicable_constraints, bid_refusals, game_status, team_refusals
 from ...model.ruleset import Ruleset
 from ..diff.deals import Deal
 from .protocol import EngineHand, HandResult
 
-STAGES = ("turn", "bid", "legal", "trick", "score", "bags", "game")
-STAGE_TITLES = {"turn": "seat to act", "bid": "legal bids", "legal": "legal cards", "trick": "trick winner",
+STAGES = ("turn", "bid", "raise", "exchange", "legal", "trick", "score", "bags", "game")
+STAGE_TITLES = {"turn": "seat to act", "bid": "legal bids", "raise": "raises after a partner's nil",
+                "exchange": "blind-nil exchange", "legal": "legal cards", "trick": "trick winner",
                 "score": "hand score", "bags": "bags after the hand", "game": "game over/winner"}
-KINDS = {"turn": ("seat",), "bid": ("engine_forbids", "engine_allows"), "legal": ("engine_forbids", "engine_allows"),
+KINDS = {"turn": ("seat",), "bid": ("engine_forbids", "engine_allows"), "raise": ("engine_forbids", "engine_allows"),
+         "exchange": ("exchange",), "legal": ("engine_forbids", "engine_allows"),
          "trick": ("winner",), "score": ("points",), "bags": ("bags",), "game": ("end",)}
 KIND_TITLES = {"seat": "another seat acts", "engine_forbids": "the engine forbids what the book allows",
                "engine_allows": "the engine allows what the book forbids", "winner": "another seat wins the trick",
-               "points": "other points", "bags": "other bags", "end": "another game status"}
+               "exchange": "other seats exchange, or another number of cards", "points": "other points",
+               "bags": "other bags", "end": "another game status"}
 TURN_ORDER = "(order of play)"
 NO_LINE = "(a score line the book does not have)"
 
@@ -82,7 +86,7 @@ class Lockstep:
 
     def run(self) -> Lockstep:
         """Play and compare the whole hand (a hand whose seat to act differs stops there)."""
-        if self._bids() and self._play():
+        if self._bids() and self._exchange() and self._play():
             self._score()
         return self
 
@@ -104,7 +108,8 @@ class Lockstep:
         book, rs = self.book, self.rs
         if hasattr(self.policy, "observe_scores"):
             self.policy.observe_scores(self.deal.before[0])
-        exchange = bool(rs.params["blind_nil.exchange"])
+        # without the engine's exchange step, no hand may need one (docs/conformance.md)
+        exchange = bool(rs.params["blind_nil.exchange"]) and not hasattr(self.eng, "exchanges")
         for _ in range(4):
             seat = book.bidder
             if not self._turn(seat, "deal.first_bidder"):
@@ -120,8 +125,64 @@ class Lockstep:
                 if not options:
                     raise EngineError(f"{C.SEATS[seat]} has no bid both sides allow")
                 choice = self.policy.bid(rs, seat, options, book.hands[seat])
-            book.bid(choice)
+            raises = book.bid(choice)
             self.eng.bid(choice)
+            self._raise(seat, choice, raises)
+        return True
+
+    def _raise(self, seat: int, bid: Bid, mine: list[Bid]) -> None:
+        """After ``seat``'s nil, its partner having bid a number: the raises each side allows the partner,
+        compared where the engine has the step (``raise_options``), and one both allow is made (the runner's
+        player chooses; staying at the present bid is one of the choices).  Without the step none is made."""
+        book, partner = self.book, C.partner_of(seat)
+        ask, present = getattr(self.eng, "raise_options", None), book.bids[partner]
+        if ask is None or not bid.is_nil or present is None or present.kind != REGULAR:
+            return
+        theirs = list(ask(partner))
+        self.states["raise"] += 1
+        team = C.team_of(seat)
+        for kind, extra in (("engine_allows", [b for b in theirs if b not in mine and b != present]),
+                            ("engine_forbids", [b for b in mine if b not in theirs and b != present])):
+            if not extra:
+                continue
+            rules = ["nil.partner_may_raise"]
+            if kind == "engine_allows" and self.rs.params["nil.partner_may_raise"]:
+                rules = [name for b in extra
+                         for name in team_refusals(self.rs, (b, bid), book.scores, book.bags, team, explain=False)]
+            self._find("raise", kind, rules or ["nil.partner_may_raise"],
+                       {"seat": C.SEATS[partner], "nil": C.SEATS[seat], "present": str(present),
+                        "bids": [str(b) for b in extra]})
+        both = [b for b in mine if b in theirs]
+        if any(b != present for b in both):
+            choice = self.policy.raise_bid(self.rs, partner, both, book.hands[partner])
+            book.raise_bid(partner, choice)
+            self.eng.raise_bid(partner, choice)
+
+    def _exchange(self) -> bool:
+        """The blind-nil exchange, where the engine has the step (``exchanges``): the same seats passing the
+        same numbers of cards, then the cards (chosen by the runner's player from the book's hands) passed
+        in both.  Exchanges that differ stop the hand there: the hands held would no longer be the same."""
+        ask = getattr(self.eng, "exchanges", None)
+        if ask is None:
+            return True
+        book, rs = self.book, self.rs
+        count = rs.params["blind_nil.exchange"]
+        mine = [(seat, count) for seat in book.exchange_seats()]
+        theirs = [(int(seat), int(n)) for seat, n in ask()]
+        if not (mine or theirs):
+            return True
+        self.states["exchange"] += 1
+        if mine != theirs:
+            self._find("exchange", "exchange", ["blind_nil.exchange"],
+                       {"book": [f"{C.SEATS[s]} passes {n}" for s, n in mine],
+                        "engine": [f"{C.SEATS[s]} passes {n}" for s, n in theirs]})
+            return False
+        for seat, _ in mine:
+            partner = C.partner_of(seat)
+            give = self.policy.exchange(rs, seat, book.hands[seat], count)
+            back = self.policy.exchange(rs, partner, book.hands[partner], count)
+            book.exchange(seat, give, back)
+            self.eng.exchange(seat, list(give), list(back))
         return True
 
     def _compare_bids(self, seat: int, mine: list[Bid], theirs: list[Bid]) -> None:

@@ -5,7 +5,8 @@ either driven in process (``Engine.new_hand`` gives an ``EngineHand``) or read
 from a recorded JSON Lines file (``recorded.RecordedEngine``, which implements the
 same protocol by replaying the file); ``engines.load_engine`` finds one by name.  Seats are 0..3
 (N E S W), cards are the project's card ids (``rulespec.core.cards``), bids are ``rulespec.game.Bid``.
-See ``docs/conformance.md``.
+Two steps some rule books have are optional methods (``OptionalSteps``): an engine that defines them
+is compared on them too.  See ``docs/conformance.md``.
 """
 from __future__ import annotations
 
@@ -51,6 +52,25 @@ class EngineHand(Protocol):
 
     def chosen(self) -> Bid | int | None:
         """The engine's own choice for the next decision (a recorded hand), or None to let the runner choose."""
+
+
+class OptionalSteps(Protocol):
+    """Steps an ``EngineHand`` may also define; an engine without them is not compared on them (the book
+    then makes no raise, and blind nil is not chosen where the book exchanges cards)."""
+
+    def raise_options(self, seat: int) -> list[Bid]:
+        """Asked after a nil bid whose partner ``seat`` has already bid a number: the bids ``seat`` may now
+        raise to, its present bid included ([]: the engine has no raise here)."""
+
+    def raise_bid(self, seat: int, bid: Bid) -> None:
+        """``seat`` raises to ``bid`` (one of both sides' options; its present bid means no raise)."""
+
+    def exchanges(self) -> list[tuple[int, int]]:
+        """Asked once the bids are over: each seat that passes cards to its partner for a blind nil, in
+        seat order, with the number of cards ([]: no exchange in this hand)."""
+
+    def exchange(self, seat: int, give: list[int], back: list[int]) -> None:
+        """``seat`` passes ``give`` to its partner and receives ``back``."""
 
 
 class Engine(Protocol):
