@@ -140,23 +140,29 @@ class Lockstep:
             return
         theirs = list(ask(partner))
         self.states["raise"] += 1
-        team = C.team_of(seat)
+        self._compare_raises(seat, bid, mine, theirs)
+        both = [b for b in mine if b in theirs]
+        if any(b != present for b in both):
+            choice = self.policy.raise_bid(self.rs, partner, both, book.hands[partner])
+            book.raise_bid(partner, choice)
+            self.eng.raise_bid(partner, choice)
+
+    def _compare_raises(self, seat: int, bid: Bid, mine: list[Bid], theirs: list[Bid]) -> None:
+        """Raises one side allows the partner of ``seat`` (who bid ``bid``) and the other does not (the
+        present bid left out): the rule that refuses or allows them."""
+        book, partner = self.book, C.partner_of(seat)
+        present = book.bids[partner]
         for kind, extra in (("engine_allows", [b for b in theirs if b not in mine and b != present]),
                             ("engine_forbids", [b for b in mine if b not in theirs and b != present])):
             if not extra:
                 continue
             rules = ["nil.partner_may_raise"]
             if kind == "engine_allows" and self.rs.params["nil.partner_may_raise"]:
-                rules = [name for b in extra
-                         for name in team_refusals(self.rs, (b, bid), book.scores, book.bags, team, explain=False)]
+                rules = [name for b in extra for name in
+                         team_refusals(self.rs, (b, bid), book.scores, book.bags, C.team_of(seat), explain=False)]
             self._find("raise", kind, rules or ["nil.partner_may_raise"],
                        {"seat": C.SEATS[partner], "nil": C.SEATS[seat], "present": str(present),
                         "bids": [str(b) for b in extra]})
-        both = [b for b in mine if b in theirs]
-        if any(b != present for b in both):
-            choice = self.policy.raise_bid(self.rs, partner, both, book.hands[partner])
-            book.raise_bid(partner, choice)
-            self.eng.raise_bid(partner, choice)
 
     def _exchange(self) -> bool:
         """The blind-nil exchange, where the engine has the step (``exchanges``): the same seats passing the
