@@ -268,10 +268,8 @@ _HAND = '''
 @numba.njit(cache=True)
 def hand(dealer, hands, scores, bags, kind, num, opening, won, points, bags_added, bags_after, plays, leaders,
          winners, gave, received, options_kind, options_n):
-    kind[:] = K_PENDING
-    num[:] = 0
-    gave[:] = 0
-    received[:] = 0
+    for seat in range(4):
+        kind[seat], num[seat], gave[seat], received[seat] = K_PENDING, 0, 0, 0
     bid_all(hands, dealer, scores, bags, kind, num, opening, options_kind, options_n)
     if EXCHANGE:
         exchange(hands, kind, gave, received)
@@ -286,7 +284,8 @@ def hand(dealer, hands, scores, bags, kind, num, opening, won, points, bags_adde
             last_cards[seat] = card
     for t in range(len(trick_winners)):
         winners[t] = trick_winners[t]
-    won[:] = tricks
+    for seat in range(4):
+        won[seat] = tricks[seat]
     for team in range(2):
         points[team], bags_added[team], bags_after[team] = score_team(
             team, kind, num, tricks, scores, bags, trick_winners[-1], last_cards)
@@ -304,7 +303,8 @@ def play(count, seed, dealer, deals, kinds, nums, openings, tricks, points, bags
     options_n = np.zeros(2 * SIZE + 2, dtype=np.int64)
     for i in range(count):
         deal(pack, hands)
-        deals[i] = hands
+        for seat in range(4):
+            deals[i, seat] = hands[seat]
         hand(dealer, hands, scores, bags, kinds[i], nums[i], openings[i], tricks[i], points[i], bags_added[i],
              bags_after[i], plays[i], leaders[i], winners[i], gave[i], received[i], options_kind, options_n)
 '''
