@@ -5,16 +5,21 @@ from __future__ import annotations
 
 import ast
 import difflib
+import json
+import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 
 from rulespec.core import cards as C
 from rulespec.core.schema import BID_KINDS
-from rulespec.errors import NativeRuleError
+from rulespec.errors import GameError, NativeRuleError
 from rulespec.fast import native_hand
 from rulespec.fast.compiled import CompiledEngine
-from rulespec.game import BLIND, BLIND_NIL, NIL, REGULAR, Bid, HandState
+from rulespec.game import BLIND, BLIND_NIL, NIL, REGULAR, Bid, HandState, deal_for, play_hand
+from rulespec.game.policies import RandomPolicy
 from rulespec.model.ruleset import load_ruleset, ruleset_from_text
 from rulespec.model.variants import bundled_ids
 
@@ -215,3 +220,42 @@ def test_the_generated_source_is_the_generator_s_text(variant):
     functions = [node for node in tree.body if isinstance(node, ast.FunctionDef)]
     assert all(any(ast.unparse(d).startswith("numba.njit(cache=True") for d in f.decorator_list) for f in functions)
     assert {"play", "hand"} <= defined and not set(BID_KINDS) & messages
+
+
+def test_the_cli_and_the_api_start_without_numba():
+    """numba is imported only when a compiled engine is made (importing it costs a quarter of a second)."""
+    code = ("import sys\nfrom click.testing import CliRunner\nimport rulespec.cli\nimport rulespec.fast.compiled\n"
+            "from service.app import create_app\ncreate_app()\n"
+            "assert CliRunner().invoke(rulespec.cli.main, ['--help']).exit_code == 0\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numba', 'llvmlite')))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]", done.stdout
+
+
+def test_the_cli_simulates_on_the_compiled_engine(tmp_path):
+    from click.testing import CliRunner
+
+    from rulespec.cli import main
+    out = tmp_path / "hands.jsonl"
+    runner = CliRunner()
+    first = runner.invoke(main, ["simulate", "standard", "--hands", "300", "--engine", "compiled", "--seed", "s",
+                                 "--out", str(out), "--stats", "--json"])
+    assert first.exit_code == 0, first.output
+    records = out.read_text().splitlines()
+    again = runner.invoke(main, ["simulate", "standard", "--hands", "300", "--engine", "compiled", "--seed", "s",
+                                 "--stats", "--json"])
+    assert len(records) == 300 and json.loads(first.output)["teams"] == json.loads(again.output)["teams"]
+    assert json.loads(records[0])["variant"] == "standard"
+    refused = runner.invoke(main, ["simulate", "standard", "--games", "1", "--engine", "compiled"])
+    assert refused.exit_code != 0 and "--engine goes with --hands" in refused.output
+
+
+def test_a_trick_winner_outside_the_trick_is_the_game_error_the_reference_raises():
+    rs = ruleset_from_text("id: nobody-wins\nsource: {doc: house, title: t}\nextends: standard\n"
+                           "rules:\n  trick.winner: none @ house §1\n")
+    with pytest.raises(GameError) as reference:
+        play_hand(rs, deal_for(0, 0, rs), 0, RandomPolicy(random.Random(0)), record=False)
+    with pytest.raises(GameError, match="rule trick.winner named a card that is not in the trick") as exc:
+        CompiledEngine(rs).play(3, seed=0)
+    assert (exc.value.rule, exc.value.cite, exc.value.field) == (
+        reference.value.rule, reference.value.cite, reference.value.field) == ("trick.winner", "house §1", "cards")
