@@ -162,13 +162,18 @@ def test_bids_are_uniform_among_the_legal_ones(engines):
     assert abs(lowest - expect) / count < 0.03
 
 
-def test_a_rule_the_native_code_cannot_express_is_refused_by_name():
-    rs = ruleset_from_text("id: huge\nsource: {doc: house, title: t}\nextends: standard\n"
-                           "params:\n  huge.factor: 999999 * 999999 @ house §1\n"
-                           "rules:\n  scoring.made: team.contract * huge.factor @ house §1\n")
-    with pytest.raises(NativeRuleError, match="rule scoring.made: the number 999998000001 is too large") as exc:
+@pytest.mark.parametrize(("rules", "rule", "why"), [
+    ("params:\n  huge.factor: 999999 * 999999 @ house §1\nrules:\n  scoring.made: team.contract * huge.factor"
+     " @ house §1\n", "scoring.made", "the number 999998000001 is too large for 64-bit native arithmetic"),
+    ("rules:\n  nil.allowed: renege.mode == renege.mode @ house §1\n", "nil.allowed",
+     "the text value 'none' has no native equivalent"),
+])
+def test_a_rule_the_native_code_cannot_express_is_refused_by_name(rules, rule, why):
+    rs = ruleset_from_text("id: refused\nsource: {doc: house, title: t}\nextends: standard\n" + rules)
+    with pytest.raises(NativeRuleError) as exc:
         CompiledEngine(rs)
-    assert exc.value.rule == "scoring.made" and exc.value.variant == "huge" and isinstance(exc.value, ValueError)
+    assert str(exc.value) == f"variant 'refused' cannot run on the compiled engine: rule {rule}: {why}"
+    assert (exc.value.variant, exc.value.rule) == ("refused", rule) and isinstance(exc.value, ValueError)
 
 
 def test_a_rule_s_expression_reaches_the_source_only_through_the_compiled_rule():

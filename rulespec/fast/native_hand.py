@@ -13,6 +13,8 @@ numba's generator, seeded in ``play``.
 """
 from __future__ import annotations
 
+import re
+
 from ..core import cards as C
 from ..core.schema import BID_KINDS
 from ..errors import NativeRuleError
@@ -355,5 +357,6 @@ def source(rs: Ruleset) -> str:
     rules = NativeRules(rs)
     play = _PLAY_HEAD + indent(trick_loop(rs, CHOOSE_NATIVE, rules.expr)) + "    return won, plays, winners\n"
     parts = [_fill(part, rs, rules) for part in _PARTS]
-    return "".join([_HEADER.format(variant=rs.id), _constants(rs), HELPERS, *rules.helpers, *parts[:5],
+    variant = re.sub(r"[^a-z0-9_-]", "?", rs.id)    # (an id is already so; the docstring takes nothing else)
+    return "".join([_HEADER.format(variant=variant), _constants(rs), HELPERS, *rules.helpers, *parts[:5],
                     play, *parts[5:]])
