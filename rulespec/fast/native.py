@@ -35,12 +35,12 @@ _AGGREGATES = {"_sum": "count", "_any": "any", "_all": "all"}
 # the helpers every generated module has (``_tz``: the lowest card of a non-empty set; ``_POW``,
 # ``_BELOW``, ``_ABOVE`` and ``NONE`` are the module's tables and constants)
 HELPERS = '''
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cpython_wrapper=True)
 def _tz(mask):
     return trailing_zeros(mask)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cpython_wrapper=True)
 def _cnt(mask):
     n = 0
     while mask:
@@ -49,7 +49,7 @@ def _cnt(mask):
     return n
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cpython_wrapper=True)
 def _hi(mask):
     best, best_p = NONE, _BELOW
     while mask:
@@ -60,7 +60,7 @@ def _hi(mask):
     return best
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cpython_wrapper=True)
 def _lo(mask):
     best, best_p = NONE, _ABOVE
     while mask:
@@ -71,34 +71,34 @@ def _lo(mask):
     return best
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cpython_wrapper=True)
 def _bit(card):
     return 0 if card < 0 else 1 << card
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cpython_wrapper=True)
 def _abs(x):
     return -x if x < 0 else x
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cpython_wrapper=True)
 def _min2(a, b):
     return a if a <= b else b
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cpython_wrapper=True)
 def _max2(a, b):
     return a if a >= b else b
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cpython_wrapper=True)
 def _div(a, b):
     if b == 0:
         raise RulespecError("division by zero in a rule")
     return a // b
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cpython_wrapper=True)
 def _mod(a, b):
     if b == 0:
         raise RulespecError("modulo by zero in a rule")
@@ -107,7 +107,7 @@ def _mod(a, b):
 
 # one ``count``/``any``/``all`` over a set of cards: {name}, {params}, {cards}, {cond}, {var}
 _LOOP = '''
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cpython_wrapper=True)
 def {name}({params}):
     left = {cards}
     found = 0

@@ -45,24 +45,24 @@ card = _tz(allowed)
 """
 
 _SEATING = '''
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cpython_wrapper=True)
 def first_bidder(dealer):
     return {deal.first_bidder}
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cpython_wrapper=True)
 def first_leader(dealer):
     return {play.first_leader}
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cpython_wrapper=True)
 def bad_winner(rs, win):
     raise GameError("rule trick.winner named a card that is not in the trick", "cards", "trick.winner")
 '''
 
 # ``bids.team_refusals`` as a test: whether the pair (partner's kind and n, this kind and n) is allowed
 _PAIR = '''
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cpython_wrapper=True)
 def pair_ok(pk, pn, kind, n, skip_min, team_score, team_bags, opponents_score, opponents_bags):
     if pk == K_BLIND or kind == K_BLIND:
         if not (pk == K_BLIND and kind == K_BLIND and pn == n):
@@ -83,7 +83,7 @@ def pair_ok(pk, pn, kind, n, skip_min, team_score, team_bags, opponents_score, o
 
 # ``bids.legal_bids``: the candidates into ``kinds``/``nums``; returns how many
 _LEGAL_BIDS = '''
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cpython_wrapper=True)
 def legal_bids(hand, seat, dealer, position, partner_kind, partner_n, team_score, team_bags, opponents_score,
                opponents_bags, kinds, nums):
     if partner_kind == K_BLIND:
@@ -92,36 +92,35 @@ def legal_bids(hand, seat, dealer, position, partner_kind, partner_n, team_score
     bid_n = 0
     low = {bid.regular_min}
     high = {bid.regular_max}
-    free = partner_kind == K_PENDING
-    skip_min = MAY_RAISE and partner_kind == K_REGULAR
     count = 0
     for n in range(max(low, 1), min(high, SIZE) + 1):
-        if free or pair_ok(partner_kind, partner_n, K_REGULAR, n, False, team_score, team_bags, opponents_score,
-                           opponents_bags):
-            kinds[count], nums[count] = K_REGULAR, n
-            count += 1
+        kinds[count], nums[count] = K_REGULAR, n
+        count += 1
     if {nil.allowed}:
-        if free or pair_ok(partner_kind, partner_n, K_NIL, 0, skip_min, team_score, team_bags, opponents_score,
-                           opponents_bags):
-            kinds[count], nums[count] = K_NIL, 0
-            count += 1
+        kinds[count], nums[count] = K_NIL, 0
+        count += 1
     if {blind_nil.allowed}:
-        if free or pair_ok(partner_kind, partner_n, K_BLIND_NIL, 0, skip_min, team_score, team_bags,
-                           opponents_score, opponents_bags):
-            kinds[count], nums[count] = K_BLIND_NIL, 0
-            count += 1
+        kinds[count], nums[count] = K_BLIND_NIL, 0
+        count += 1
     for bid_n in range(1, SIZE + 1):
         if {blind_bid.allowed}:
-            if free or pair_ok(partner_kind, partner_n, K_BLIND, bid_n, False, team_score, team_bags,
-                               opponents_score, opponents_bags):
-                kinds[count], nums[count] = K_BLIND, bid_n
-                count += 1
-    return count
+            kinds[count], nums[count] = K_BLIND, bid_n
+            count += 1
+    if partner_kind == K_PENDING:
+        return count
+    kept = 0
+    for c in range(count):
+        skip_min = MAY_RAISE and partner_kind == K_REGULAR and (kinds[c] == K_NIL or kinds[c] == K_BLIND_NIL)
+        if pair_ok(partner_kind, partner_n, kinds[c], nums[c], skip_min, team_score, team_bags, opponents_score,
+                   opponents_bags):
+            kinds[kept], nums[kept] = kinds[c], nums[c]
+            kept += 1
+    return kept
 '''
 
 # the four bids and the nil bidder's partner's raise (``engine._bid_all``, ``HandState.raise_options``)
 _BIDDING = '''
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cpython_wrapper=True)
 def bid_all(hands, dealer, scores, bags, kind, num, opening, options_kind, options_n):
     first = first_bidder(dealer)
     for turn in range(4):
@@ -148,7 +147,7 @@ def bid_all(hands, dealer, scores, bags, kind, num, opening, options_kind, optio
 
 # the deal, and the blind-nil exchange (``RandomPolicy.exchange``: a uniform sample of each hand)
 _DEAL = '''
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cpython_wrapper=True)
 def deal(pack, hands):
     for i in range(len(pack) - 1, 0, -1):
         j = int(np.random.random() * (i + 1))
@@ -160,7 +159,7 @@ def deal(pack, hands):
         hands[seat] = mask
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cpython_wrapper=True)
 def sample(mask, count):
     out = 0
     for _ in range(count):
@@ -175,7 +174,7 @@ def sample(mask, count):
     return out
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cpython_wrapper=True)
 def exchange(hands, kind, gave, received):
     for seat in range(4):
         if kind[seat] == K_BLIND_NIL:
@@ -187,7 +186,7 @@ def exchange(hands, kind, gave, received):
 '''
 
 _PLAY_HEAD = '''
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cpython_wrapper=True)
 def play_cards(hands, leader):
     rs = 0
     size = SIZE
@@ -203,7 +202,7 @@ def play_cards(hands, leader):
 
 # one team's hand score from its bids and tricks (``scoring._TeamScore`` without reneges)
 _SCORE = '''
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cpython_wrapper=True)
 def score_team(team, kind, num, won, scores, bags, last_winner, last_cards):
     team_score, team_bags = scores[team], bags[team]
     opponents_score, opponents_bags = scores[1 - team], bags[1 - team]
@@ -267,7 +266,7 @@ def score_team(team, kind, num, won, scores, bags, last_winner, last_cards):
 
 # one whole hand (``hand``) and ``count`` of them in order from one seed (``play``), into rows of arrays
 _HAND = '''
-@numba.njit(cache=True)
+@numba.njit(cache=True, no_cpython_wrapper=True)
 def hand(dealer, hands, scores, bags, kind, num, opening, won, points, bags_added, bags_after, plays, leaders,
          winners, gave, received, options_kind, options_n):
     for seat in range(4):
