@@ -19,7 +19,7 @@ from ..core import cards as C
 from ..core.schema import BID_KINDS
 from ..errors import NativeRuleError
 from ..game.fused import trick_loop
-from ..game.procedure import indent
+from ..game.procedure import fill, indent
 from ..model.ruleset import Ruleset
 from .native import HELPERS, TABLES, NativeRules
 
@@ -341,21 +341,10 @@ def _constants(rs: Ruleset) -> str:
     return "".join(lines)
 
 
-def _fill(template: str, rs: Ruleset, rules: NativeRules) -> str:
-    """``template`` with each ``{rule name}`` replaced by the rule's native expression."""
-    out, rest = [], template
-    while "{" in rest:
-        before, _, after = rest.partition("{")
-        name, _, rest = after.partition("}")
-        out += [before, rules.expr(rs, name, rs.rules[name].slot.context)]
-    return "".join(out) + rest
-
-
 def source(rs: Ruleset) -> str:
     """The numba module of ``rs``'s random hand (raises ``NativeRuleError`` for a rule it cannot express)."""
     rules = NativeRules(rs)
     play = _PLAY_HEAD + indent(trick_loop(rs, CHOOSE_NATIVE, rules.expr)) + "    return won, plays, winners\n"
-    parts = [_fill(part, rs, rules) for part in _PARTS]
+    parts = [fill(part, rs, rules.expr) for part in _PARTS]
     variant = re.sub(r"[^a-z0-9_-]", "?", rs.id)    # (an id is already so; the docstring takes nothing else)
-    return "".join([_HEADER.format(variant=variant), _constants(rs), HELPERS, *rules.helpers, *parts[:5],
-                    play, *parts[5:]])
+    return "".join([_HEADER.format(variant=variant), _constants(rs), HELPERS, *rules.helpers, *parts, play])
