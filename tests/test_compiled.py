@@ -253,6 +253,11 @@ def test_the_cli_simulates_on_the_compiled_engine(tmp_path):
     assert json.loads(records[0])["variant"] == "standard"
     refused = runner.invoke(main, ["simulate", "standard", "--games", "1", "--engine", "compiled"])
     assert refused.exit_code != 0 and "--engine goes with --hands" in refused.output
+    house = tmp_path / "refused.yaml"
+    house.write_text("id: refused\ntitle: t\nsource: {doc: house, title: t}\nextends: standard\n"
+                     "rules:\n  nil.allowed: renege.mode == renege.mode @ house §1\n", encoding="utf-8")
+    refused = runner.invoke(main, ["simulate", str(house), "--hands", "10", "--engine", "compiled"])
+    assert refused.exit_code == 2 and "rule nil.allowed: the text value 'none'" in refused.output
 
 
 def test_a_trick_winner_outside_the_trick_is_the_game_error_the_reference_raises():

@@ -2,19 +2,20 @@
 
 A rule's checked compiled source (``Rule.source``) is inlined as ``game.fused`` does (its
 arguments renamed to the generated code's variables), then rewritten where numba's nopython
-mode needs another spelling of the same value: a bid kind is its code (``KIND_CODE``,
-'pending' ``PENDING``) instead of its name, ``_min``/``_max`` of a tuple are nested
+mode needs another spelling of the same value: a bid kind is its index in ``schema.BID_KINDS``
+(the batch engine's codes; 'pending' 4) instead of its name, ``_min``/``_max`` of a tuple are nested
 two-argument calls, ``x in (1, 2)`` is a chain of ``==``, and each ``count``/``any``/``all``
 over a set of cards (a generator expression) becomes a helper function looping over the set's
 cards, its free variables passed as arguments.  Every node of the result is then checked against
 a fixed list of shapes; a rule with anything else is refused with ``NativeRuleError`` naming it,
 never run another way.  ``HELPERS`` is numba source of the helpers the expressions call.
+
+numba does not check bounds: a table is indexed by a card (0-53, or ``NONE``, -1) or a suit (0-3, or
+``NONE``: ``_SM``'s last entry, as in Python), which the compiler's types guarantee.
 """
 from __future__ import annotations
 
 import ast
-from collections.abc import Sequence
-
 from ..core.contexts import param_name
 from ..core.schema import BID_KINDS, CONTEXTS
 from ..errors import NativeRuleError
@@ -246,11 +247,3 @@ class _Rewrite(ast.NodeTransformer):
         call = self.rules.loop(kind, loop.target.id, ast.unparse(cards.body), ast.unparse(test.body))
         return ast.parse(call, mode="eval").body
 
-
-def native_expressions(rs: Ruleset, names: Sequence[str]) -> NativeRules:
-    """Check that every rule of ``names`` has a native expression (raising ``NativeRuleError`` for the
-    first that has none); the ``NativeRules`` that made them."""
-    rules = NativeRules(rs)
-    for name in names:
-        rules.expr(rs, name, rs.rules[name].slot.context)
-    return rules
