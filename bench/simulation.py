@@ -1,4 +1,5 @@
-"""Complete random-legal hands per second on one core: ours (scalar and batch) and OpenSpiel's.
+"""Complete random-legal hands per second on one core: ours (scalar: pure Python and compiled; batch) and
+OpenSpiel's.
 
 Same work on every side: deal, four bids, legal moves for every play, trick
 winners, hand score.  The runners take turns in rounds (``rounds``), each
@@ -33,6 +34,7 @@ Step = Callable[[], int]
 # OpenSpiel's own card-play rules (spades never broken) as a variant: the second comparison
 OPENSPIEL_RULES = str(Path(__file__).with_name("openspiel-rules.yaml"))
 DECISIONS = 4 + 52   # bids and cards of a hand of OpenSpiel's spades (its chance nodes: the 52 cards dealt)
+COMPILED_CALL = 1000  # hands per call of the compiled engine's loop (its 'compiled' runner)
 
 
 def _timed(step: Step, budget: float) -> float:
@@ -58,6 +60,24 @@ def scalar_step(variant: str = "standard") -> Step:
     def step() -> int:
         play_hand(rs, deal_cards(rs, rng), next(dealers), policy, record=False)
         return 1
+    return step
+
+
+def compiled_step(variant: str = "standard", hands: int = COMPILED_CALL) -> Step:
+    """The compiled scalar engine (numba code generated from the variant's rules): ``hands`` hands per call,
+    each played whole, one after another in order, in one compiled loop; ``hands=1`` is one call from Python
+    per hand (``play_one``).  The dealer turns round the table from call to call."""
+    from rulespec.fast.compiled import CompiledEngine
+    from rulespec.model.ruleset import load_ruleset
+    engine = CompiledEngine(load_ruleset(variant))
+    seeds, dealers = itertools.count(), itertools.cycle(range(4))
+
+    def step() -> int:
+        if hands == 1:
+            engine.play_one(next(seeds), next(dealers))
+        else:
+            engine.play(hands, next(seeds), next(dealers))
+        return hands
     return step
 
 
@@ -123,11 +143,14 @@ def openspiel_step(driver: str = "fair") -> Step | None:
 def measure(budget: float = 1.0, rounds: int = 5, variant: str = "standard", batch_size: int = 8192) -> dict:
     """Hands per CPU second of every runner in ``rounds`` rounds of ``budget`` CPU s each (the order rotated each
     round): {'runners': {name: [hands/s per round]}, 'median': {name: hands/s}, 'ratios': {ours/peer:
-    {'median', 'min', 'max'} of the rounds' ratios}}.  Ours: 'scalar' and 'batch' on ``variant``, and
-    'scalar_os_rules' and 'batch_os_rules' on ``OPENSPIEL_RULES``.  OpenSpiel's runners are absent when
-    pyspiel is not installed."""
-    steps: dict[str, Step] = {"scalar": scalar_step(variant), "batch": batch_step(variant, batch_size),
+    {'median', 'min', 'max'} of the rounds' ratios}}.  Ours: 'scalar' (pure Python), 'compiled' (the
+    compiled scalar engine, ``COMPILED_CALL`` hands per call), 'compiled_per_call' (one call per hand) and
+    'batch' on ``variant``, and 'scalar_os_rules', 'compiled_os_rules' and 'batch_os_rules' on
+    ``OPENSPIEL_RULES``.  OpenSpiel's runners are absent when pyspiel is not installed."""
+    steps: dict[str, Step] = {"scalar": scalar_step(variant), "compiled": compiled_step(variant),
+                              "compiled_per_call": compiled_step(variant, 1), "batch": batch_step(variant, batch_size),
                               "scalar_os_rules": scalar_step(OPENSPIEL_RULES),
+                              "compiled_os_rules": compiled_step(OPENSPIEL_RULES),
                               "batch_os_rules": batch_step(OPENSPIEL_RULES, batch_size)}
     for driver in ("fair", "chance_outcomes", "cpp"):
         step = openspiel_step(driver)
@@ -143,9 +166,10 @@ def measure(budget: float = 1.0, rounds: int = 5, variant: str = "standard", bat
     out: dict = {"runners": runs, "median": {name: statistics.median(got) for name, got in runs.items()},
                  "rounds": rounds, "budget": budget, "ratios": {}}
     if "openspiel_fair" in runs:
-        pairs = [*itertools.product(("scalar", "batch"), ("openspiel_fair", "openspiel_chance_outcomes",
-                                                          "openspiel_cpp")),
-                 ("scalar_os_rules", "openspiel_fair"), ("batch_os_rules", "openspiel_fair")]
+        pairs = [*itertools.product(("scalar", "compiled", "batch"), ("openspiel_fair", "openspiel_chance_outcomes",
+                                                                      "openspiel_cpp")),
+                 ("compiled_per_call", "openspiel_fair"),
+                 *((f"{ours}_os_rules", "openspiel_fair") for ours in ("scalar", "compiled", "batch"))]
         for ours, peer in pairs:
             ratios = [a / b for a, b in zip(runs[ours], runs[peer])]
             out["ratios"][f"{ours}/{peer}"] = {"median": statistics.median(ratios), "min": min(ratios),

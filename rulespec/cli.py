@@ -146,17 +146,24 @@ def list_rules() -> None:
 @click.option("--stats", is_flag=True, help="Per team: mean points, set rate, nil and blind nil success, bag "
               "penalties; with --games also hands per game and how games end.")
 @click.option("--json", "as_json", is_flag=True, help="With --stats: the statistics as JSON.")
+@click.option("--engine", type=click.Choice(["batch", "compiled"]), default="batch", show_default=True,
+              help="For --hands: the batch engine (numpy, hands in lockstep) or the compiled scalar engine "
+              "(native code generated from the variant's rules, one hand at a time; compiled on first use, "
+              "then cached).")
 def simulate(variant: str, hands: int | None, games: int | None, seed: str, policy: str, out: str | None,
-             stats: bool, as_json: bool) -> None:
+             stats: bool, as_json: bool, engine: str) -> None:
     """Play complete hands of VARIANT with seeded random legal bids and cards.
 
     --hands plays independent hands, each from 0-0 (with --out, each hand's record
-    is a game of its own), in lockstep on the batch engine; --games plays whole
-    games on the scalar engine, the scores carried from hand to hand.  Either way
-    the same options and seed give the same hands."""
+    is a game of its own), in lockstep on the batch engine or, with --engine
+    compiled, one at a time as native code; --games plays whole games on the
+    scalar engine, the scores carried from hand to hand.  Either way the same
+    options and seed give the same hands."""
     from .model.ruleset import load_ruleset
     if hands is not None and games is not None:
         fail("give --hands or --games, not both")
+    if games is not None and engine != "batch":
+        fail("--engine goes with --hands (--games plays on the scalar engine)")
     if as_json and not stats:
         fail("--json goes with --stats")
     try:
@@ -165,7 +172,7 @@ def simulate(variant: str, hands: int | None, games: int | None, seed: str, poli
         fail(str(exc))
     start = time.perf_counter()
     if games is None:
-        tally, summary = _simulate_batch(rs, hands or 100, seed, out)
+        tally, summary = _simulate_batch(rs, hands or 100, seed, out, engine)
     else:
         tally, summary = _simulate_games(rs, games, seed, out)
     seconds = time.perf_counter() - start
@@ -181,14 +188,17 @@ def simulate(variant: str, hands: int | None, games: int | None, seed: str, poli
         click.echo(f"{rs.id}, seed {seed}: {summary}, {seconds:.2f} s\n" + stats_text(report, "hands"))
 
 
-def _simulate_batch(rs: Ruleset, hands: int, seed: str, out: str | None) -> tuple[Tally, str]:
-    """Independent hands from 0-0 on the batch engine (records to ``out``): the tally and a summary."""
+def _simulate_batch(rs: Ruleset, hands: int, seed: str, out: str | None, engine: str) -> tuple[Tally, str]:
+    """Independent hands from 0-0 on the batch or compiled engine (records to ``out``): the tally and a summary."""
     from .app.simulation import CHUNK, Tally, batch_hands
+    from .errors import JitUnavailable, NativeRuleError
     tally = Tally(bool(rs.params["nil.tricks_count"]))
     sink = open(out, "wb") if out else None
     try:
-        for chunk in batch_hands(rs, hands, seed, sink):
+        for chunk in batch_hands(rs, hands, seed, sink, engine):
             tally.add(chunk)
+    except (NativeRuleError, JitUnavailable) as exc:
+        fail(str(exc))
     except RulespecError as exc:
         fail(f"hands {tally.hands + 1}-{min(hands, tally.hands + CHUNK)}: {exc}", 1)
     finally:

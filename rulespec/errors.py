@@ -151,6 +151,19 @@ class DealFileError(FileError):
     """A deal (or deals file) that cannot be read."""
 
 
+class JitUnavailable(RuntimeError):
+    """numba is not installed (or cannot be imported) here, or there is no folder for its cache."""
+
+
+class NativeRuleError(RulespecError):
+    """A variant the compiled scalar engine cannot run: one of its rules (``rule``) uses a construct
+    that has no equivalent in numba's typed subset (or a step of its hand is not supported there)."""
+
+    def __init__(self, variant: str, rule: str, why: str):
+        self.variant, self.rule, self.why = variant, rule, why
+        super().__init__(f"variant '{variant}' cannot run on the compiled engine: rule {rule}: {why}")
+
+
 class DiffError(RulespecError):
     """A differential run that cannot be set up."""
 

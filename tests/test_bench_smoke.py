@@ -14,12 +14,13 @@ from bench import process, replay, simulation
 def test_simulation_measure_reports_every_runner_and_ratio():
     result = simulation.measure(budget=0.05, rounds=2, batch_size=64)
     assert all(len(rates) == 2 and min(rates) > 0 for rates in result["runners"].values())
-    assert {"scalar", "batch", "scalar_os_rules", "batch_os_rules"} <= set(result["median"])
+    assert {"scalar", "compiled", "compiled_per_call", "batch", "scalar_os_rules", "compiled_os_rules",
+            "batch_os_rules"} <= set(result["median"])
     pyspiel = pytest.importorskip("pyspiel")
     assert pyspiel and {"openspiel_fair", "openspiel_chance_outcomes", "openspiel_cpp"} <= set(result["median"])
     for ratio in result["ratios"].values():
         assert ratio["min"] <= ratio["median"] <= ratio["max"]
-    assert len(table.simulation_rows(result)) == 3 + 2 * 4
+    assert len(table.simulation_rows(result)) == 3 + 3 * 4 + 1
 
 
 def test_openspiel_drivers_play_whole_hands():

@@ -65,15 +65,21 @@ def _contracts(rs: Ruleset, kind: np.ndarray, num: np.ndarray) -> np.ndarray:
     return out
 
 
-def batch_hands(rs: Ruleset, hands: int, seed: str, out: BinaryIO | None = None) -> Iterator[HandArrays]:
-    """``hands`` independent hands from 0-0 on the batch engine, as one ``HandArrays`` per chunk; with
-    ``out``, their hand records written there as JSON lines (hand ``i`` numbered ``i``, its own game)."""
-    from ..fast.batch import BatchEngine
+def batch_hands(rs: Ruleset, hands: int, seed: str, out: BinaryIO | None = None,
+                engine: str = "batch") -> Iterator[HandArrays]:
+    """``hands`` independent hands from 0-0 on the batch engine (or with ``engine="compiled"``, the
+    compiled scalar engine: the same chunks and records, other draws), as one ``HandArrays`` per chunk;
+    with ``out``, their hand records written there as JSON lines (hand ``i`` numbered ``i``, its own game)."""
     from ..fast.records import RecordWriter
-    engine = BatchEngine(rs)
+    if engine == "compiled":
+        from ..fast.compiled import CompiledEngine
+        player = CompiledEngine(rs)
+    else:
+        from ..fast.batch import BatchEngine
+        player = BatchEngine(rs)
     writer = RecordWriter(rs, seed) if out is not None else None
     for index, start in enumerate(range(0, hands, CHUNK)):
-        result = engine.play(min(CHUNK, hands - start), seed=chunk_seed(seed, index), dealer=index % 4)
+        result = player.play(min(CHUNK, hands - start), seed=chunk_seed(seed, index), dealer=index % 4)
         if writer is not None:
             writer.write(result, start, out)
         yield HandArrays(result.bid_kind, result.tricks, _contracts(rs, result.bid_kind, result.bid_n),

@@ -23,11 +23,10 @@ import tempfile
 from pathlib import Path
 from types import ModuleType
 
+from ..errors import JitUnavailable
+
+__all__ = ["JitUnavailable", "available", "cache_root", "load"]
 _SUBDIR = "jit"
-
-
-class JitUnavailable(RuntimeError):
-    """numba is not installed (or cannot be imported) here."""
 
 
 def available() -> bool:

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ..core.schema import CONTEXTS
 from ..lang.compiler import NONE, make_env
 from ..model.ruleset import Ruleset, per_ruleset
-from .procedure import FINISH_TRICK, PLAY_CARD, START_TRICK, context_values, fill, indent, legal_source
+from .procedure import (FINISH_TRICK, PLAY_CARD, START_TRICK, RuleSource, context_values, fill, indent,
+                        legal_source)
 _TABLES = ("_RANK", "_NSUIT", "_SUIT", "_POW", "_SM")
 _ENV_NAMES = frozenset(make_env(dict.fromkeys(_TABLES))) - {"__builtins__"}
 _LOCAL_NAME = re.compile(r"^v\d+$")   # a comprehension's variable
@@ -48,9 +49,9 @@ class _Rename(ast.NodeTransformer):
         return node
 
 
-def inline(rs: Ruleset, name: str, context: str) -> str:
+def inline(rs: Ruleset, name: str, context: str, values: Sequence[str] | None = None) -> str:
     """Rule ``name``'s expression with its arguments renamed to the procedure's variables of ``context``
-    (a ``procedure.RuleSource``)."""
+    (a ``procedure.RuleSource``), or to ``values`` (one variable per context name, in the schema's order)."""
     rule = rs.rules[name]
     if rule.slot.context != context:
         raise ValueError(f"rule {name} is of the {rule.slot.context} context, not {context}")
@@ -67,36 +68,43 @@ def inline(rs: Ruleset, name: str, context: str) -> str:
         if isinstance(node, ast.Name) and not (node.id in params or node.id in _ENV_NAMES
                                                or _LOCAL_NAME.match(node.id)):
             raise ValueError(f"rule {name}: unexpected name {node.id!r} in its compiled source")
-    renamed = _Rename(dict(zip(params, context_values(context)))).visit(func.body[0].value)
+    renamed = _Rename(dict(zip(params, context_values(context) if values is None else values))).visit(
+        func.body[0].value)
     return ast.unparse(renamed)
 
 
-def _turn(rs: Ruleset, leading: bool, choice: str) -> str:
+def _turn(rs: Ruleset, leading: bool, choice: str, rule_source: RuleSource) -> str:
     """One seat's turn (``position`` and ``leading`` set): its legal set, the policy's ``choice``, the
     card played (``procedure.PLAY_CARD``)."""
     return "".join([
         "seat = (leader + position - 1) % 4\n",
         "hand = hands[seat]\n",
-        legal_source(rs, inline, leading),
+        legal_source(rs, rule_source, leading),
         choice,
-        fill(PLAY_CARD, rs, inline),
+        fill(PLAY_CARD, rs, rule_source),
     ])
 
 
-def source(rs: Ruleset, choice: str = CHOOSE) -> str:
-    """The generated card-play function of ``rs``: the procedure's templates in a loop over the tricks,
-    each card picked by ``choice`` (``CHOOSE``, a call of the policy, or ``CHOOSE_RANDOM``)."""
+def trick_loop(rs: Ruleset, choice: str, rule_source: RuleSource = inline) -> str:
+    """The loop over the tricks (from ``number`` 0 to ``size``): the procedure's templates, each card picked
+    by ``choice``, each rule's value from ``rule_source`` (``inline``: the rule's own expression)."""
     trick = "".join([
         "number += 1\n",
         START_TRICK,
         "position = 1\n",
         "leading = True\n",
-        _turn(rs, True, choice),
+        _turn(rs, True, choice, rule_source),
         "leading = False\n",
         "for position in (2, 3, 4):\n",
-        indent(_turn(rs, False, choice)),
-        fill(FINISH_TRICK, rs, inline),
+        indent(_turn(rs, False, choice, rule_source)),
+        fill(FINISH_TRICK, rs, rule_source),
     ])
+    return "while number < size:   # (no builtins here: no range)\n" + indent(trick)
+
+
+def source(rs: Ruleset, choice: str = CHOOSE) -> str:
+    """The generated card-play function of ``rs``: the procedure's templates in a loop over the tricks,
+    each card picked by ``choice`` (``CHOOSE``, a call of the policy, or ``CHOOSE_RANDOM``)."""
     return "".join([
         "def play_cards(hands, leader, size, choose, rs, bad_winner):\n",
         "    broken = False\n",
@@ -105,8 +113,7 @@ def source(rs: Ruleset, choice: str = CHOOSE) -> str:
         "    plays = []\n",
         "    winners = []\n",
         "    number = 0\n",
-        "    while number < size:   # (no builtins here: no range)\n",
-        indent(trick, "        "),
+        indent(trick_loop(rs, choice), "    "),
         "    return won, plays, winners\n",
     ])
 
