@@ -483,3 +483,15 @@ def test_a_nil_below_the_team_minimum_only_where_the_partner_may_raise(may_raise
                          "rules": {"bid.team_min": 4, "nil.partner_may_raise": may_raise}}, "variant")
     legal = [str(b) for b in E.legal_bids(rs, 2, 0, 3, [E.parse_bid("1"), None, None, None], (0, 0), (0, 0))]
     assert legal[0] == "3" and ("nil" in legal) is may_raise
+
+
+@pytest.mark.parametrize("high", ["0 - 5", "0", "20"])
+def test_legal_bids_are_the_bids_no_rule_refuses(high):
+    """``legal_bids`` offers exactly the candidates ``bid_refusals`` accepts, also where the highest
+    regular bid is below 1 (a negative bound once gave 59 numbers) or above the hand."""
+    from rulespec.app.answers import inline_variant
+    rs = inline_variant({"extends": "standard", "rules": {"bid.regular_max": high}}, "variant")
+    legal = E.legal_bids(rs, 1, 0, 0, [None] * 4, (0, 0), (0, 0))
+    accepted = [b for b in E.bid_candidates(rs)
+                if not E.bid_refusals(rs, 1, b, hand=0, dealer=0, bids=[None] * 4)]
+    assert legal == accepted

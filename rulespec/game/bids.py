@@ -262,7 +262,7 @@ def _legal_bids(rs: Ruleset, seat: int, hand: int, dealer: int, pbid: Bid | None
     fns = rs.fn
     args = bid_args(rs, seat, dealer, hand, pbid, 0, scores, bags)
     low, high = fns["bid.regular_min"](*args), fns["bid.regular_max"](*args)
-    out = list(REGULAR_BIDS[max(low, 1):min(high, size) + 1])
+    out = [REGULAR_BIDS[n] for n in range(max(low, 1), min(high, size) + 1)]   # (not a slice: high may be < 0)
     if fns["nil.allowed"](*args):
         out.append(NIL_BID)
     if fns["blind_nil.allowed"](*args):
@@ -275,9 +275,6 @@ def _legal_bids(rs: Ruleset, seat: int, hand: int, dealer: int, pbid: Bid | None
     may_raise = bool(rs.params["nil.partner_may_raise"]) and pbid.kind == REGULAR
     return [b for b in out
             if not team_refusals(rs, (pbid, b), scores, bags, team, skip_min=may_raise and b.is_nil, explain=False)]
-
-
-
 
 
 def seat_rule(rs: Ruleset, rule: str, dealer: int) -> int:
