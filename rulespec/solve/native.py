@@ -1,0 +1,144 @@
+"""The search compiled to machine code (``native_source`` through ``core.jit``), and the choice of search.
+
+``searcher`` gives a ``NativeSearch`` where the ruleset's generated module compiles in numba's
+nopython mode, else the Python ``search.Search`` (the reference; also used when numba is missing,
+or when ``RULESPEC_SOLVER=python``).  Both answer alike: ``NativeSearch`` is a ``Search`` whose
+questions (``can``, and each card tried for the principal line) run in compiled code, while the
+line itself, its move order and the conflicts and dead ends along it stay the Python search's.
+
+A ruleset's module is compiled once per process (the first search under it; numba's disk cache
+makes later processes load it in well under a second).  Budgets: the compiled search counts its
+nodes and stops at a limit it is given; with a time allowance it runs in chunks of nodes, the
+clock read between them (a chunk stopped is searched again from its root, the table keeping
+what was proven).
+"""
+from __future__ import annotations
+
+import os
+from types import ModuleType
+
+from ..core import cards as C
+from ..core import jit
+from ..game.play import bad_winner
+from ..lang.compiler import NONE
+from ..model.ruleset import Ruleset, per_ruleset
+from . import native_source as S
+from .search import Budget, Goal, Position, Search
+
+_FIRST_CHUNK = 1 << 21     # nodes before the clock is first read (with a time allowance; about half a second)
+_LARGEST_CHUNK = 1 << 23   # nodes between two reads of the clock at most (about two seconds)
+_UNLIMITED = 1 << 62
+_TABLE_BITS = (12, 21)     # the table's size: 2**bits entries, by the tricks left, within these
+
+
+class NativeUnavailable(RuntimeError):
+    """The ruleset's search cannot be compiled here (no numba, or a rule numba cannot type)."""
+
+
+def _build(rs: Ruleset) -> ModuleType | NativeUnavailable:
+    try:
+        module = jit.load("solve", S.source(rs))
+        _warm(rs, module)
+    except jit.JitUnavailable as exc:
+        return NativeUnavailable(str(exc))
+    except Exception as exc:      # numba's errors (typing, lowering) are not importable without numba
+        if type(exc).__module__.startswith("numba"):
+            return NativeUnavailable(f"{rs.id}: the search cannot be compiled by numba ({type(exc).__name__})")
+        raise
+    return module
+
+
+_modules = per_ruleset(_build)
+
+
+def _warm(rs: Ruleset, module: ModuleType) -> None:
+    """Compile (or load from numba's cache) the module's search: one question on a one-card position."""
+    cards = C.card_list(rs.deck)[:4]
+    if len(cards) < 4:
+        return
+    st, mv, tk, tv = _arrays(1, Goal(0, 0b0101), 12)
+    st[:4] = [1 << card for card in cards]
+    module.search(st, mv, tk, tv, 0, 0, 0, NONE, NONE, 1, False, 0, 1)
+
+
+def native_module(rs: Ruleset) -> ModuleType:
+    """``rs``'s compiled search module (compiled once per process); ``NativeUnavailable`` when it cannot be."""
+    found = _modules(rs)
+    if isinstance(found, NativeUnavailable):
+        raise found
+    return found
+
+
+def _arrays(last: int, goal: Goal, bits: int):
+    import numpy as np
+    st = np.zeros(S.ST_SIZE, dtype=np.int64)
+    st[S.ST_TEAM], st[S.ST_COUNTED], st[S.ST_LAST] = goal.team, goal.counted, last
+    st[S.ST_TTMASK] = (1 << bits) - 1
+    mv = np.zeros((4 * (last + 2), S.MV_WIDTH), dtype=np.int64)
+    tk = np.zeros((1 << bits, 4), dtype=np.int64)
+    tv = np.zeros((1 << bits, 3), dtype=np.int8)
+    return st, mv, tk, tv
+
+
+class NativeSearch(Search):
+    """``Search`` with its questions answered by the compiled search of ``module``."""
+
+    def __init__(self, rs: Ruleset, pos: Position, goal: Goal, budget: Budget | None, module: ModuleType):
+        super().__init__(rs, pos, goal, budget)
+        self.module = module
+        bits = min(max(_TABLE_BITS[0], 8 + self.remaining), _TABLE_BITS[1])
+        self.st, self.mv, self.tk, self.tv = _arrays(self.last, goal, bits)
+        self.st[S.ST_QUICK] = self.quick is not None
+        self.chunk = _FIRST_CHUNK
+
+    def can(self, need: int) -> bool:
+        pos = self.root
+        return self._native(pos.hands, pos.leader, pos.trick, pos.number, pos.broken, pos.played, need)
+
+    def _after(self, seat: int, hand: int, card: int, leader: int, index: int, trick_mask: int, led: int,
+               lead: int, number: int, broken: bool, played: int, need: int) -> bool:
+        """For the line (``Search._best``): whether, ``card`` played, the team still reaches ``need``."""
+        if not broken and self.rules.breaks(card, hand, index == 0, led, number):
+            broken = True
+        hands = list(self.hands)
+        hands[seat] = hand & ~(1 << card)
+        trick = [*self.trick, card]
+        played |= 1 << card
+        if len(trick) < 4:
+            return self._native(hands, leader, trick, number, broken, played, need)
+        winner = self._winner_seat(leader, trick, number)
+        return self._native(hands, winner, [], number + 1, broken, played,
+                            need - (self.goal.counted >> winner & 1))
+
+    def _native(self, hands: list[int], leader: int, trick: list[int], number: int, broken: bool, played: int,
+                need: int) -> bool:
+        """The compiled search's answer from this position, within the budget."""
+        st = self.st
+        lead = trick[0] if trick else NONE
+        led = self.rules.suit_of[lead] if trick else NONE
+        while True:
+            st[:4] = hands        # (a search stopped midway leaves them as it was playing)
+            st[S.ST_TRICK:S.ST_TRICK + len(trick)] = trick
+            limit = _UNLIMITED if self.max_nodes is None else self.max_nodes
+            if self.deadline is not None:
+                limit = min(limit, self.nodes + self.chunk)
+            st[S.ST_LIMIT] = limit
+            result = self.module.search(st, self.mv, self.tk, self.tv, leader, len(trick), C.mask_of(trick), led,
+                                        lead, number, broken, played, need)
+            self.nodes = int(st[S.ST_NODES])
+            if result < S.ABORT:
+                return bool(result)
+            if result == S.BAD_WINNER:
+                bad_winner(self.rs, int(st[S.ST_BAD]))
+            self._check()        # raises once the allowance is spent; else search again, a larger chunk
+            self.chunk = min(self.chunk * 2, _LARGEST_CHUNK)
+
+
+def searcher(rs: Ruleset, pos: Position, goal: Goal, budget: Budget | None = None) -> Search:
+    """The search for ``goal`` from ``pos``: compiled where the ruleset allows (see the module's text)."""
+    if os.environ.get("RULESPEC_SOLVER") != "python":
+        try:
+            return NativeSearch(rs, pos, goal, budget, native_module(rs))
+        except NativeUnavailable:
+            pass
+    return Search(rs, pos, goal, budget)
