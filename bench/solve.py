@@ -3,7 +3,11 @@
 spades trumps, its agreement with plain minimax under every bundled variant, and the API latency of a
 claim against ``/v1/score``.
 
-``python -m bench.solve [--deals N] [--check N] [--minimax N]`` runs them on their own."""
+Ours is the compiled search (``solve.native``) where the ruleset compiles, as the service uses it;
+its compile (or load from numba's disk cache) is done before any timing and reported apart.
+
+``python -m bench.solve [--deals N] [--check N] [--check-sizes K ...] [--minimax N]`` runs them on their
+own."""
 from __future__ import annotations
 
 import argparse
@@ -16,6 +20,7 @@ from pathlib import Path
 from rulespec.core import cards as C
 from rulespec.model.ruleset import load_ruleset
 from rulespec.model.variants import bundled_ids
+from rulespec.solve.native import native_module, searcher
 from rulespec.solve.search import Budget, Goal, Search
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
@@ -43,7 +48,7 @@ def _full_deal(rs, rng: random.Random, size: int):
 def _ours_timed(rs, pos, cap: float) -> tuple[float, int | None, int]:
     """Our CPU seconds, N/S tricks (None: not finished within ``cap`` seconds) and nodes for ``pos``."""
     start = time.process_time()
-    search = Search(rs, pos, NS, Budget(seconds=cap))
+    search = searcher(rs, pos, NS, Budget(seconds=cap))
     try:
         value: int | None = search.value()
     except ValueError:          # SearchBudgetError: the cap was reached
@@ -60,6 +65,7 @@ def speed(deals: int = 20, cap: float = 120.0, seed: int = 1, size: int = 13) ->
     rng = random.Random(seed)
     rows = []
     dds_tricks(_full_deal(rs, rng, 2))       # DDS allocates its tables on the first call: not timed
+    compiled = _compiled_s(rs)
     for _ in range(deals):
         pos = _full_deal(rs, rng, size)
         dds, expected = _dds_timed(pos)
@@ -67,7 +73,7 @@ def speed(deals: int = 20, cap: float = 120.0, seed: int = 1, size: int = 13) ->
         rows.append({"ours_s": round(ours, 4), "dds_s": round(dds, 5), "ratio": round(ours / max(dds, 1e-6), 1),
                      "nodes": nodes, "finished": value is not None, "agrees": value == expected})
     ratios = sorted(row["ratio"] for row in rows)
-    return {"deals": deals, "cards": size, "cap_s": cap,
+    return {"deals": deals, "cards": size, "cap_s": cap, "search": compiled[0], "compile_s": compiled[1],
             "unfinished": sum(not row["finished"] for row in rows),
             "agree_with_dds": sum(row["agrees"] for row in rows),
             "median_ratio": statistics.median(ratios),
@@ -77,20 +83,39 @@ def speed(deals: int = 20, cap: float = 120.0, seed: int = 1, size: int = 13) ->
             "per_deal": rows}
 
 
+def _compiled_s(rs) -> tuple[str, float]:
+    """Which search runs under ``rs`` (compiled or Python) and the seconds its compile (or load) took."""
+    start = time.perf_counter()
+    try:
+        native_module(rs)
+    except RuntimeError:         # NativeUnavailable
+        return "python", 0.0
+    return "compiled", round(time.perf_counter() - start, 2)
+
+
 def dds_agreement(count: int = 500, seed: int = 2, sizes: tuple[int, ...] = (4, 5, 6, 7, 8)) -> dict:
-    """Random deals (of ``sizes`` cards per seat) and leaders: our trick count against DDS's."""
+    """Random deals (of ``sizes`` cards per seat) and leaders: our trick count against DDS's; and the CPU
+    seconds both took."""
     rs = load_ruleset(BRIDGE_SPADES)
     rng = random.Random(seed)
+    compiled = _compiled_s(rs)
     agree = 0
+    ours = dds = 0.0
     for _ in range(count):
         pos = _full_deal(rs, rng, rng.choice(sizes))
-        agree += Search(rs, pos, NS).value() == dds_tricks(pos)
-    return {"checked": count, "agree": agree, "sizes": list(sizes)}
+        start = time.process_time()
+        value = searcher(rs, pos, NS).value()
+        middle = time.process_time()
+        agree += value == dds_tricks(pos)
+        ours, dds = ours + middle - start, dds + time.process_time() - middle
+    return {"checked": count, "agree": agree, "sizes": list(sizes), "search": compiled[0],
+            "ours_cpu_s": round(ours, 1), "dds_cpu_s": round(dds, 1)}
 
 
 def minimax_agreement(per_variant: int = 160, seed: int = 3) -> dict:
     """Random end positions of one to four tricks (trumps broken or not, mid-trick or not) under every
-    bundled variant: ours against plain minimax over ``HandState``, for N/S and for one seat's tricks."""
+    bundled variant: ours (compiled, and the Python search) against plain minimax over ``HandState``, for
+    N/S and for one seat's tricks; a position agrees when both equal minimax."""
     checked = agree = unbroken = 0
     for variant in bundled_ids():
         rs = load_ruleset(variant)
@@ -100,13 +125,15 @@ def minimax_agreement(per_variant: int = 160, seed: int = 3) -> dict:
             goal = NS if rng.random() < 0.5 else Goal(1, 1 << rng.randrange(4))
             checked += 1
             unbroken += not pos.broken
-            agree += Search(rs, pos, goal).value() == minimax(at_position(rs, pos), goal)
+            expected = minimax(at_position(rs, pos), goal)
+            agree += searcher(rs, pos, goal).value() == Search(rs, pos, goal).value() == expected
     return {"checked": checked, "agree": agree, "unbroken": unbroken, "variants": len(bundled_ids())}
 
 
 def claim_latency(rounds: int = 200, seed: int = 4, tricks: int = 6) -> dict:
     """Median and p95 latency (in-process Flask client) of POST /v1/claim on random positions of
-    ``tricks`` tricks against POST /v1/score."""
+    ``tricks`` tricks against POST /v1/score; and the first claim's (the ruleset's search compiled, or
+    loaded from numba's disk cache, in this process), not counted in the others."""
     from service.app import create_app
     client = create_app().test_client()
     rs = load_ruleset("standard")
@@ -124,10 +151,12 @@ def claim_latency(rounds: int = 200, seed: int = 4, tricks: int = 6) -> dict:
         assert resp.status_code == 200, resp.get_data(as_text=True)
         return time.perf_counter() - start
 
+    first = timed("/v1/claim", bodies[0])
     score = sorted(timed("/v1/score", SCORE_BODY) for _ in range(rounds))
     claim = sorted(timed("/v1/claim", body) for body in bodies)
     p95 = min(rounds - 1, int(0.95 * rounds))
-    return {"rounds": rounds, "tricks": tricks, "score_ms": statistics.median(score) * 1000,
+    return {"rounds": rounds, "tricks": tricks, "first_claim_ms": first * 1000,
+            "score_ms": statistics.median(score) * 1000,
             "claim_ms": statistics.median(claim) * 1000, "claim_p95_ms": claim[p95] * 1000,
             "ratio": statistics.median(claim) / statistics.median(score)}
 
@@ -137,13 +166,15 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=20, help="full deals timed against DDS")
     parser.add_argument("--cap", type=float, default=120.0, help="seconds one of our full solves may take")
     parser.add_argument("--check", type=int, default=500, help="deals checked against DDS")
+    parser.add_argument("--check-sizes", type=int, nargs="*", default=[4, 5, 6, 7, 8],
+                        help="cards a seat of the deals checked against DDS (13: full deals)")
     parser.add_argument("--minimax", type=int, default=160, help="end positions per bundled variant")
     parser.add_argument("--sizes", type=int, nargs="*", default=[13],
                         help="cards a seat of the deals timed against DDS (13: full deals)")
     args = parser.parse_args()
     print("claim latency:", claim_latency())
     print("minimax agreement:", minimax_agreement(args.minimax))
-    print("DDS agreement:", dds_agreement(args.check))
+    print("DDS agreement:", dds_agreement(args.check, sizes=tuple(args.check_sizes)))
     for size in args.sizes:
         result = speed(args.deals, args.cap, size=size)
         rows = result.pop("per_deal")

@@ -5,7 +5,8 @@ A position is given as the cards each seat still holds (``hands``) with the tric
 progress (``leader``, ``trick``) and whether trumps are broken, or as a full ``deal``
 with the ``play`` so far (replayed through ``HandState``, each card checked as
 ``/v1/score`` checks it).  The search (``solve.search``) plays by the variant's own
-compiled rules.  Work is bounded by an ``Allowance`` (nodes and seconds) shared by
+compiled rules, compiled to machine code where numba can (``solve.native``).  Work is bounded
+by an ``Allowance`` (nodes and seconds) shared by
 every search of one request; the service always sets one, the CLI only when asked.
 """
 from __future__ import annotations
@@ -20,6 +21,7 @@ from ..core import cards as C
 from ..errors import CardError, InputError
 from ..game.hand import HandState
 from ..model.ruleset import Ruleset
+from ..solve.native import searcher
 from ..solve.search import Budget, Goal, Position, Search, Step
 
 API_NODES = 2_000_000      # most nodes one API request may search (all its variants together)
@@ -207,7 +209,7 @@ def _request_budget(req: Mapping) -> Budget:
 
 def _searched(rs: Ruleset, pos: Position, goal: Goal, req: Mapping) -> tuple[Search, int, list[Step]]:
     """The value of ``goal`` from ``pos`` and a principal line, within the budget; nodes are charged."""
-    search = Search(rs, pos, goal, _request_budget(req))
+    search = searcher(rs, pos, goal, _request_budget(req))
     try:
         value = search.value()
         line = search.line(value)

@@ -116,6 +116,8 @@ class NativeSearch(Search):
         st = self.st
         lead = trick[0] if trick else NONE
         led = self.rules.suit_of[lead] if trick else NONE
+        if self.deadline is not None:
+            self._check()        # a time allowance already spent
         while True:
             st[:4] = hands        # (a search stopped midway leaves them as it was playing)
             st[S.ST_TRICK:S.ST_TRICK + len(trick)] = trick
@@ -134,9 +136,11 @@ class NativeSearch(Search):
             self.chunk = min(self.chunk * 2, _LARGEST_CHUNK)
 
 
-def searcher(rs: Ruleset, pos: Position, goal: Goal, budget: Budget | None = None) -> Search:
-    """The search for ``goal`` from ``pos``: compiled where the ruleset allows (see the module's text)."""
-    if os.environ.get("RULESPEC_SOLVER") != "python":
+def searcher(rs: Ruleset, pos: Position, goal: Goal, budget: Budget | None = None, compiled: bool = True
+             ) -> Search:
+    """The search for ``goal`` from ``pos``: compiled where the ruleset allows (see the module's text) unless
+    ``compiled`` is false (small positions under many rulesets, where compiling each costs more than it saves)."""
+    if compiled and os.environ.get("RULESPEC_SOLVER") != "python":
         try:
             return NativeSearch(rs, pos, goal, budget, native_module(rs))
         except NativeUnavailable:

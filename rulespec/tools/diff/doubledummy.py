@@ -17,12 +17,14 @@ from ...errors import RulespecError
 from ...game.bids import seat_rule
 from ...model.ablation import differing_rules, with_rule_from
 from ...model.ruleset import Ruleset, load_ruleset
-from ...solve.search import Goal, Position, Search
+from ...solve.native import searcher
+from ...solve.search import Goal, Position
 from .attribution import shares
 from .deals import seeded_deal
 from .stats import summary
 
 DEFAULT_CARDS = 5
+COMPILED_FROM = 6      # cards a seat above which a ruleset's search is worth compiling (seconds, once)
 
 
 def position(rs: Ruleset, seed: str, index: int, cards: int) -> Position:
@@ -39,7 +41,7 @@ def lead_side_tricks(rs: Ruleset, seed: str, index: int, cards: int) -> int:
     """The tricks the side on lead takes from the short deal with best play by both sides."""
     pos = position(rs, seed, index, cards)
     team = pos.leader % 2
-    return Search(rs, pos, Goal(team, 0b0101 << team)).value()
+    return searcher(rs, pos, Goal(team, 0b0101 << team), compiled=cards > COMPILED_FROM).value()
 
 
 def _credit(a: Ruleset, b: Ruleset, rules: list[str], deal: tuple[str, int, int], target: int

@@ -1,0 +1,132 @@
+"""The compiled search (``solve.native``): the same values as the Python search and plain minimax under
+every bundled variant, DDS's trick counts on bridge deals, the same API answers, budgets spent inside
+compiled code, and the Python search where a ruleset cannot be compiled."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rulespec.app.answers import answer, inline_variant
+from rulespec.core import cards as C
+from rulespec.errors import SearchBudgetError
+from rulespec.model.ruleset import load_ruleset
+from rulespec.model.variants import bundled_ids
+from rulespec.solve.native import NativeSearch, NativeUnavailable, native_module, searcher
+from rulespec.solve.search import Budget, Goal, Search
+from solve_helpers import BRIDGE_SPADES, EW, NS, at_position, dds_tricks, house_variant, minimax, random_position
+
+VARIANTS = bundled_ids()
+# a lead rule numba cannot compile (a comprehension): the ruleset falls back to the Python search
+COMPREHENSION = {"play.lead": "if any(c in hand where c.suit == hearts) then hand else hand"}
+
+
+@pytest.fixture(scope="session")
+def compiled() -> dict[str, object]:
+    """Every bundled variant and the bridge test variant, each ruleset's search compiled once per session
+    (the bundled variants share four rule sources, so four compiles and bridge's, or loads from the cache)."""
+    out = {}
+    for variant in (*VARIANTS, BRIDGE_SPADES):
+        rs = load_ruleset(variant)
+        native_module(rs)
+        out[variant] = rs
+    return out
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_compiled_equals_python_and_minimax(compiled, variant):
+    rs = compiled[variant]
+    rng = random.Random(f"native-{variant}")
+    for _ in range(12):
+        pos = random_position(rs, rng, rng.randint(1, 3))
+        for goal in (NS, EW, Goal(1, 1 << rng.randrange(4))):
+            search = searcher(rs, pos, goal)
+            assert isinstance(search, NativeSearch)
+            value = search.value()
+            assert value == Search(rs, pos, goal).value() == minimax(at_position(rs, pos), goal), (pos, goal)
+
+
+@pytest.mark.parametrize("variant", ["tournament", "pirates"])
+def test_first_trick_rules_compiled(compiled, variant):
+    """The first trick's own rules (lowest club, no trumps, no spade lead) in three-card hands."""
+    rs = inline_variant({"extends": variant, "rules": {"deal.hand_size": 3}}, "variant")
+    rng = random.Random(7)
+    for _ in range(15):
+        pos = random_position(rs, rng, 3)
+        assert pos.number == 1
+        search = searcher(rs, pos, NS)
+        assert isinstance(search, NativeSearch)
+        assert search.value() == minimax(at_position(rs, pos), NS)
+
+
+def test_bridge_deals_equal_dds(compiled):
+    rs = compiled[BRIDGE_SPADES]
+    rng = random.Random(11)
+    for size in (13, 13, 13, 9, 9, 9, 9, 9, 8, 8, 8, 8, 8, 7, 7, 7, 7, 6, 6, 6):
+        pos = random_position(rs, rng, size)
+        while pos.trick:
+            pos = random_position(rs, rng, size)
+        assert searcher(rs, pos, NS).value() == dds_tricks(pos), pos
+
+
+def test_api_answers_equal_the_python_search(compiled, monkeypatch):
+    """Value, line, claim verdict, nil answer, conflicts and dead ends: all but the node count."""
+    rs = compiled["standard"]
+    rng = random.Random(3)
+    for _ in range(6):
+        pos = random_position(rs, rng, rng.randint(2, 5))
+        body = {"variant": "standard", "leader": C.SEATS[pos.leader], "broken": pos.broken,
+                "trick": [C.card_name(c) for c in pos.trick],
+                "hands": {C.SEATS[s]: C.card_names(pos.hands[s]) for s in range(4)}}
+        asks = [("solve", body), ("claim", {**body, "claim": {"side": "EW", "tricks": rng.randint(0, 3)}}),
+                ("nil", {**body, "nil": C.SEATS[rng.randrange(4)]})]
+        ours = [answer(kind, ask) for kind, ask in asks]
+        monkeypatch.setenv("RULESPEC_SOLVER", "python")
+        python = [answer(kind, ask) for kind, ask in asks]
+        monkeypatch.delenv("RULESPEC_SOLVER")
+        for a, b in zip(ours, python):
+            a.pop("nodes"), b.pop("nodes")
+            assert a == b
+
+
+def test_budget_spent_in_compiled_code(compiled):
+    rs = compiled[BRIDGE_SPADES]
+    pos = random_position(rs, random.Random(2), 13)
+    search = searcher(rs, pos, NS, Budget(nodes=5_000))
+    with pytest.raises(SearchBudgetError) as info:
+        search.value()
+    assert info.value.details["nodes"] == 5_001
+    timed = searcher(rs, pos, NS, Budget(seconds=0.0))
+    with pytest.raises(SearchBudgetError) as info:
+        timed.value()
+    assert "0 s" in str(info.value)
+    # a search stopped between chunks and resumed from its root keeps its answer
+    small = random_position(rs, random.Random(5), 7)
+    chunked = searcher(rs, small, NS, Budget(seconds=60.0))
+    chunked.chunk = 64
+    assert chunked.value() == Search(rs, small, NS).value()
+    assert chunked.nodes > 64
+
+
+def test_a_ruleset_numba_cannot_compile_uses_the_python_search():
+    rs = house_variant(COMPREHENSION, size=4)
+    with pytest.raises(NativeUnavailable):
+        native_module(rs)
+    pos = random_position(rs, random.Random(1), 2)
+    search = searcher(rs, pos, NS)
+    assert type(search) is Search
+    assert search.value() == minimax(at_position(rs, pos), NS)
+
+
+def test_a_winner_outside_the_trick_is_the_same_error(compiled):
+    rs = house_variant({"trick.winner": "AS"}, size=2)
+    pos = random_position(rs, random.Random(3), 2)
+    while pos.trick or any(pos.hands[s] >> C.parse_card("AS") & 1 for s in range(4)):
+        pos = random_position(rs, random.Random(pos.played), 2)
+    errors = []
+    for search in (searcher(rs, pos, NS), Search(rs, pos, NS)):
+        with pytest.raises(ValueError) as info:
+            search.value()
+        errors.append((type(info.value), str(info.value)))
+    assert isinstance(searcher(rs, pos, NS), NativeSearch)
+    assert errors[0] == errors[1]
