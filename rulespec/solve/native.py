@@ -56,9 +56,9 @@ def _warm(rs: Ruleset, module: ModuleType) -> None:
     cards = C.card_list(rs.deck)[:4]
     if len(cards) < 4:
         return
-    st, mv, tk, tv = _arrays(1, Goal(0, 0b0101), 12)
+    st, mv, tk, tv, dt = _arrays(1, Goal(0, 0b0101), 12)
     st[:4] = [1 << card for card in cards]
-    module.search(st, mv, tk, tv, 0, 0, 0, NONE, NONE, 1, False, 0, 1)
+    module.search(st, mv, tk, tv, dt, 0, 0, 0, NONE, NONE, 1, False, 0, 1)
 
 
 def native_module(rs: Ruleset) -> ModuleType:
@@ -77,7 +77,8 @@ def _arrays(last: int, goal: Goal, bits: int):
     mv = np.zeros((4 * (last + 2), S.MV_WIDTH), dtype=np.int64)
     tk = np.zeros((1 << bits, 4), dtype=np.int64)
     tv = np.zeros((1 << bits, 3), dtype=np.int8)
-    return st, mv, tk, tv
+    dt = np.zeros((1 << (bits - 2), 3 + S.DEPTHS), dtype=np.int64)
+    return st, mv, tk, tv, dt
 
 
 class NativeSearch(Search):
@@ -87,9 +88,12 @@ class NativeSearch(Search):
         super().__init__(rs, pos, goal, budget)
         self.module = module
         bits = min(max(_TABLE_BITS[0], 8 + self.remaining), _TABLE_BITS[1])
-        self.st, self.mv, self.tk, self.tv = _arrays(self.last, goal, bits)
+        self.st, self.mv, self.tk, self.tv, self.dt = _arrays(self.last, goal, bits)
         self.st[S.ST_QUICK] = self.quick is not None
         self.chunk = _FIRST_CHUNK
+
+    def _bind(self) -> None:
+        """No Python inner loop: the questions, and each card tried for the line, run compiled."""
 
     def can(self, need: int) -> bool:
         pos = self.root
@@ -125,8 +129,8 @@ class NativeSearch(Search):
             if self.deadline is not None:
                 limit = min(limit, self.nodes + self.chunk)
             st[S.ST_LIMIT] = limit
-            result = self.module.search(st, self.mv, self.tk, self.tv, leader, len(trick), C.mask_of(trick), led,
-                                        lead, number, broken, played, need)
+            result = self.module.search(st, self.mv, self.tk, self.tv, self.dt, leader, len(trick), C.mask_of(trick),
+                                        led, lead, number, broken, played, need)
             self.nodes = int(st[S.ST_NODES])
             if result < S.ABORT:
                 return bool(result)

@@ -16,22 +16,32 @@ from __future__ import annotations
 from ..game.fused import inline
 from ..game.procedure import fill, indent, legal_source
 from ..model.ruleset import Ruleset
+from .partition import rank_free_breaks
 from .quick import Shape
 from .symmetry import equivariant, suit_orders
 
 # codes the search returns besides 0 (not reached) and 1 (reached)
 ABORT, BAD_WINNER = 2, 3
 # the search's state array: hands, the trick's cards, counters and the question's constants
-ST_HANDS, ST_TRICK, ST_NODES, ST_LIMIT, ST_TEAM, ST_COUNTED, ST_LAST, ST_QUICK, ST_BAD, ST_TTMASK = \
-    0, 4, 8, 9, 10, 11, 12, 13, 14, 15
-ST_SIZE = 16
+ST_TRICK = 4          # hands at 0-3, the trick's cards at 4-7
+ST_NODES, ST_LIMIT, ST_TEAM, ST_COUNTED, ST_LAST, ST_QUICK, ST_BAD, ST_TTMASK, ST_REL = range(8, 17)
+ST_SIZE = 17
 # a row of the per-card frame array: the cards to try, their ordering keys, the position's table key, the
 # position (leader, trick so far, suit and card led, broken, cards played, tricks needed), the hand, the
 # number of cards to try and the next, the answer so far, the trick's first three cards (kept over the next)
 KEYS, TTKEY = 32, 64
-F_LEADER, F_MASK, F_LED, F_LEAD, F_BROKEN, F_PLAYED, F_NEED, F_HAND, F_N, F_I, F_RESULT, F_SAVED = range(68, 80)
-MV_WIDTH = 83
+F_LEADER, F_MASK, F_LED, F_LEAD, F_BROKEN, F_PLAYED, F_NEED, F_HAND, F_N, F_I, F_RESULT, F_ALLOWED, F_OUTER, \
+    F_SAVED = range(68, 82)
+CODES = 85                 # 4 x 16: each suit's holder codes (``_codes``)
+MV_WIDTH = CODES + 64
+DEPTHS = 8                 # depth vectors listed per bucket of relevant-card entries (the most recent)
+PARTITION_KEY = 1 << 62    # marks a relevant-card entry's key (an exact key never has this bit)
 ENTER, NEXT, RETURN, FINISH = range(4)
+# the constants above that the generated module uses
+_SHARED = ("ABORT", "BAD_WINNER", "ST_TRICK", "ST_NODES", "ST_LIMIT", "ST_TEAM", "ST_COUNTED", "ST_LAST", "ST_QUICK",
+           "ST_BAD", "ST_TTMASK", "ST_REL", "KEYS", "TTKEY", "F_LEADER", "F_MASK", "F_LED", "F_LEAD", "F_BROKEN",
+           "F_PLAYED", "F_NEED", "F_HAND", "F_N", "F_I", "F_RESULT", "F_ALLOWED", "F_OUTER", "F_SAVED", "DEPTHS",
+           "PARTITION_KEY", "CODES", "ENTER", "NEXT", "RETURN", "FINISH")
 
 HELPERS = """\
 import numpy as np
@@ -135,8 +145,9 @@ ENGINE = """\
 
 @njit(cache=True)
 def _trump_tricks(hands, seat):
+    # quick.Shape.trump_tricks: (tricks, the trumps whose holders the count reads)
     if TRUMP < 0:
-        return 0
+        return 0, 0
     mine = hands[seat]
     partner = hands[(seat + 2) & 3]
     others = hands[(seat + 1) & 3] | hands[(seat + 3) & 3]
@@ -149,34 +160,34 @@ def _trump_tricks(hands, seat):
         elif (partner >> card) & 1:
             b += 1
         elif (others >> card) & 1:
-            break
-    return max(a, b)
+            return max(a, b), ABOVE[card] | (1 << card)
+    return max(a, b), SMASK[TRUMP]
 
 
 @njit(cache=True)
 def _suit_tricks(suit, mine, partner, lho, rho, broken):
-    # (rounds cashed, the same when partner can win none of them else 0): quick.Shape._suit
+    # quick.Shape._suit: (rounds cashed, the same when partner can win none of them else 0, cards read)
     mask = SMASK[suit]
     if suit == RESTRICTED and not broken and (mine & ~mask) != 0:
-        return 0, 0
+        return 0, 0, 0
     opponents = lho | rho
     rounds = 0
-    last_top = NONE
+    reach = mask
     for j in range(ORDLEN[suit]):
         card = ORDER[suit, j]
         if (opponents >> card) & 1:
+            reach = ABOVE[card] | (1 << card)
             break
         if (mine >> card) & 1:
             rounds += 1
-            last_top = card
     trump_mask = 0 if TRUMP < 0 or suit == TRUMP else SMASK[TRUMP]
     if lho & trump_mask:
         rounds = min(rounds, _cnt(lho & mask))
     if rho & trump_mask:
         rounds = min(rounds, _cnt(rho & mask))
     if rounds == 0:
-        return 0, 0
-    # the rounds-th top card
+        return 0, 0, 0
+    last_top = NONE            # the rounds-th card cashed
     k = 0
     for j in range(ORDLEN[suit]):
         card = ORDER[suit, j]
@@ -186,7 +197,7 @@ def _suit_tricks(suit, mine, partner, lho, rho, broken):
                 last_top = card
                 break
     if partner & (trump_mask | ABOVE[last_top]) == 0:
-        return rounds, rounds
+        return rounds, rounds, reach
     # rounds up to the first that partner's card (its lowest of the suit, or a trump when void) could win
     i = 0
     low_j = ORDLEN[suit] - 1
@@ -200,29 +211,228 @@ def _suit_tricks(suit, mine, partner, lho, rho, broken):
             low_j -= 1
         if low_j >= 0:
             if (ABOVE[top] >> ORDER[suit, low_j]) & 1:
-                return i + 1, 0
+                return i + 1, 0, reach
             low_j -= 1
         elif partner & trump_mask:
-            return i + 1, 0
+            return i + 1, 0, reach
         i += 1
-    return rounds, 0
+    return rounds, 0, reach
 
 
 @njit(cache=True)
 def _quick_tricks(hands, leader, broken):
+    # quick.Shape.tricks: (tricks, cards read)
     mine = hands[leader]
     partner = hands[(leader + 2) & 3]
     lho = hands[(leader + 1) & 3]
     rho = hands[(leader + 3) & 3]
     single = 0
+    single_read = 0
     clean = 0
+    clean_read = 0
     for suit in range(4):
         if mine & SMASK[suit]:
-            one, safe = _suit_tricks(suit, mine, partner, lho, rho, broken)
+            one, safe, read = _suit_tricks(suit, mine, partner, lho, rho, broken)
             if one > single:
                 single = one
-            clean += safe
-    return max(single, clean)
+                single_read = read
+            if safe:
+                clean += safe
+                clean_read |= read
+    if single >= clean:
+        return single, single_read
+    return clean, clean_read
+
+
+@njit(cache=True)
+def _sure(st, leader, number, broken, left):
+    # Search._sure: (low, high, cards the low bound reads, cards the high bound reads)
+    team = st[ST_TEAM]
+    ours, ours_read = _trump_tricks(st, team)
+    theirs, theirs_read = _trump_tricks(st, 1 - team)
+    if number > 1:
+        cashed, read = _quick_tricks(st, leader, broken)
+        if leader & 1 == team and cashed > ours:
+            ours = cashed
+            ours_read = read
+        elif leader & 1 != team and cashed > theirs:
+            theirs = cashed
+            theirs_read = read
+    return ours, left - theirs, ours_read, theirs_read
+
+
+@njit(cache=True)
+def _reach(hands, read):
+    # each suit's live cards down to the lowest card of ``read`` in it (partition.SuitView.tops/depth)
+    out = 0
+    for suit in range(4):
+        live = (hands[0] | hands[1] | hands[2] | hands[3]) & SMASK[suit]
+        if read & live:
+            above = 0
+            for j in range(ORDLEN[suit]):
+                card = ORDER[suit, j]
+                if (live >> card) & 1:
+                    above |= 1 << card
+                    if (read >> card) & 1:
+                        out |= above
+    return out
+
+
+@njit(cache=True)
+def _depth(hands, suit, rel):
+    # how many of the suit's live cards, from the top, reach down to the lowest card of ``rel``
+    live = (hands[0] | hands[1] | hands[2] | hands[3]) & SMASK[suit]
+    k = 0
+    depth = 0
+    for j in range(ORDLEN[suit]):
+        card = ORDER[suit, j]
+        if (live >> card) & 1:
+            k += 1
+            if (rel >> card) & 1:
+                depth = k
+    return depth
+
+
+@njit(cache=True)
+def _codes(hands, row):
+    # partition.SuitView.codes of each suit into the row: the holders of its top k live cards, highest first,
+    # after a leading 1, at CODES + 16 * suit + k
+    for suit in range(4):
+        code = 1
+        k = 0
+        row[CODES + 16 * suit] = 1
+        for j in range(ORDLEN[suit]):
+            card = ORDER[suit, j]
+            for seat in range(4):
+                if (hands[seat] >> card) & 1:
+                    code = (code << 2) | seat
+                    k += 1
+                    row[CODES + 16 * suit + k] = code
+                    break
+
+
+@njit(cache=True)
+def _bucket(hands, leader, broken, key):
+    # partition.Table.bucket: leader, broken and every seat's length in every suit, in key[0:2]
+    words = 0
+    for suit in range(4):
+        lengths = 0
+        for seat in range(4):
+            lengths |= _cnt(hands[seat] & SMASK[suit]) << (4 * seat)
+        words |= lengths << (16 * suit)
+        if suit == 1:
+            key[0] = words | ((leader | (4 if broken else 0)) << 32) | PARTITION_KEY
+            words = 0
+    key[1] = words
+
+
+@njit(cache=True)
+def _entry_key(row, depths, key):
+    # an entry's key: the bucket (key[0:2], set) and each suit's holders down to its depth (``_codes``)
+    key[2] = row[CODES + (depths & 255)] | (row[CODES + 16 + ((depths >> 8) & 255)] << 32)
+    key[3] = row[CODES + 32 + ((depths >> 16) & 255)] | (row[CODES + 48 + ((depths >> 24) & 255)] << 32)
+
+
+@njit(cache=True)
+def _depth_slot(dt, key):
+    # the row of dt listing the depth vectors of ``key``'s bucket (made empty for it when absent or evicted)
+    mask = dt.shape[0] - 1
+    h = key[0] * -7046029254386353131 + key[1] * 4354685564936845319
+    h ^= h >> 29
+    base = h & mask
+    for i in range(4):
+        s = (base + i) & mask
+        if dt[s, 2] == 0:
+            dt[s, 0] = key[0]
+            dt[s, 1] = key[1]
+            return s
+        if dt[s, 0] == key[0] and dt[s, 1] == key[1]:
+            return s
+    dt[base, 0] = key[0]
+    dt[base, 1] = key[1]
+    dt[base, 2] = 0
+    return base
+
+
+@njit(cache=True)
+def _look(st, tk, tv, dt, row, key, need):
+    # partition.Table.look: 1 or 0 when an entry of the bucket decides ``need`` (the cards it relied on
+    # marked as mattering), else -1
+    _codes(st, row)
+    s = _depth_slot(dt, key)
+    for i in range(dt[s, 2]):
+        depths = dt[s, 3 + i]
+        _entry_key(row, depths, key)
+        e = _slot(tk, tv, st[ST_TTMASK], key)
+        if e >= 0 and (tv[e, 0] >= need or tv[e, 1] < need):
+            used = 0
+            for suit in range(4):
+                used |= _reach_depth(st, suit, (depths >> (8 * suit)) & 255)
+            st[ST_REL] |= used
+            return 1 if tv[e, 0] >= need else 0
+    return -1
+
+
+@njit(cache=True)
+def _reach_depth(hands, suit, depth):
+    # the suit's top ``depth`` live cards
+    out = 0
+    k = 0
+    for j in range(ORDLEN[suit]):
+        if k == depth:
+            break
+        card = ORDER[suit, j]
+        if ((hands[0] | hands[1] | hands[2] | hands[3]) >> card) & 1:
+            out |= 1 << card
+            k += 1
+    return out
+
+
+@njit(cache=True)
+def _remember(st, tk, tv, dt, row, key, rel, low, high, left):
+    # partition.Table.store: narrow the entry of the cards ``rel`` marks; its depth vector first in the bucket's
+    depths = 0
+    for suit in range(4):
+        depths |= _depth(st, suit, rel) << (8 * suit)
+    _entry_key(row, depths, key)
+    _store(tk, tv, st[ST_TTMASK], key, low, high, left)
+    s = _depth_slot(dt, key)
+    n = dt[s, 2]
+    at = n
+    for i in range(n):
+        if dt[s, 3 + i] == depths:
+            at = i
+            break
+    if at == n:
+        if n < DEPTHS:
+            dt[s, 2] = n + 1
+        at = min(n, DEPTHS - 1)
+    for i in range(at, 0, -1):
+        dt[s, 3 + i] = dt[s, 2 + i]
+    dt[s, 3] = depths
+
+
+@njit(cache=True)
+def _close(st, allowed, trick_mask):
+    # Search.close: a run of interchangeable cards any of which matters matters whole
+    rel = st[ST_REL]
+    live = st[0] | st[1] | st[2] | st[3] | trick_mask
+    for suit in range(4):
+        mine = allowed & SMASK[suit]
+        if mine & (mine - 1):
+            run = 0
+            for j in range(ORDLEN[suit]):
+                card = ORDER[suit, j]
+                if (live >> card) & 1:
+                    if (allowed >> card) & 1:
+                        run |= 1 << card
+                        continue
+                    if run & (run - 1) and rel & run:
+                        rel |= run
+                    run = 0
+            if run & (run - 1) and rel & run:
+                rel |= run
+    st[ST_REL] = rel
 
 
 @njit(cache=True)
@@ -338,7 +548,7 @@ def _moves(st, out, seat, allowed, trick_mask, leader, index, led, lead, number,
 
 @njit(cache=True)
 def _last_trick(st, leader, number):
-    # one card each: (seat winning, 0) or (NONE, the card trick.winner named, which is not in the trick)
+    # one card each: (the seat winning, its card) or (NONE, the card trick.winner named, not in the trick)
     trick_mask = 0
     for seat in range(4):
         trick_mask |= st[seat]
@@ -349,11 +559,11 @@ def _last_trick(st, leader, number):
     seat = 0
     while not (st[seat] >> win) & 1:
         seat += 1
-    return seat, 0
+    return seat, win
 
 
 @njit(cache=True)
-def _boundary(st, mv, tk, tv, p, leader, number, broken, need):
+def _boundary(st, mv, tk, tv, dt, p, leader, number, broken, need):
     # at a trick boundary: 1 or 0 when decided without a search, BAD_WINNER, else -1 (the table key in row p)
     if need <= 0:
         return 1
@@ -361,12 +571,27 @@ def _boundary(st, mv, tk, tv, p, leader, number, broken, need):
     if need > left:
         return 0
     if left == 1:
-        seat, bad = _last_trick(st, leader, number)
+        seat, card = _last_trick(st, leader, number)
         if seat < 0:
-            st[ST_BAD] = bad
+            st[ST_BAD] = card
             return BAD_WINNER
+        if PARTITION:
+            if (st[0] | st[1] | st[2] | st[3]) & SMASK[OSUIT[card]] & ~(1 << card):   # it beat a card of its suit
+                st[ST_REL] |= 1 << card
         return (st[ST_COUNTED] >> seat) & 1
     key = mv[p, TTKEY:TTKEY + 4]
+    if PARTITION and number > 1:
+        # partition: the sure-trick bounds, else an entry on the cards that mattered (the cards read marked)
+        if st[ST_QUICK]:
+            low, high, low_read, high_read = _sure(st, leader, number, broken, left)
+            if low >= need:
+                st[ST_REL] |= _reach(st, low_read)
+                return 1
+            if high < need:
+                st[ST_REL] |= _reach(st, high_read)
+                return 0
+        _bucket(st, leader, broken, key)
+        return _look(st, tk, tv, dt, mv[p], key, need)
     _key(st, leader, broken, key)
     mask = st[ST_TTMASK]
     s = _slot(tk, tv, mask, key)
@@ -377,17 +602,7 @@ def _boundary(st, mv, tk, tv, p, leader, number, broken, need):
         low = 0
         high = left
         if st[ST_QUICK] and SHAPE:
-            team = st[ST_TEAM]
-            ours = _trump_tricks(st, team)
-            theirs = _trump_tricks(st, 1 - team)
-            if number > 1:
-                cashed = _quick_tricks(st, leader, broken)
-                if leader & 1 == team:
-                    ours = max(ours, cashed)
-                else:
-                    theirs = max(theirs, cashed)
-            low = ours
-            high = left - theirs
+            low, high, low_read, high_read = _sure(st, leader, number, broken, left)
         _store(tk, tv, mask, key, low, high, left)
     if low >= need:
         return 1
@@ -397,7 +612,7 @@ def _boundary(st, mv, tk, tv, p, leader, number, broken, need):
 
 
 @njit(cache=True)
-def search(st, mv, tk, tv, leader, index, trick_mask, led, lead, number, broken, played, need):
+def search(st, mv, tk, tv, dt, leader, index, trick_mask, led, lead, number, broken, played, need):
     # can the team make its counted seats take ``need`` more tricks? 1 yes, 0 no, ABORT, BAD_WINNER.
     # Depth first with an explicit stack: row p of ``mv`` is the frame of the p-th card of the hand
     # (p = 4 * number + index): its position, the cards to try, the next one, the table key.
@@ -423,7 +638,7 @@ def search(st, mv, tk, tv, leader, index, trick_mask, led, lead, number, broken,
         if mode == ENTER:
             r = -1
             if index == 0:
-                r = _boundary(st, mv, tk, tv, p, leader, number, row[F_BROKEN] != 0, row[F_NEED])
+                r = _boundary(st, mv, tk, tv, dt, p, leader, number, row[F_BROKEN] != 0, row[F_NEED])
                 if r == BAD_WINNER:
                     return r
             if r >= 0:
@@ -432,11 +647,15 @@ def search(st, mv, tk, tv, leader, index, trick_mask, led, lead, number, broken,
                 st[ST_NODES] += 1
                 if st[ST_NODES] > st[ST_LIMIT]:
                     return ABORT
+                if PARTITION and index == 0 and number > 1:    # the cards that matter below here, apart
+                    row[F_OUTER] = st[ST_REL]
+                    st[ST_REL] = 0
                 seat = (leader + index) & 3
                 hand = st[seat]
                 row[F_HAND] = hand
                 allowed = legal(hand, row[F_MASK], row[F_LED], number, index + 1, index == 0, row[F_BROKEN] != 0,
                                 row[F_PLAYED])
+                row[F_ALLOWED] = allowed
                 maximising = seat & 1 == team
                 row[F_N] = _moves(st, row, seat, allowed, row[F_MASK], leader, index, row[F_LED], row[F_LEAD],
                                   number, maximising)
@@ -447,6 +666,8 @@ def search(st, mv, tk, tv, leader, index, trick_mask, led, lead, number, broken,
             i = row[F_I]
             if i >= row[F_N]:
                 r = row[F_RESULT]
+                if PARTITION and st[ST_REL]:
+                    _close(st, row[F_ALLOWED], row[F_MASK])
                 mode = FINISH
             else:
                 row[F_I] = i + 1
@@ -477,6 +698,8 @@ def search(st, mv, tk, tv, leader, index, trick_mask, led, lead, number, broken,
                     for k in range(4):
                         if st[ST_TRICK + k] == win:
                             by = (leader + k) & 3
+                    if PARTITION and now_mask & _SM[_SUIT[win]] & ~(1 << win):    # it beat a card of its suit
+                        st[ST_REL] |= 1 << win
                     for k in range(3):
                         row[F_SAVED + k] = st[ST_TRICK + k]
                     child[F_LEADER] = by
@@ -516,7 +739,15 @@ def search(st, mv, tk, tv, leader, index, trick_mask, led, lead, number, broken,
                 continue
         if mode == FINISH:
             # frame p is decided (``r``): a bound for the table at a trick boundary
-            if index == 0:
+            if PARTITION and index == 0 and number > 1:
+                rel = st[ST_REL]
+                st[ST_REL] = row[F_OUTER] | rel
+                left = st[ST_LAST] - number + 1
+                if r == 1:
+                    _remember(st, tk, tv, dt, row, mv[p, TTKEY:TTKEY + 4], rel, row[F_NEED], left, left)
+                else:
+                    _remember(st, tk, tv, dt, row, mv[p, TTKEY:TTKEY + 4], rel, 0, row[F_NEED] - 1, left)
+            elif index == 0:
                 left = st[ST_LAST] - number + 1
                 if r == 1:
                     _store(tk, tv, st[ST_TTMASK], mv[p, TTKEY:TTKEY + 4], row[F_NEED], left, left)
@@ -552,9 +783,14 @@ def source(rs: Ruleset) -> str:
     for order in orders:
         for k, card in enumerate(order):
             above[card] = sum(1 << c for c in order[:k])
+    osuit = [-1] * size
+    for suit, order in enumerate(orders):
+        for card in order:
+            osuit[card] = suit
     unsuited = rs.deck & ~(masks[0] | masks[1] | masks[2] | masks[3])
     symmetric = equivariant(rs)
     shape = Shape.of(rs)
+    partition = shape is not None and not unsuited and rank_free_breaks(rs)    # as search.Rules decides
     tables = "".join(f"{name} = {_array(env[name])}\n" for name in ("_SUIT", "_POW", "_SM", "_RANK", "_NSUIT"))
     constants = "".join([
         tables,
@@ -562,21 +798,15 @@ def source(rs: Ruleset) -> str:
         f"ORDLEN = {_array(len(order) for order in orders)}\n",
         f"SMASK = {_array(masks)}\n",
         f"ABOVE = {_array(above)}\n",
+        f"OSUIT = {_array(osuit)}\n",
         f"UNSUITED = {unsuited}\n",
         f"SYMMETRIC = {symmetric}\n",
         f"NORMALISED = {symmetric and not unsuited}\n",
         f"SHAPE = {shape is not None}\n",
+        f"PARTITION = {partition}\n",
         f"TRUMP = {-1 if shape is None or shape.trump is None else shape.trump}\n",
         f"RESTRICTED = {-1 if shape is None or shape.restricted is None else shape.restricted}\n",
-        f"ABORT = {ABORT}\nBAD_WINNER = {BAD_WINNER}\n",
-        "".join(f"{name} = {value}\n" for name, value in
-                (("ST_TRICK", ST_TRICK), ("ST_NODES", ST_NODES), ("ST_LIMIT", ST_LIMIT), ("ST_TEAM", ST_TEAM),
-                 ("ST_COUNTED", ST_COUNTED), ("ST_LAST", ST_LAST), ("ST_QUICK", ST_QUICK), ("ST_BAD", ST_BAD),
-                 ("ST_TTMASK", ST_TTMASK), ("KEYS", KEYS), ("TTKEY", TTKEY), ("F_LEADER", F_LEADER),
-                 ("F_MASK", F_MASK), ("F_LED", F_LED), ("F_LEAD", F_LEAD), ("F_BROKEN", F_BROKEN),
-                 ("F_PLAYED", F_PLAYED), ("F_NEED", F_NEED), ("F_HAND", F_HAND), ("F_N", F_N), ("F_I", F_I),
-                 ("F_RESULT", F_RESULT), ("F_SAVED", F_SAVED), ("ENTER", ENTER), ("NEXT", NEXT),
-                 ("RETURN", RETURN), ("FINISH", FINISH))),
+        "".join(f"{name} = {globals()[name]}\n" for name in _SHARED),
     ])
     helpers = (HELPERS.replace("{debruijn}", repr(_debruijn_index()))
                .replace("{below}", str(min(power or [0]) - 1)).replace("{above}", str(max(power or [0]) + 1)))

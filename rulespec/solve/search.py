@@ -187,16 +187,21 @@ class Search:
         self.sure: dict[tuple, tuple[int, int, int, int]] = {}
         # quick tricks count for a side: only when the goal counts both of a team's seats
         self.quick = self.rules.shape if goal.counted == 0b0101 << goal.team else None
-        if len(self.rules.wins) > generated.WINS_MAX:
-            self.rules.wins.clear()
+        for memo in (self.rules.wins, self.rules.normal, self.rules.runs, self.rules.joined):
+            if len(memo) > generated.WINS_MAX:      # each memo per ruleset starts afresh past this size
+                memo.clear()
         self.nodes = 0
         budget = budget or Budget()
         self.max_nodes = budget.nodes
         self.deadline = None if budget.seconds is None else time.monotonic() + budget.seconds
         self.budget = budget
         self.next_check = 0     # the node count at which to look at the budget again
-        self._play, self._after = self.rules.bind(self, self.hands, self.trick, goal.counted, goal.team,
-                                                  self._boundary, self._moves, self._check, bad_winner, rs,
+        self._bind()
+
+    def _bind(self) -> None:
+        """The generated inner loop (``generated``), bound to this search: ``_play`` and ``_after``."""
+        self._play, self._after = self.rules.bind(self, self.hands, self.trick, self.goal.counted, self.goal.team,
+                                                  self._boundary, self._moves, self._check, bad_winner, self.rs,
                                                   self.rules.wins, self.close)
 
     # ------------------------------------------------------------------ answers
