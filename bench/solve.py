@@ -20,7 +20,7 @@ from pathlib import Path
 from rulespec.core import cards as C
 from rulespec.model.ruleset import load_ruleset
 from rulespec.model.variants import bundled_ids
-from rulespec.solve.native import native_module, searcher
+from rulespec.solve.native import NativeUnavailable, native_module, searcher
 from rulespec.solve.search import Budget, Goal, Search
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
@@ -88,7 +88,7 @@ def _compiled_s(rs) -> tuple[str, float]:
     start = time.perf_counter()
     try:
         native_module(rs)
-    except RuntimeError:         # NativeUnavailable
+    except NativeUnavailable:
         return "python", 0.0
     return "compiled", round(time.perf_counter() - start, 2)
 

@@ -1,16 +1,17 @@
 """The search compiled to machine code (``native_source`` through ``core.jit``), and the choice of search.
 
 ``searcher`` gives a ``NativeSearch`` where the ruleset's generated module compiles in numba's
-nopython mode, else the Python ``search.Search`` (the reference; also used when numba is missing,
-or when ``RULESPEC_SOLVER=python``).  Both answer alike: ``NativeSearch`` is a ``Search`` whose
-questions (``can``, and each card tried for the principal line) run in compiled code, while the
-line itself, its move order and the conflicts and dead ends along it stay the Python search's.
+nopython mode, else the Python ``search.Search`` (the reference; used where a rule has no form in
+numba's subset, ``NativeRuleError``, where numba is missing, and when ``RULESPEC_SOLVER=python``).
+Both answer alike: ``NativeSearch`` is a ``Search`` whose questions (``can``, and each card tried
+for the principal line) run in compiled code, while the line itself, its move order and the
+conflicts and dead ends along it stay the Python search's.
 
 A ruleset's module is compiled once per process (the first search under it; numba's disk cache
 makes later processes load it in well under a second).  Budgets: the compiled search counts its
 nodes and stops at a limit it is given; with a time allowance it runs in chunks of nodes, the
-clock read between them (a chunk stopped is searched again from its root, the table keeping
-what was proven).
+clock read before and between them (a chunk stopped is searched again from its root, the table
+keeping what was proven).
 """
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from types import ModuleType
 
 from ..core import cards as C
 from ..core import jit
+from ..errors import JitUnavailable, NativeRuleError, RulespecError
 from ..game.play import bad_winner
 from ..lang.compiler import NONE
 from ..model.ruleset import Ruleset, per_ruleset
@@ -31,20 +33,15 @@ _UNLIMITED = 1 << 62
 _TABLE_BITS = (12, 21)     # the table's size: 2**bits entries, by the tricks left, within these
 
 
-class NativeUnavailable(RuntimeError):
-    """The ruleset's search cannot be compiled here (no numba, or a rule numba cannot type)."""
+NativeUnavailable = (JitUnavailable, NativeRuleError)    # no numba here; a rule numba's subset cannot express
 
 
-def _build(rs: Ruleset) -> ModuleType | NativeUnavailable:
+def _build(rs: Ruleset) -> ModuleType | JitUnavailable | NativeRuleError:
     try:
         module = jit.load("solve", S.source(rs))
-        _warm(rs, module)
-    except jit.JitUnavailable as exc:
-        return NativeUnavailable(str(exc))
-    except Exception as exc:      # numba's errors (typing, lowering) are not importable without numba
-        if type(exc).__module__.startswith("numba"):
-            return NativeUnavailable(f"{rs.id}: the search cannot be compiled by numba ({type(exc).__name__})")
-        raise
+    except NativeUnavailable as exc:
+        return exc
+    _warm(rs, module)
     return module
 
 
@@ -58,11 +55,15 @@ def _warm(rs: Ruleset, module: ModuleType) -> None:
         return
     st, mv, tk, tv, dt = _arrays(1, Goal(0, 0b0101), 12)
     st[:4] = [1 << card for card in cards]
-    module.search(st, mv, tk, tv, dt, 0, 0, 0, NONE, NONE, 1, False, 0, 1)
+    try:
+        module.search(st, mv, tk, tv, dt, 0, 0, 0, NONE, NONE, 1, False, 0, 1)
+    except RulespecError:        # a rule's own error on this made-up position: compiled all the same
+        pass
 
 
 def native_module(rs: Ruleset) -> ModuleType:
-    """``rs``'s compiled search module (compiled once per process); ``NativeUnavailable`` when it cannot be."""
+    """``rs``'s compiled search module (compiled once per process); ``JitUnavailable`` without numba,
+    ``NativeRuleError`` naming a rule numba's subset cannot express."""
     found = _modules(rs)
     if isinstance(found, NativeUnavailable):
         raise found

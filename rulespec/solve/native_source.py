@@ -1,19 +1,23 @@
 """The solver's search as generated numba source, one module per ruleset (compiled by ``core.jit``).
 
-The module holds the variant's card tables (as constant arrays), the rules' helpers in nopython
-form (``_hi``, ``_lo``, ``_cnt``, ``_bit``, ...), three small functions made of the hand procedure's
-templates with each rule's checked expression inlined (``game.fused.inline``), exactly as the Python
-search's (``search.Rules``): ``legal`` (a seat's legal set), ``breaks`` (``{trump.breaks}``) and
-``winner`` (``{trick.winner}``), and the search itself (``ENGINE``, fixed text): the same null-window
-alpha-beta over single cards as ``search.Search`` with the same move ordering and interchangeable
-cards (where ``symmetry.equivariant`` holds), the sure-trick bounds of ``quick.Shape`` (where it
-holds), and a transposition table of bounds at trick boundaries in fixed-size numpy arrays, keyed on
-rank-normalised hands.  The rule functions are compiled with bounds checking (a rules file is
-untrusted input); the rest indexes only arrays it sized itself.
+The module holds the variant's card tables (as constant arrays), the rules' helpers
+(``fast.native.HELPERS``), three small functions made of the hand procedure's templates with each
+rule's checked expression inlined and rewritten into numba's typed subset by ``fast.native.NativeRules``
+(which refuses, naming the rule, anything outside a fixed list of shapes: ``NativeRuleError``) —
+``legal`` (a seat's legal set), ``breaks`` (``{trump.breaks}``) and ``winner`` (``{trick.winner}``),
+the same templates as the Python search's (``search.Rules``) — and the search itself (``ENGINE``,
+fixed text).  The engine is the Python search's algorithm: a null-window alpha-beta over single cards,
+depth first on an explicit stack (numba cannot cache recursive functions), with the same move ordering
+and interchangeable cards (where ``symmetry.equivariant`` holds), the sure-trick bounds of
+``quick.Shape`` (where it holds), a transposition table of bounds at trick boundaries in fixed-size
+numpy arrays (open addressing, four slots a probe, the shallowest entry replaced) keyed on
+rank-normalised hands, and, where ``partition`` allows it, entries on the relevant cards after the
+first trick exactly as ``search.Search._partitioned`` keeps them (a bucket's most recent depth vectors
+listed, ``DEPTHS`` of them).  The engine indexes only arrays it sized itself.
 """
 from __future__ import annotations
 
-from ..game.fused import inline
+from ..fast.native import HELPERS, TABLES, NativeRules
 from ..game.procedure import fill, indent, legal_source
 from ..model.ruleset import Ruleset
 from .partition import rank_free_breaks
@@ -43,99 +47,32 @@ _SHARED = ("ABORT", "BAD_WINNER", "ST_TRICK", "ST_NODES", "ST_LIMIT", "ST_TEAM",
            "F_PLAYED", "F_NEED", "F_HAND", "F_N", "F_I", "F_RESULT", "F_ALLOWED", "F_OUTER", "F_SAVED", "DEPTHS",
            "PARTITION_KEY", "CODES", "ENTER", "NEXT", "RETURN", "FINISH")
 
-HELPERS = """\
+HEADER = """\
+import numba
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from rulespec.errors import RulespecError
 
 NONE = -1
-_DEBRUIJN = 0x03F79D71B4CB0A89
-_DEBRUIJN_INDEX = np.array({debruijn}, dtype=np.int64)
-
-
-@njit(cache=True)
-def _ctz(low):
-    return _DEBRUIJN_INDEX[((low * _DEBRUIJN) >> 58) & 63]
-
-
-@njit(cache=True)
-def _cnt(x):
-    if x < 0:
-        x = -x
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return (x * 0x0101010101010101) >> 56
-
-
-@njit(cache=True)
-def _bit(card):
-    return 0 if card < 0 else 1 << card
-
-
-@njit(cache=True, boundscheck=True)
-def _hi(mask):
-    best = NONE
-    best_p = {below}
-    while mask:
-        low = mask & -mask
-        card = _ctz(low)
-        if _POW[card] > best_p:
-            best = card
-            best_p = _POW[card]
-        mask ^= low
-    return best
-
-
-@njit(cache=True, boundscheck=True)
-def _lo(mask):
-    best = NONE
-    best_p = {above}
-    while mask:
-        low = mask & -mask
-        card = _ctz(low)
-        if _POW[card] < best_p:
-            best = card
-            best_p = _POW[card]
-        mask ^= low
-    return best
-
-
-@njit(cache=True)
-def _div(a, b):
-    if b == 0:
-        raise RulespecError("division by zero in a rule")
-    return a // b
-
-
-@njit(cache=True)
-def _mod(a, b):
-    if b == 0:
-        raise RulespecError("modulo by zero in a rule")
-    return a % b
-
-
-_min = min
-_max = max
-_abs = abs
 """
 
 RULES = """\
 
 
-@njit(cache=True, boundscheck=True)
+@njit(cache=True)
 def legal(hand, trick_mask, led, number, position, leading, broken, played):
 {legal}
     return allowed
 
 
-@njit(cache=True, boundscheck=True)
+@njit(cache=True)
 def breaks(card, hand, leading, led, number):
     return bool({trump.breaks})
 
 
-@njit(cache=True, boundscheck=True)
+@njit(cache=True)
 def winner(trick_mask, led, number, lead):
     return {trick.winner}
 """
@@ -513,7 +450,7 @@ def _moves(st, out, seat, allowed, trick_mask, leader, index, led, lead, number,
         rest = allowed
     while rest:
         low = rest & -rest
-        out[n] = _ctz(low)
+        out[n] = trailing_zeros(low)
         n += 1
         rest ^= low
     if n < 2:
@@ -552,7 +489,7 @@ def _last_trick(st, leader, number):
     trick_mask = 0
     for seat in range(4):
         trick_mask |= st[seat]
-    lead_card = _ctz(st[leader])
+    lead_card = trailing_zeros(st[leader])
     win = winner(trick_mask, _SUIT[lead_card], number, lead_card)
     if win < 0 or not (trick_mask >> win) & 1:
         return NONE, win
@@ -757,58 +694,55 @@ def search(st, mv, tk, tv, dt, leader, index, trick_mask, led, lead, number, bro
 """
 
 
-def _debruijn_index() -> list[int]:
-    """Index ``((1 << k) * 0x03F79D71B4CB0A89 >> 58) & 63`` -> k (int64 arithmetic, wrapping)."""
-    table = [0] * 64
-    for k in range(64):
-        product = ((1 << k) * 0x03F79D71B4CB0A89) & (2**64 - 1)
-        table[(product >> 58) & 63] = k
-    return table
-
-
 def _array(values, dtype: str = "np.int64") -> str:
     return f"np.array({list(values)!r}, dtype={dtype})"
 
 
-def source(rs: Ruleset) -> str:
-    """The compiled search of ``rs`` as module source: tables, helpers, the rules' functions, the engine."""
-    env = rs.fn["trick.winner"].__globals__      # the card tables every play rule was compiled with
-    power = list(env["_POW"])
+def _suit_tables(rs: Ruleset) -> str:
+    """Each suit's cards highest first (``suit_orders``), padded, and their masks; per card the higher
+    cards of its suit and its suit (-1: none)."""
     orders = suit_orders(rs)
     width = max(1, *(len(order) for order in orders))
-    order_rows = [list(order) + [-1] * (width - len(order)) for order in orders]
-    masks = [sum(1 << c for c in order) for order in orders]
-    size = len(power)
-    above = [0] * size
-    for order in orders:
+    size = len(rs.power)
+    above, osuit = [0] * size, [-1] * size
+    for suit, order in enumerate(orders):
         for k, card in enumerate(order):
             above[card] = sum(1 << c for c in order[:k])
-    osuit = [-1] * size
-    for suit, order in enumerate(orders):
-        for card in order:
             osuit[card] = suit
+    return "".join([
+        f"ORDER = np.array({[list(order) + [-1] * (width - len(order)) for order in orders]!r}, dtype=np.int64)\n",
+        f"ORDLEN = {_array(len(order) for order in orders)}\n",
+        f"SMASK = {_array(sum(1 << c for c in order) for order in orders)}\n",
+        f"ABOVE = {_array(above)}\nOSUIT = {_array(osuit)}\n",
+    ])
+
+
+def _shape_constants(rs: Ruleset) -> str:
+    """What the rules are shown to allow (``symmetry``, ``quick``, ``partition``), as the Python search decides."""
+    masks = [sum(1 << c for c in order) for order in suit_orders(rs)]
     unsuited = rs.deck & ~(masks[0] | masks[1] | masks[2] | masks[3])
     symmetric = equivariant(rs)
     shape = Shape.of(rs)
-    partition = shape is not None and not unsuited and rank_free_breaks(rs)    # as search.Rules decides
-    tables = "".join(f"{name} = {_array(env[name])}\n" for name in ("_SUIT", "_POW", "_SM", "_RANK", "_NSUIT"))
+    values = {"UNSUITED": unsuited, "SYMMETRIC": symmetric, "NORMALISED": symmetric and not unsuited,
+              "SHAPE": shape is not None,
+              "PARTITION": shape is not None and not unsuited and rank_free_breaks(rs),
+              "TRUMP": -1 if shape is None or shape.trump is None else shape.trump,
+              "RESTRICTED": -1 if shape is None or shape.restricted is None else shape.restricted}
+    return "".join(f"{name} = {value!r}\n" for name, value in values.items())
+
+
+def source(rs: Ruleset) -> str:
+    """The compiled search of ``rs`` as module source: tables, helpers, the rules' functions, the engine
+    (raises ``NativeRuleError`` for a rule numba's subset cannot express)."""
+    env = rs.fn["trick.winner"].__globals__      # the card tables every play rule was compiled with
+    power = list(env["_POW"])
     constants = "".join([
-        tables,
-        f"ORDER = np.array({order_rows!r}, dtype=np.int64)\n",
-        f"ORDLEN = {_array(len(order) for order in orders)}\n",
-        f"SMASK = {_array(masks)}\n",
-        f"ABOVE = {_array(above)}\n",
-        f"OSUIT = {_array(osuit)}\n",
-        f"UNSUITED = {unsuited}\n",
-        f"SYMMETRIC = {symmetric}\n",
-        f"NORMALISED = {symmetric and not unsuited}\n",
-        f"SHAPE = {shape is not None}\n",
-        f"PARTITION = {partition}\n",
-        f"TRUMP = {-1 if shape is None or shape.trump is None else shape.trump}\n",
-        f"RESTRICTED = {-1 if shape is None or shape.restricted is None else shape.restricted}\n",
+        "".join(f"{name} = {_array(env[name])}\n" for name in TABLES),
+        f"_BELOW = {min(power or [0]) - 1}\n_ABOVE = {max(power or [0]) + 1}\n",
+        _suit_tables(rs),
+        _shape_constants(rs),
         "".join(f"{name} = {globals()[name]}\n" for name in _SHARED),
     ])
-    helpers = (HELPERS.replace("{debruijn}", repr(_debruijn_index()))
-               .replace("{below}", str(min(power or [0]) - 1)).replace("{above}", str(max(power or [0]) + 1)))
-    rules = RULES.replace("{legal}", indent(legal_source(rs, inline, None)))
-    return helpers + "\n" + constants + fill(rules, rs, inline) + ENGINE
+    native = NativeRules(rs)      # the rules' expressions in numba's typed subset
+    rules = fill(RULES.replace("{legal}", indent(legal_source(rs, native.expr, None))), rs, native.expr)
+    return "".join([HEADER, constants, HELPERS, *native.helpers, rules, ENGINE])
