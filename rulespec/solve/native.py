@@ -89,6 +89,8 @@ class NativeSearch(Search):
         super().__init__(rs, pos, goal, budget)
         self.module = module
         bits = min(max(_TABLE_BITS[0], 8 + self.remaining), _TABLE_BITS[1])
+        if self.max_nodes is not None:      # no more entries than a quarter of the nodes allowed could store
+            bits = max(_TABLE_BITS[0], min(bits, (self.max_nodes // 4).bit_length()))
         self.st, self.mv, self.tk, self.tv, self.dt = _arrays(self.last, goal, bits)
         self.st[S.ST_QUICK] = self.quick is not None
         self.chunk = _FIRST_CHUNK

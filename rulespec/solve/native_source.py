@@ -6,7 +6,8 @@ rule's checked expression inlined and rewritten into numba's typed subset by ``f
 (which refuses, naming the rule, anything outside a fixed list of shapes: ``NativeRuleError``) —
 ``legal`` (a seat's legal set), ``breaks`` (``{trump.breaks}``) and ``winner`` (``{trick.winner}``),
 the same templates as the Python search's (``search.Rules``) — and the search itself (``ENGINE``,
-fixed text).  The engine is the Python search's algorithm: a null-window alpha-beta over single cards,
+fixed text, run without the GIL: the service's other threads go on).  The engine is the Python
+search's algorithm: a null-window alpha-beta over single cards,
 depth first on an explicit stack (numba cannot cache recursive functions), with the same move ordering
 and interchangeable cards (where ``symmetry.equivariant`` holds), the sure-trick bounds of
 ``quick.Shape`` (where it holds), a transposition table of bounds at trick boundaries in fixed-size
@@ -548,7 +549,7 @@ def _boundary(st, mv, tk, tv, dt, p, leader, number, broken, need):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search(st, mv, tk, tv, dt, leader, index, trick_mask, led, lead, number, broken, played, need):
     # can the team make its counted seats take ``need`` more tricks? 1 yes, 0 no, ABORT, BAD_WINNER.
     # Depth first with an explicit stack: row p of ``mv`` is the frame of the p-th card of the hand
