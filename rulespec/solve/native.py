@@ -78,7 +78,7 @@ def _arrays(last: int, goal: Goal, bits: int):
     mv = np.zeros((4 * (last + 2), S.MV_WIDTH), dtype=np.int64)
     tk = np.zeros((1 << bits, 4), dtype=np.int64)
     tv = np.zeros((1 << bits, 3), dtype=np.int8)
-    dt = np.zeros((1 << (bits - 2), 3 + S.DEPTHS), dtype=np.int64)
+    dt = np.zeros((1 << (bits - 3), 3 + S.DEPTHS), dtype=np.int64)
     return st, mv, tk, tv, dt
 
 

@@ -39,7 +39,7 @@ F_LEADER, F_MASK, F_LED, F_LEAD, F_BROKEN, F_PLAYED, F_NEED, F_HAND, F_N, F_I, F
     F_SAVED = range(68, 82)
 CODES = 85                 # 4 x 16: each suit's holder codes (``_codes``)
 MV_WIDTH = CODES + 64
-DEPTHS = 8                 # depth vectors listed per bucket of relevant-card entries (the most recent)
+DEPTHS = 16                # depth vectors listed per bucket of relevant-card entries (the most recent)
 PARTITION_KEY = 1 << 62    # marks a relevant-card entry's key (an exact key never has this bit)
 ENTER, NEXT, RETURN, FINISH = range(4)
 # the constants above that the generated module uses
