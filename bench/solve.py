@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -20,7 +21,7 @@ from pathlib import Path
 from rulespec.core import cards as C
 from rulespec.model.ruleset import load_ruleset
 from rulespec.model.variants import bundled_ids
-from rulespec.solve.native import NativeUnavailable, native_module, searcher
+from rulespec.solve.native import NativeUnavailable, native_module, ready, searcher
 from rulespec.solve.search import Budget, Goal, Search
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
@@ -132,11 +133,15 @@ def minimax_agreement(per_variant: int = 160, seed: int = 3) -> dict:
 
 def claim_latency(rounds: int = 200, seed: int = 4, tricks: int = 6) -> dict:
     """Median and p95 latency (in-process Flask client) of POST /v1/claim on random positions of
-    ``tricks`` tricks against POST /v1/score; and the first claim's (the ruleset's search compiled, or
-    loaded from numba's disk cache, in this process), not counted in the others."""
+    ``tricks`` tricks against POST /v1/score; and the first claim's (the ruleset's search loaded from
+    numba's disk cache in this process), not counted in the others.  The module is compiled first if it
+    is not in the disk cache (a service request never compiles: ``solve.native.searcher``)."""
     from service.app import create_app
     client = create_app().test_client()
     rs = load_ruleset("standard")
+    if not ready(rs):
+        subprocess.run([sys.executable, "-c", "from rulespec.solve.native import precompile; precompile('standard')"],
+                       check=True)
     rng = random.Random(seed)
     bodies = []
     for _ in range(rounds):

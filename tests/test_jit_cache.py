@@ -47,3 +47,16 @@ def test_other_source_other_module(cache):
     other = SOURCE.replace("i % 7", "i % 5")
     assert jit.load("t3", other).total(10) != jit.load("t3", SOURCE).total(10)
     assert len(list(cache.glob("rulespec_jit_t3_*.py"))) == 2
+
+
+def test_compiled_says_whether_loading_would_compile(cache):
+    import sys
+    other = SOURCE.replace("i % 7", "i % 3")
+    assert not jit.compiled("t4", other)                 # nothing written yet
+    module = jit.load("t4", other)
+    assert jit.compiled("t4", other)                     # loaded in this process
+    del sys.modules[module.__name__]
+    assert not jit.compiled("t4", other)                 # the file, but no machine code cached yet
+    jit.load("t4", other).total(4)
+    del sys.modules[module.__name__]
+    assert jit.compiled("t4", other)                     # numba's cache beside the file: a later process loads it

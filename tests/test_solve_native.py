@@ -147,3 +147,30 @@ def test_a_winner_outside_the_trick_is_the_same_error(compiled):
         errors.append((type(info.value), str(info.value)))
     assert isinstance(searcher(rs, pos, NS), NativeSearch)
     assert errors[0] == errors[1]
+
+
+def test_a_service_request_never_compiles(monkeypatch, tmp_path):
+    """``compile_now=False`` (under a request's allowance): a ruleset whose module is not ready is searched
+    in Python; a bundled variant's module is compiled in another process, once, and a house rule's not."""
+    import rulespec.solve.native as N
+    monkeypatch.setenv("RULESPEC_CACHE", str(tmp_path))
+    launched = []
+    monkeypatch.setattr(N.subprocess, "Popen", lambda args, **kw: launched.append(args) or _Done())
+    monkeypatch.setattr(N, "_LAUNCHED", {})
+    house = house_variant({"play.first_lead": "hand - {3D}"}, vid="never-compiled")   # a search of its own
+    pos = random_position(house, random.Random(3), 2)
+    assert not N.ready(house)
+    search = searcher(house, pos, NS, compile_now=False)
+    assert type(search) is Search and not launched          # a house rule: searched in Python, nothing launched
+    assert search.value() == minimax(at_position(house, pos), NS)
+    fresh = load_ruleset("whiz")
+    monkeypatch.setattr(N, "ready", lambda rs: False)        # as on a machine where it was never compiled
+    assert type(searcher(fresh, random_position(fresh, random.Random(4), 2), NS, compile_now=False)) is Search
+    searcher(fresh, random_position(fresh, random.Random(5), 2), NS, compile_now=False)
+    assert len(launched) == 1 and launched[0][-1] == "whiz"  # compiled elsewhere, once
+    assert type(searcher(load_ruleset("standard"), pos, NS)) is NativeSearch   # the CLI's default compiles
+
+
+class _Done:
+    def poll(self) -> int:
+        return 0

@@ -209,7 +209,8 @@ def _request_budget(req: Mapping) -> Budget:
 
 def _searched(rs: Ruleset, pos: Position, goal: Goal, req: Mapping) -> tuple[Search, int, list[Step]]:
     """The value of ``goal`` from ``pos`` and a principal line, within the budget; nodes are charged."""
-    search = searcher(rs, pos, goal, _request_budget(req))
+    # under a request's allowance (the service) nothing is compiled in the request: see searcher
+    search = searcher(rs, pos, goal, _request_budget(req), compile_now=_ALLOWANCE.get() is None)
     try:
         value = search.value()
         line = search.line(value)

@@ -55,13 +55,33 @@ def _usable(folder: Path) -> bool:
         return False
 
 
+def _name(kind: str, source: str) -> str:
+    return f"rulespec_jit_{kind}_{hashlib.sha256(source.encode('utf-8')).hexdigest()[:24]}"
+
+
+def compiled(kind: str, source: str) -> bool:
+    """Whether ``load(kind, source)`` would compile nothing: the module is loaded in this process, or its
+    file is in the cache folder with numba's cache of machine code beside it."""
+    if not available():
+        return False
+    name = _name(kind, source)
+    if name in sys.modules:
+        return True
+    try:
+        root = cache_root()
+    except JitUnavailable:
+        return False
+    path = root / f"{name}.py"
+    return (path.exists() and any((root / "__pycache__").glob(f"{name}.*.nbi"))
+            and path.read_text(encoding="utf-8") == source)
+
+
 def load(kind: str, source: str) -> ModuleType:
     """The module of generated ``source`` (``kind`` names what it holds, e.g. ``"hand"``), written
     to the cache folder under its digest if not there yet, and imported (once per process)."""
     if not available():
         raise JitUnavailable("numba is not installed: pip install numba (a dependency of spades-rulespec)")
-    digest = hashlib.sha256(source.encode("utf-8")).hexdigest()[:24]
-    name = f"rulespec_jit_{kind}_{digest}"
+    name = _name(kind, source)
     if name in sys.modules:
         return sys.modules[name]
     path = cache_root() / f"{name}.py"

@@ -8,14 +8,18 @@ for the principal line) run in compiled code, while the line itself, its move or
 conflicts and dead ends along it stay the Python search's.
 
 A ruleset's module is compiled once per process (the first search under it; numba's disk cache
-makes later processes load it in well under a second).  Budgets: the compiled search counts its
-nodes and stops at a limit it is given; with a time allowance it runs in chunks of nodes, the
-clock read before and between them (a chunk stopped is searched again from its root, the table
-keeping what was proven).
+makes later processes load it in well under a second).  A service request never compiles: it uses
+the compiled search where it is ready and the Python search otherwise, while a bundled variant's
+module is compiled in another process for later requests (``searcher``'s ``compile_now``).
+Budgets: the compiled search counts its nodes and stops at a limit it is given; with a time
+allowance it runs in chunks of nodes, the clock read before and between them (a chunk stopped is
+searched again from its root, the table keeping what was proven).
 """
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from types import ModuleType
 
 from ..core import cards as C
@@ -23,7 +27,8 @@ from ..core import jit
 from ..errors import JitUnavailable, NativeRuleError, RulespecError
 from ..game.play import bad_winner
 from ..lang.compiler import NONE
-from ..model.ruleset import Ruleset, per_ruleset
+from ..model.ruleset import Ruleset, load_ruleset, per_ruleset
+from ..model.variants import bundled_ids
 from . import native_source as S
 from .search import Budget, Goal, Position, Search
 
@@ -143,13 +148,58 @@ class NativeSearch(Search):
             self.chunk = min(self.chunk * 2, _LARGEST_CHUNK)
 
 
-def searcher(rs: Ruleset, pos: Position, goal: Goal, budget: Budget | None = None, compiled: bool = True
-             ) -> Search:
+def searcher(rs: Ruleset, pos: Position, goal: Goal, budget: Budget | None = None, compiled: bool = True,
+             compile_now: bool = True) -> Search:
     """The search for ``goal`` from ``pos``: compiled where the ruleset allows (see the module's text) unless
-    ``compiled`` is false (small positions under many rulesets, where compiling each costs more than it saves)."""
+    ``compiled`` is false (small positions under many rulesets, where compiling each costs more than it saves).
+    Without ``compile_now`` (a service request: compiling takes seconds of CPU that no budget bounds) the
+    compiled search is used only when it is ready (``ready``); otherwise the Python search answers and a
+    bundled variant's module is compiled in another process for the requests after it."""
     if compiled and os.environ.get("RULESPEC_SOLVER") != "python":
-        try:
-            return NativeSearch(rs, pos, goal, budget, native_module(rs))
-        except NativeUnavailable:
-            pass
+        if compile_now or ready(rs):
+            try:
+                return NativeSearch(rs, pos, goal, budget, native_module(rs))
+            except NativeUnavailable:
+                pass
+        else:
+            _compile_elsewhere(rs)
     return Search(rs, pos, goal, budget)
+
+
+def _source_or_none(rs: Ruleset) -> str | None:
+    try:
+        return S.source(rs)
+    except NativeRuleError:
+        return None
+
+
+_sources = per_ruleset(_source_or_none)
+
+
+def ready(rs: Ruleset) -> bool:
+    """Whether ``rs``'s compiled search can be had without compiling anything (loaded in this process, or
+    in numba's disk cache: loading it takes well under a second)."""
+    source = _sources(rs)
+    return source is not None and jit.compiled("solve", source)
+
+
+_LAUNCHED: dict[str, subprocess.Popen | None] = {}     # variant id -> its compiling process (None: not bundled)
+
+
+def _compile_elsewhere(rs: Ruleset) -> None:
+    """Compile a bundled variant's search module into numba's disk cache in a process of its own, once per
+    variant and one at a time per process (a house rule's is not: its requests are searched in Python)."""
+    if rs.id in _LAUNCHED or _sources(rs) is None or not jit.available():
+        return
+    if any(proc is not None and proc.poll() is None for proc in _LAUNCHED.values()):
+        return          # one at a time; a later request starts the next
+    bundled = rs.id in bundled_ids()
+    _LAUNCHED[rs.id] = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from rulespec.solve.native import precompile; precompile(sys.argv[1])",
+         rs.id], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        start_new_session=True) if bundled else None
+
+
+def precompile(variant: str) -> None:
+    """Compile bundled ``variant``'s search module into numba's disk cache (run by ``_compile_elsewhere``)."""
+    native_module(load_ruleset(variant))
