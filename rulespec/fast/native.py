@@ -33,6 +33,17 @@ _NODES = (ast.Expression, ast.BoolOp, ast.BinOp, ast.UnaryOp, ast.Compare, ast.I
           ast.Constant, ast.Subscript) + _OPERATORS
 _AGGREGATES = {"_sum": "count", "_any": "any", "_all": "all"}
 
+# the highest (``_hi``) or lowest (``_lo``) card of a set by power
+_EXTREME = '''@numba.njit(cache=True, no_cpython_wrapper=True)
+def {name}(mask):
+    best, best_p = NONE, {start}
+    while mask:
+        card = trailing_zeros(mask)
+        mask &= mask - 1
+        if _POW[card] {better} best_p:
+            best, best_p = card, _POW[card]
+    return best
+'''
 # the helpers every generated module has (``_tz``: the lowest card of a non-empty set; ``_POW``,
 # ``_BELOW``, ``_ABOVE`` and ``NONE`` are the module's tables and constants)
 HELPERS = '''
@@ -50,27 +61,8 @@ def _cnt(mask):
     return n
 
 
-@numba.njit(cache=True, no_cpython_wrapper=True)
-def _hi(mask):
-    best, best_p = NONE, _BELOW
-    while mask:
-        card = trailing_zeros(mask)
-        mask &= mask - 1
-        if _POW[card] > best_p:
-            best, best_p = card, _POW[card]
-    return best
-
-
-@numba.njit(cache=True, no_cpython_wrapper=True)
-def _lo(mask):
-    best, best_p = NONE, _ABOVE
-    while mask:
-        card = trailing_zeros(mask)
-        mask &= mask - 1
-        if _POW[card] < best_p:
-            best, best_p = card, _POW[card]
-    return best
-
+''' + _EXTREME.format(name='_hi', start='_BELOW', better='>') + '\n\n' \
+    + _EXTREME.format(name='_lo', start='_ABOVE', better='<') + '''
 
 @numba.njit(cache=True, no_cpython_wrapper=True)
 def _bit(card):
