@@ -15,6 +15,7 @@ numba is imported only when such a module is loaded (importing it costs about ha
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.util
 import os
@@ -55,7 +56,10 @@ def _usable(folder: Path) -> bool:
         return False
 
 
+@functools.lru_cache(maxsize=256)
 def _name(kind: str, source: str) -> str:
+    """The module's name: ``kind`` and the source's digest (worked out once per source: a service request
+    asks ``compiled`` with the same source again and again)."""
     return f"rulespec_jit_{kind}_{hashlib.sha256(source.encode('utf-8')).hexdigest()[:24]}"
 
 
