@@ -4,20 +4,15 @@ from __future__ import annotations
 
 import pytest
 
+from serve_helpers import tab_on
+
 
 @pytest.fixture(scope="module")
 def page(browser, server):
     """One phone-sized tab on the page, the claim panel loaded (browser and server: tests/conftest.py)."""
-    context = browser.new_context(viewport={"width": 375, "height": 800})
-    context.set_default_timeout(15_000)
-    tab = context.new_page()
-    errors: list[str] = []
-    tab.on("pageerror", lambda exc: errors.append(str(exc)))
-    tab.goto(server)
-    tab.wait_for_selector("#claim-variants input[value=tournament]", state="attached")
-    yield tab
-    context.close()
-    assert not errors, errors
+    with tab_on(browser, server, "#claim-variants input[value=tournament]", {"width": 375, "height": 800},
+                15_000) as tab:
+        yield tab
 
 
 def test_claim_side_by_side_and_line(page):

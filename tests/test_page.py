@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from serve_helpers import tab_on
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT_MS = 10_000
@@ -61,16 +62,8 @@ def assert_accessible(page, shots: Path, state: str) -> None:
 
 @pytest.fixture
 def page(browser, server):
-    context = browser.new_context(viewport=PHONE, accept_downloads=True)
-    context.set_default_timeout(TIMEOUT_MS)
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(server)
-    page.wait_for_selector("#variant option[value=standard]", state="attached")
-    yield page
-    context.close()
-    assert not errors, errors
+    with tab_on(browser, server, "#variant option[value=standard]", PHONE, TIMEOUT_MS, accept_downloads=True) as tab:
+        yield tab
 
 
 def enter_hand(page, bids, tricks, before=None):
