@@ -30,8 +30,9 @@ __all__ = ["JitUnavailable", "available", "cache_root", "load"]
 _SUBDIR = "jit"
 
 
+@functools.lru_cache(maxsize=1)
 def available() -> bool:
-    """True when numba can be imported."""
+    """True when numba can be imported (looked up once: ``compiled`` asks it on service requests)."""
     return importlib.util.find_spec("numba") is not None
 
 
@@ -66,11 +67,11 @@ def _name(kind: str, source: str) -> str:
 def compiled(kind: str, source: str) -> bool:
     """Whether ``load(kind, source)`` would compile nothing: the module is loaded in this process, or its
     file is in the cache folder with numba's cache of machine code beside it."""
-    if not available():
-        return False
     name = _name(kind, source)
     if name in sys.modules:
         return True
+    if not available():
+        return False
     try:
         root = cache_root()
     except JitUnavailable:
