@@ -59,4 +59,46 @@ def test_compiled_says_whether_loading_would_compile(cache):
     assert not jit.compiled("t4", other)                 # the file, but no machine code cached yet
     jit.load("t4", other).total(4)
     del sys.modules[module.__name__]
+    assert not jit.compiled("t4", other)                 # machine code cached, but the compiling not marked complete
+    jit.mark_compiled("t4", other)
     assert jit.compiled("t4", other)                     # numba's cache beside the file: a later process loads it
+
+
+def test_a_rewritten_file_loses_its_mark(cache):
+    import sys
+    other = SOURCE.replace("i % 7", "i % 11")
+    jit.load("t5", other).total(4)
+    jit.mark_compiled("t5", other)
+    (written,) = cache.glob("rulespec_jit_t5_*.py")
+    written.write_text(other + "\n# changed\n")        # numba's cache of the old file no longer applies
+    del sys.modules[written.stem]
+    assert not jit.compiled("t5", other)
+    jit.load("t5", other)                                # the file written again, its old mark gone
+    assert written.read_text() == other and not written.with_suffix(".done").exists()
+    del sys.modules[written.stem]
+    assert not jit.compiled("t5", other)
+
+
+def test_the_solvers_module_is_ready_only_once_marked():
+    """``solve.native.ready`` (a service request uses the compiled search only then) needs the mark that
+    ``native_module`` leaves after compiling: a process stopped midway leaves some machine code cached and
+    no mark, and a request must not compile the rest."""
+    import sys
+
+    from rulespec.model.ruleset import load_ruleset
+    from rulespec.solve import native
+
+    rs = load_ruleset("standard")
+    native.native_module(rs)
+    source = native._sources(rs)
+    name = jit._name("solve", source)
+    module = sys.modules.pop(name)
+    marker = jit.cache_root() / f"{name}.done"
+    try:
+        assert native.ready(rs)             # not loaded here, but compiled and marked in the disk cache
+        marker.unlink()
+        assert not native.ready(rs)
+    finally:
+        sys.modules[name] = module
+        jit.mark_compiled("solve", source)
+    assert marker.exists()

@@ -26,7 +26,7 @@ from types import ModuleType
 
 from ..errors import JitUnavailable
 
-__all__ = ["JitUnavailable", "available", "cache_root", "load"]
+__all__ = ["JitUnavailable", "available", "cache_root", "compiled", "load", "mark_compiled"]
 _SUBDIR = "jit"
 
 
@@ -66,7 +66,8 @@ def _name(kind: str, source: str) -> str:
 
 def compiled(kind: str, source: str) -> bool:
     """Whether ``load(kind, source)`` would compile nothing: the module is loaded in this process, or its
-    file is in the cache folder with numba's cache of machine code beside it."""
+    file is in the cache folder with numba's cache of machine code beside it, marked complete by
+    ``mark_compiled`` (a process stopped while compiling leaves some functions cached and no mark)."""
     name = _name(kind, source)
     if name in sys.modules:
         return True
@@ -77,8 +78,16 @@ def compiled(kind: str, source: str) -> bool:
     except JitUnavailable:
         return False
     path = root / f"{name}.py"
-    return (path.exists() and any((root / "__pycache__").glob(f"{name}.*.nbi"))
-            and path.read_text(encoding="utf-8") == source)
+    return (path.exists() and (root / f"{name}.done").exists()
+            and any((root / "__pycache__").glob(f"{name}.*.nbi")) and path.read_text(encoding="utf-8") == source)
+
+
+def mark_compiled(kind: str, source: str) -> None:
+    """Record that the functions of ``source``'s module its user calls are compiled into numba's disk cache
+    (call it after running them once: numba compiles a function on its first call)."""
+    marker = cache_root() / f"{_name(kind, source)}.done"
+    if not marker.exists():
+        marker.touch()
 
 
 def load(kind: str, source: str) -> ModuleType:
@@ -91,6 +100,7 @@ def load(kind: str, source: str) -> ModuleType:
         return sys.modules[name]
     path = cache_root() / f"{name}.py"
     if not (path.exists() and path.read_text(encoding="utf-8") == source):
+        path.with_suffix(".done").unlink(missing_ok=True)    # numba recompiles a rewritten file
         temporary = path.with_suffix(f".{os.getpid()}.tmp")
         temporary.write_text(source, encoding="utf-8")
         os.replace(temporary, path)     # atomic: another process never sees half a file

@@ -43,10 +43,12 @@ NativeUnavailable = (JitUnavailable, NativeRuleError)    # no numba here; a rule
 
 def _build(rs: Ruleset) -> ModuleType | JitUnavailable | NativeRuleError:
     try:
-        module = jit.load("solve", S.source(rs))
+        source = S.source(rs)
+        module = jit.load("solve", source)
     except NativeUnavailable as exc:
         return exc
     _warm(rs, module)
+    jit.mark_compiled("solve", source)    # only now: a process stopped while compiling leaves no mark (``ready``)
     return module
 
 
