@@ -264,15 +264,13 @@ class Search:
         need = value if maximising else value + 1
         saved = self.trick[:]
         self.trick[:] = trick
-        choice = NONE
-        for card in self._moves(seat, legal.cards, mask, led, lead, number, maximising):
-            if self._after(seat, hand, card, leader, len(trick), mask, led, lead, number, broken, played,
-                           need) is maximising:
-                choice = card
-                break
+        moves = self._moves(seat, legal.cards, mask, led, lead, number, maximising)
+        # ``value`` is the position's value, so some card keeps it: when all but the last fail, the last does
+        # (and one card, or one run of interchangeable cards, is no choice at all: nothing is searched)
+        choice = next((card for card in moves[:-1] if self._after(seat, hand, card, leader, len(trick), mask, led,
+                                                                  lead, number, broken, played, need) is maximising),
+                      moves[-1])
         self.trick[:] = saved
-        if choice == NONE:        # cannot happen when ``value`` is the position's value
-            raise AssertionError("no card keeps the solved value")
         return Step(seat, choice, conflicts=legal.conflicts, dead_ends=legal.dead_ends)
 
     # ------------------------------------------------------------------ the search
