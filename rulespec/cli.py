@@ -158,7 +158,8 @@ def simulate(variant: str, hands: int | None, games: int | None, seed: str, poli
     is a game of its own), in lockstep on the batch engine or, with --engine
     compiled, one at a time as native code; --games plays whole games on the
     scalar engine, the scores carried from hand to hand.  Either way the same
-    options and seed give the same hands."""
+    options and seed give the same hands (the two --hands engines draw their
+    random numbers differently: one seed gives other hands on each)."""
     from .model.ruleset import load_ruleset
     if hands is not None and games is not None:
         fail("give --hands or --games, not both")
