@@ -387,7 +387,7 @@ def _solve_command(kind: str, summary: str) -> None:
                   help="Stop after this many seconds of search.")
     def command(file: str, nodes: int | None, seconds: float | None) -> None:
         from .app.claims import allowance
-        with allowance(nodes, seconds):
+        with allowance(nodes, seconds, compiles=True):
             _dispute(kind, file)
 
 

@@ -21,7 +21,7 @@ from ..core import cards as C
 from ..errors import CardError, InputError
 from ..game.hand import HandState
 from ..model.ruleset import Ruleset
-from ..solve.native import searcher
+from ..solve.native import searcher, worth_loading
 from ..solve.search import Budget, Goal, Position, Search, Step
 
 API_NODES = 2_000_000      # most nodes one API request may search (all its variants together)
@@ -30,9 +30,12 @@ API_SECONDS = 10.0         # most seconds one API request may search
 
 @dataclass
 class Allowance:
-    """What is left of a request's budget: nodes, and an absolute deadline (None: unlimited)."""
+    """What is left of a request's budget: nodes, and an absolute deadline (None: unlimited); and whether its
+    searches may compile a ruleset's search module (the CLI: yes; a service request: never, see
+    ``solve.native.searcher``)."""
     nodes: int | None
     deadline: float | None
+    compiles: bool = False
 
     def budget(self) -> Budget:
         seconds = None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
@@ -47,9 +50,10 @@ _ALLOWANCE: ContextVar[Allowance | None] = ContextVar("solve_allowance", default
 
 
 @contextmanager
-def allowance(nodes: int | None = API_NODES, seconds: float | None = API_SECONDS) -> Iterator[Allowance]:
-    """Every search inside shares ``nodes`` and ``seconds`` (None: no limit)."""
-    left = Allowance(nodes, None if seconds is None else time.monotonic() + seconds)
+def allowance(nodes: int | None = API_NODES, seconds: float | None = API_SECONDS,
+              compiles: bool = False) -> Iterator[Allowance]:
+    """Every search inside shares ``nodes`` and ``seconds`` (None: no limit); ``compiles``: see ``Allowance``."""
+    left = Allowance(nodes, None if seconds is None else time.monotonic() + seconds, compiles)
     token = _ALLOWANCE.set(left)
     try:
         yield left
@@ -209,8 +213,12 @@ def _request_budget(req: Mapping) -> Budget:
 
 def _searched(rs: Ruleset, pos: Position, goal: Goal, req: Mapping) -> tuple[Search, int, list[Step]]:
     """The value of ``goal`` from ``pos`` and a principal line, within the budget; nodes are charged."""
-    # under a request's allowance (the service) nothing is compiled in the request: see searcher
-    search = searcher(rs, pos, goal, _request_budget(req), compile_now=_ALLOWANCE.get() is None)
+    # a service request compiles nothing (see searcher); a process that may compile (the CLI, a library call
+    # without an allowance) loads the compiled search only where it is worth it (a small position: Python)
+    left = _ALLOWANCE.get()
+    compiles = left is None or left.compiles
+    search = searcher(rs, pos, goal, _request_budget(req), compiled=not compiles or worth_loading(rs, pos),
+                      compile_now=compiles)
     try:
         value = search.value()
         line = search.line(value)

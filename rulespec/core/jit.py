@@ -26,7 +26,7 @@ from types import ModuleType
 
 from ..errors import JitUnavailable
 
-__all__ = ["JitUnavailable", "available", "cache_root", "compiled", "load", "mark_compiled"]
+__all__ = ["JitUnavailable", "available", "cache_root", "compiled", "load", "loaded", "mark_compiled"]
 _SUBDIR = "jit"
 
 
@@ -64,15 +64,20 @@ def _name(kind: str, source: str) -> str:
     return f"rulespec_jit_{kind}_{hashlib.sha256(source.encode('utf-8')).hexdigest()[:24]}"
 
 
+def loaded(kind: str, source: str) -> bool:
+    """Whether ``source``'s module is loaded in this process (``load`` returns it at once)."""
+    return _name(kind, source) in sys.modules
+
+
 def compiled(kind: str, source: str) -> bool:
     """Whether ``load(kind, source)`` would compile nothing: the module is loaded in this process, or its
     file is in the cache folder with numba's cache of machine code beside it, marked complete by
     ``mark_compiled`` (a process stopped while compiling leaves some functions cached and no mark)."""
-    name = _name(kind, source)
-    if name in sys.modules:
+    if loaded(kind, source):
         return True
     if not available():
         return False
+    name = _name(kind, source)
     try:
         root = cache_root()
     except JitUnavailable:

@@ -453,5 +453,5 @@ class Search:
             raise SearchBudgetError(f"the search budget of {self.max_nodes:,} nodes is spent", "budget",
                                     details={"nodes": self.nodes, "budget": self.budget.__dict__})
         if self.deadline is not None and time.monotonic() > self.deadline:
-            raise SearchBudgetError(f"the search budget of {self.budget.seconds:g} s is spent", "budget",
+            raise SearchBudgetError(f"the search budget of {self.budget.seconds:.3g} s is spent", "budget",
                                     details={"nodes": self.nodes, "budget": self.budget.__dict__})
