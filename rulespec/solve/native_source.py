@@ -38,7 +38,8 @@ KEYS, TTKEY = 32, 64
 F_LEADER, F_MASK, F_LED, F_LEAD, F_BROKEN, F_PLAYED, F_NEED, F_HAND, F_N, F_I, F_RESULT, F_ALLOWED, F_OUTER, \
     F_SAVED = range(68, 82)
 CODES = 85                 # 4 x 16: each suit's holder codes (``_codes``)
-MV_WIDTH = CODES + 64
+REPLIES = CODES + 64      # 4: the leader's forecast replies by suit led (``_moves``)
+MV_WIDTH = REPLIES + 4
 DEPTHS = 16                # depth vectors listed per bucket of relevant-card entries (the most recent)
 PARTITION_KEY = 1 << 62    # marks a relevant-card entry's key (an exact key never has this bit)
 ENTER, NEXT, RETURN, FINISH = range(4)
@@ -46,7 +47,7 @@ ENTER, NEXT, RETURN, FINISH = range(4)
 _SHARED = ("ABORT", "BAD_WINNER", "ST_TRICK", "ST_NODES", "ST_LIMIT", "ST_TEAM", "ST_COUNTED", "ST_LAST", "ST_QUICK",
            "ST_BAD", "ST_TTMASK", "ST_REL", "KEYS", "TTKEY", "F_LEADER", "F_MASK", "F_LED", "F_LEAD", "F_BROKEN",
            "F_PLAYED", "F_NEED", "F_HAND", "F_N", "F_I", "F_RESULT", "F_ALLOWED", "F_OUTER", "F_SAVED", "DEPTHS",
-           "PARTITION_KEY", "CODES", "ENTER", "NEXT", "RETURN", "FINISH")
+           "PARTITION_KEY", "CODES", "REPLIES", "ENTER", "NEXT", "RETURN", "FINISH")
 
 HEADER = """\
 import numba
@@ -430,8 +431,41 @@ def _store(tk, tv, mask, key, low, high, left):
 
 
 @njit(cache=True)
-def _moves(st, out, seat, allowed, trick_mask, leader, index, led, lead, number, maximising):
-    # the cards to try, best guesses first (search.Search._moves): one of each run of interchangeable cards
+def _strongest(st, seat, trick_mask, led, number, lead, broken, played, position):
+    # the card of ``seat``'s legal set that trick.winner ranks highest (its lowest card when none can win)
+    options = legal(st[seat], trick_mask, led, number, position, False, broken, played)
+    best = winner(options, led, number, lead)
+    if best >= 0 and (options >> best) & 1:
+        return best
+    return trailing_zeros(options)
+
+
+@njit(cache=True)
+def _responses(st, leader, index, trick_mask, led, number, lead, broken, played):
+    # the strongest card (``_strongest``) of each seat to play after position ``index``, as one mask
+    out = 0
+    for k in range(index + 1, 4):
+        out |= 1 << _strongest(st, (leader + k) & 3, trick_mask, led, number, lead, broken, played, k + 1)
+    return out
+
+
+@njit(cache=True)
+def _taker(st, seat, card, leader, index, win):
+    # the seat that holds or played ``win``: ``card`` (``seat``'s), a card of the trick, or a later seat's
+    if win == card:
+        return seat
+    for k in range(index):
+        if st[ST_TRICK + k] == win:
+            return (leader + k) & 3
+    for k in range(4):
+        if (st[k] >> win) & 1:
+            return k
+    return seat
+
+
+@njit(cache=True)
+def _moves(st, out, seat, allowed, trick_mask, leader, index, led, lead, number, maximising, broken, played):
+    # the cards to try, best guesses first: one of each run of interchangeable cards
     n = 0
     if SYMMETRIC:
         live = st[0] | st[1] | st[2] | st[3] | trick_mask
@@ -458,19 +492,46 @@ def _moves(st, out, seat, allowed, trick_mask, leader, index, led, lead, number,
         return n
     keys = out[KEYS:]
     counted = st[ST_COUNTED]
-    for i in range(n):
-        card = out[i]
-        if index == 0:
-            keys[i] = -_POW[card]
-        else:
-            win = winner(trick_mask | (1 << card), led, number, lead)
-            by = seat
-            if win != card:
-                for k in range(index):
-                    if st[ST_TRICK + k] == win:
-                        by = (leader + k) & 3
+    if SHAPE:
+        # the trick forecast: each later seat plays its strongest card (trick.winner's form is known, so any
+        # set of cards may be asked); the cards that make the trick go this seat's way first
+        replies = 0
+        if index > 0:
+            replies = _responses(st, leader, index, trick_mask, led, number, lead, broken, played)
+        seen = 0
+        for i in range(n):
+            card = out[i]
+            if index == 0:
+                suit = _SUIT[card]
+                if suit < 0:
+                    keys[i] = -_POW[card]
+                    continue
+                if not (seen >> suit) & 1:
+                    seen |= 1 << suit
+                    out[REPLIES + suit] = _responses(st, leader, 0, 1 << card, suit, number, card, broken, played)
+                win = winner((1 << card) | out[REPLIES + suit], suit, number, card)
+            else:
+                win = winner(trick_mask | (1 << card) | replies, led, number, lead)
+            by = _taker(st, seat, card, leader, index, win)
             bad = ((counted >> by) & 1 == 1) != maximising
-            keys[i] = (1 << 32 if bad else 0) + _POW[card]
+            if index == 0:
+                keys[i] = (1 << 32) + _POW[card] if bad else -_POW[card]
+            else:
+                keys[i] = (1 << 32 if bad else 0) + _POW[card]
+    else:
+        for i in range(n):
+            card = out[i]
+            if index == 0:
+                keys[i] = -_POW[card]
+            else:
+                win = winner(trick_mask | (1 << card), led, number, lead)
+                by = seat
+                if win != card:
+                    for k in range(index):
+                        if st[ST_TRICK + k] == win:
+                            by = (leader + k) & 3
+                bad = ((counted >> by) & 1 == 1) != maximising
+                keys[i] = (1 << 32 if bad else 0) + _POW[card]
     for i in range(1, n):            # stable insertion sort on the keys
         card = out[i]
         key = keys[i]
@@ -596,7 +657,7 @@ def search(st, mv, tk, tv, dt, leader, index, trick_mask, led, lead, number, bro
                 row[F_ALLOWED] = allowed
                 maximising = seat & 1 == team
                 row[F_N] = _moves(st, row, seat, allowed, row[F_MASK], leader, index, row[F_LED], row[F_LEAD],
-                                  number, maximising)
+                                  number, maximising, row[F_BROKEN] != 0, row[F_PLAYED])
                 row[F_I] = 0
                 row[F_RESULT] = 0 if maximising else 1
                 mode = NEXT
