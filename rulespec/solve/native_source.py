@@ -37,17 +37,19 @@ ST_SIZE = 17
 KEYS, TTKEY = 32, 64
 F_LEADER, F_MASK, F_LED, F_LEAD, F_BROKEN, F_PLAYED, F_NEED, F_HAND, F_N, F_I, F_RESULT, F_ALLOWED, F_OUTER, \
     F_SAVED = range(68, 82)
+F_KILLER = 84              # 1 + the card that last cut this row's search short (0: none)
 CODES = 85                 # 4 x 16: each suit's holder codes (``_codes``)
 REPLIES = CODES + 64      # 4: the leader's forecast replies by suit led (``_moves``)
-MV_WIDTH = REPLIES + 4
+WEIGHTS = REPLIES + 4     # 4: the leads' weights by suit (``_moves``)
+MV_WIDTH = WEIGHTS + 4
 DEPTHS = 16                # depth vectors listed per bucket of relevant-card entries (the most recent)
 PARTITION_KEY = 1 << 62    # marks a relevant-card entry's key (an exact key never has this bit)
 ENTER, NEXT, RETURN, FINISH = range(4)
 # the constants above that the generated module uses
 _SHARED = ("ABORT", "BAD_WINNER", "ST_TRICK", "ST_NODES", "ST_LIMIT", "ST_TEAM", "ST_COUNTED", "ST_LAST", "ST_QUICK",
            "ST_BAD", "ST_TTMASK", "ST_REL", "KEYS", "TTKEY", "F_LEADER", "F_MASK", "F_LED", "F_LEAD", "F_BROKEN",
-           "F_PLAYED", "F_NEED", "F_HAND", "F_N", "F_I", "F_RESULT", "F_ALLOWED", "F_OUTER", "F_SAVED", "DEPTHS",
-           "PARTITION_KEY", "CODES", "REPLIES", "ENTER", "NEXT", "RETURN", "FINISH")
+           "F_PLAYED", "F_NEED", "F_HAND", "F_N", "F_I", "F_RESULT", "F_ALLOWED", "F_OUTER", "F_SAVED", "F_KILLER", "DEPTHS",
+           "PARTITION_KEY", "CODES", "REPLIES", "WEIGHTS", "ENTER", "NEXT", "RETURN", "FINISH")
 
 HEADER = """\
 import numba
@@ -464,6 +466,40 @@ def _taker(st, seat, card, leader, index, win):
 
 
 @njit(cache=True)
+def _lead_weight(st, leader, suit):
+    # how promising a lead of ``suit`` looks (higher first): opponents short in it, no ruff for them, a ruff
+    # for partner, no lead into the next-but-two hand's top cards, a lead up to partner's second-best card
+    mine = st[leader]
+    lho = st[(leader + 1) & 3]
+    partner = st[(leader + 2) & 3]
+    rho = st[(leader + 3) & 3]
+    mask = SMASK[suit]
+    weight = -3 * (_cnt(lho & mask) + _cnt(rho & mask))
+    if TRUMP >= 0 and suit != TRUMP:
+        trumps = SMASK[TRUMP]
+        if (lho & mask == 0 and lho & trumps) or (rho & mask == 0 and rho & trumps):
+            weight -= 12
+        if partner & mask == 0 and partner & trumps and rho & mask:
+            weight += 17
+    top = NONE
+    second = NONE
+    live = (mine | lho | partner | rho) & mask
+    for j in range(ORDLEN[suit]):
+        card = ORDER[suit, j]
+        if (live >> card) & 1:
+            if top == NONE:
+                top = card
+            else:
+                second = card
+                break
+    if ((rho >> top) & 1 or (second != NONE and (rho >> second) & 1)) and _cnt(rho & mask) != 1:
+        weight -= 12
+    elif (lho >> top) & 1 and second != NONE and (partner >> second) & 1 and _cnt(partner & mask) != 1:
+        weight += 27
+    return weight
+
+
+@njit(cache=True)
 def _moves(st, out, seat, allowed, trick_mask, leader, index, led, lead, number, maximising, broken, played):
     # the cards to try, best guesses first: one of each run of interchangeable cards
     n = 0
@@ -509,13 +545,17 @@ def _moves(st, out, seat, allowed, trick_mask, leader, index, led, lead, number,
                 if not (seen >> suit) & 1:
                     seen |= 1 << suit
                     out[REPLIES + suit] = _responses(st, leader, 0, 1 << card, suit, number, card, broken, played)
+                    out[WEIGHTS + suit] = _lead_weight(st, leader, suit) * 32
                 win = winner((1 << card) | out[REPLIES + suit], suit, number, card)
             else:
                 win = winner(trick_mask | (1 << card) | replies, led, number, lead)
             by = _taker(st, seat, card, leader, index, win)
             bad = ((counted >> by) & 1 == 1) != maximising
+            if index == 0 and card == out[F_KILLER] - 1:
+                keys[i] = -(1 << 40)
+                continue
             if index == 0:
-                keys[i] = (1 << 32) + _POW[card] if bad else -_POW[card]
+                keys[i] = (1 << 32) + _POW[card] - out[WEIGHTS + suit] if bad else -_POW[card]
             else:
                 keys[i] = (1 << 32 if bad else 0) + _POW[card]
     else:
@@ -731,6 +771,7 @@ def search(st, mv, tk, tv, dt, leader, index, trick_mask, led, lead, number, bro
                     st[ST_TRICK + k] = row[F_SAVED + k]
             maximising = seat & 1 == team
             if (r == 1) == maximising:
+                row[F_KILLER] = row[row[F_I] - 1] + 1
                 row[F_RESULT] = r
                 mode = FINISH
             else:
