@@ -103,6 +103,35 @@ class NativeSearch(Search):
     def _bind(self) -> None:
         """No Python inner loop: the questions, and each card tried for the line, run compiled."""
 
+    def value(self) -> int:
+        """``Search.value`` asked in another order (the answer is the same): first at a guess, a playout of
+        the search's own first choices, then one trick at a time towards the answer."""
+        pos, high = self.root, self.remaining
+        if pos.trick:
+            return super().value()
+        self.st[:4] = pos.hands
+        guess = int(self.module.playout(self.st, self.mv, pos.leader, pos.number, pos.broken, pos.played))
+        if guess < 0:
+            return super().value()
+        low, guess = 0, min(max(guess, 1), high)
+        if self.can(guess):         # the answer is the guess, one above it, or else found by bisection
+            low = guess
+            if low == high or not self.can(low + 1):
+                return low
+            low += 1
+        else:
+            high = guess - 1
+            if high == 0 or self.can(high):
+                return high
+            high -= 1
+        while low < high:
+            mid = (low + high + 1) // 2
+            if self.can(mid):
+                low = mid
+            else:
+                high = mid - 1
+        return low
+
     def can(self, need: int) -> bool:
         pos = self.root
         return self._native(pos.hands, pos.leader, pos.trick, pos.number, pos.broken, pos.played, need)

@@ -651,6 +651,48 @@ def _boundary(st, mv, tk, tv, dt, p, leader, number, broken, need):
 
 
 @njit(cache=True, nogil=True)
+def playout(st, mv, leader, number, broken, played):
+    # the counted seats' tricks when every seat plays its first card in search order (a guess for the
+    # bisection; trick.winner naming a card outside the trick gives -1): the hands are restored after
+    saved = st[0:4].copy()
+    team = st[ST_TEAM]
+    counted = st[ST_COUNTED]
+    tricks = 0
+    while number <= st[ST_LAST]:
+        trick_mask = 0
+        led = NONE
+        lead = NONE
+        for index in range(4):
+            seat = (leader + index) & 3
+            hand = st[seat]
+            row = mv[4 * number + index]
+            allowed = legal(hand, trick_mask, led, number, index + 1, index == 0, broken, played)
+            _moves(st, row, seat, allowed, trick_mask, leader, index, led, lead, number, seat & 1 == team, broken,
+                   played)
+            card = row[0]
+            if not broken and breaks(card, hand, index == 0, led, number):
+                broken = True
+            if index == 0:
+                led = _SUIT[card]
+                lead = card
+            st[seat] = hand & ~(1 << card)
+            st[ST_TRICK + index] = card
+            trick_mask |= 1 << card
+            played |= 1 << card
+        win = winner(trick_mask, led, number, lead)
+        if win < 0 or not (trick_mask >> win) & 1:
+            tricks = -1
+            break
+        for k in range(4):
+            if st[ST_TRICK + k] == win:
+                leader = (leader + k) & 3
+        tricks += (counted >> leader) & 1
+        number += 1
+    st[0:4] = saved
+    return tricks
+
+
+@njit(cache=True, nogil=True)
 def search(st, mv, tk, tv, dt, leader, index, trick_mask, led, lead, number, broken, played, need):
     # can the team make its counted seats take ``need`` more tricks? 1 yes, 0 no, ABORT, BAD_WINNER.
     # Depth first with an explicit stack: row p of ``mv`` is the frame of the p-th card of the hand
