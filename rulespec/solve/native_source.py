@@ -42,7 +42,7 @@ CODES = 85                 # 4 x 16: each suit's holder codes (``_codes``)
 REPLIES = CODES + 64      # 4: the leader's forecast replies by suit led (``_moves``)
 WEIGHTS = REPLIES + 4     # 4: the leads' weights by suit (``_moves``)
 MV_WIDTH = WEIGHTS + 4
-DEPTHS = 16                # depth vectors listed per bucket of relevant-card entries (the most recent)
+DEPTHS = 32                # depth vectors listed per bucket of relevant-card entries (the most recent)
 PARTITION_KEY = 1 << 62    # marks a relevant-card entry's key (an exact key never has this bit)
 ENTER, NEXT, RETURN, FINISH = range(4)
 # the constants above that the generated module uses
