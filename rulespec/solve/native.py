@@ -54,15 +54,20 @@ _modules = per_ruleset(_build)
 
 
 def _warm(rs: Ruleset, module: ModuleType) -> None:
-    """Compile (or load from numba's cache) the module's search: one question on a one-card position."""
+    """Compile (or load from numba's cache) the module's entry points, ``search`` and ``playout``: each once
+    on a one-card position."""
     cards = C.card_list(rs.deck)[:4]
     if len(cards) < 4:
         return
     st, mv, tk, tv, dt = _arrays(1, Goal(0, 0b0101), 12)
     st[:4] = [1 << card for card in cards]
     try:
-        module.search(st, mv, tk, tv, dt, 0, 0, 0, NONE, NONE, 1, False, 0, 1)
+        module.playout(st, mv, 0, 1, False, 0)
     except RulespecError:        # a rule's own error on this made-up position: compiled all the same
+        pass
+    try:
+        module.search(st, mv, tk, tv, dt, 0, 0, 0, NONE, NONE, 1, False, 0, 1)
+    except RulespecError:
         pass
 
 
