@@ -4,8 +4,9 @@
 nopython mode, else the Python ``search.Search`` (the reference; used where a rule has no form in
 numba's subset, ``NativeRuleError``, where numba is missing, and when ``RULESPEC_SOLVER=python``).
 Both answer alike: ``NativeSearch`` is a ``Search`` whose questions (``can``, and each card tried
-for the principal line) run in compiled code, while the line itself, its move order and the
-conflicts and dead ends along it stay the Python search's.
+for the principal line) run in compiled code, asked in another order (``value``: first at a playout's
+guess), while the line itself, its move order and the conflicts and dead ends along it stay the Python
+search's.
 
 A ruleset's module is compiled once per process (the first search under it; numba's disk cache
 makes later processes load it in well under a second).  A service request never compiles: it uses

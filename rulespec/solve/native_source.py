@@ -8,8 +8,11 @@ rule's checked expression inlined and rewritten into numba's typed subset by ``f
 the same templates as the Python search's (``search.Rules``) — and the search itself (``ENGINE``,
 fixed text, run without the GIL: the service's other threads go on).  The engine is the Python
 search's algorithm: a null-window alpha-beta over single cards,
-depth first on an explicit stack (numba cannot cache recursive functions), with the same move ordering
-and interchangeable cards (where ``symmetry.equivariant`` holds), the sure-trick bounds of
+depth first on an explicit stack (numba cannot cache recursive functions), with interchangeable cards
+(where ``symmetry.equivariant`` holds), its own move ordering where ``quick.Shape`` holds (``_moves``: a
+forecast of each card's trick, lead weights, the last lead that cut a search short at the same depth;
+the order changes the nodes searched, never an answer) and a ``playout`` of its first choices (the
+first question's guess, ``NativeSearch.value``), the sure-trick bounds of
 ``quick.Shape`` (where it holds), a transposition table of bounds at trick boundaries in fixed-size
 numpy arrays (open addressing, four slots a probe, the shallowest entry replaced) keyed on
 rank-normalised hands, and, where ``partition`` allows it, entries on the relevant cards after the
