@@ -51,8 +51,8 @@ ENTER, NEXT, RETURN, FINISH = range(4)
 # the constants above that the generated module uses
 _SHARED = ("ABORT", "BAD_WINNER", "ST_TRICK", "ST_NODES", "ST_LIMIT", "ST_TEAM", "ST_COUNTED", "ST_LAST", "ST_QUICK",
            "ST_BAD", "ST_TTMASK", "ST_REL", "KEYS", "TTKEY", "F_LEADER", "F_MASK", "F_LED", "F_LEAD", "F_BROKEN",
-           "F_PLAYED", "F_NEED", "F_HAND", "F_N", "F_I", "F_RESULT", "F_ALLOWED", "F_OUTER", "F_SAVED", "F_KILLER", "DEPTHS",
-           "PARTITION_KEY", "CODES", "REPLIES", "WEIGHTS", "ENTER", "NEXT", "RETURN", "FINISH")
+           "F_PLAYED", "F_NEED", "F_HAND", "F_N", "F_I", "F_RESULT", "F_ALLOWED", "F_OUTER", "F_SAVED", "F_KILLER",
+           "DEPTHS", "PARTITION_KEY", "CODES", "REPLIES", "WEIGHTS", "ENTER", "NEXT", "RETURN", "FINISH")
 
 HEADER = """\
 import numba
