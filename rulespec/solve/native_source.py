@@ -92,20 +92,28 @@ def _trump_tricks(hands, seat):
     # quick.Shape.trump_tricks: (tricks, the trumps whose holders the count reads)
     if TRUMP < 0:
         return 0, 0
-    mine = hands[seat]
-    partner = hands[(seat + 2) & 3]
     others = hands[(seat + 1) & 3] | hands[(seat + 3) & 3]
-    a = 0
-    b = 0
-    for j in range(ORDLEN[TRUMP]):
-        card = ORDER[TRUMP, j]
-        if (mine >> card) & 1:
-            a += 1
-        elif (partner >> card) & 1:
-            b += 1
-        elif (others >> card) & 1:
-            return max(a, b), ABOVE[card] | (1 << card)
-    return max(a, b), SMASK[TRUMP]
+    best = 0
+    best_read = 0
+    for hand in (hands[seat], hands[(seat + 2) & 3]):
+        free = 0
+        held = 0
+        lost = 0
+        low = NONE
+        for j in range(ORDLEN[TRUMP]):
+            card = ORDER[TRUMP, j]
+            if (others >> card) & 1:
+                free += 1
+            elif (hand >> card) & 1:
+                held += 1
+                low = card
+                if free > 0:
+                    free -= 1
+                    lost += 1
+        if held - lost > best:
+            best = held - lost
+            best_read = ABOVE[low] | (1 << low)
+    return best, best_read
 
 
 @njit(cache=True)
