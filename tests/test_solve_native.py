@@ -86,14 +86,16 @@ def test_bridge_deals_equal_dds(compiled):
 
 
 def test_value_is_the_same_from_any_first_guess(compiled):
-    """``NativeSearch.value`` asks first at the playout's guess, then one above or below, then bisects: the
-    answer is the bisection's whatever the guess (each one, out of range, and none: -1)."""
+    """``NativeSearch.value`` asks first at the playout's guess (from ``_GUESS_FROM`` tricks left), then one
+    above or below, then bisects: the answer is the bisection's whatever the guess (each one, out of range,
+    and none: -1)."""
+    from rulespec.solve.native import _GUESS_FROM
     rs = compiled[BRIDGE_SPADES]
     rng = random.Random(21)
-    for _ in range(6):
-        pos = random_position(rs, rng, rng.randint(3, 6))
+    for _ in range(3):
+        pos = random_position(rs, rng, rng.randint(_GUESS_FROM, _GUESS_FROM + 1))
         while pos.trick:
-            pos = random_position(rs, rng, rng.randint(3, 6))
+            pos = random_position(rs, rng, rng.randint(_GUESS_FROM, _GUESS_FROM + 1))
         expected = Search(rs, pos, NS).value()
         for guess in range(-1, pos.hands[0].bit_count() + 2):
             search = searcher(rs, pos, NS)

@@ -37,6 +37,7 @@ _FIRST_CHUNK = 1 << 21     # nodes before the clock is first read (with a time a
 _LARGEST_CHUNK = 1 << 23   # nodes between two reads of the clock at most (about two seconds)
 _UNLIMITED = 1 << 62
 _TABLE_BITS = (12, 21)     # the table's size: 2**bits entries, by the tricks left, within these
+_GUESS_FROM = 8            # tricks left from which ``value`` asks first at a playout's guess
 
 
 NativeUnavailable = (JitUnavailable, NativeRuleError)    # no numba here; a rule numba's subset cannot express
@@ -110,10 +111,11 @@ class NativeSearch(Search):
         """No Python inner loop: the questions, and each card tried for the line, run compiled."""
 
     def value(self) -> int:
-        """``Search.value`` asked in another order (the answer is the same): first at a guess, a playout of
-        the search's own first choices, then one trick at a time towards the answer."""
+        """``Search.value`` asked in another order (the answer is the same): from ``_GUESS_FROM`` tricks left
+        at a trick boundary, first at a guess (a playout of the search's own first choices), then one above
+        or below it, then by bisection; with fewer tricks left, bisection alone (cheaper than the playout)."""
         pos, high = self.root, self.remaining
-        if pos.trick:
+        if pos.trick or high < _GUESS_FROM:
             return super().value()
         self.st[:4] = pos.hands
         guess = int(self.module.playout(self.st, self.mv, pos.leader, pos.number, pos.broken, pos.played))
