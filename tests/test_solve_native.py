@@ -85,6 +85,57 @@ def test_bridge_deals_equal_dds(compiled):
         assert searcher(rs, pos, NS).value() == dds_tricks(pos), pos
 
 
+def test_value_is_the_same_from_any_first_guess(compiled):
+    """``NativeSearch.value`` asks first at the playout's guess (from ``_GUESS_FROM`` tricks left), then one
+    above or below, then bisects: the answer is the bisection's whatever the guess (each one, out of range,
+    and none: -1)."""
+    from rulespec.solve.native import _GUESS_FROM
+    rs = compiled[BRIDGE_SPADES]
+    rng = random.Random(21)
+    for _ in range(3):
+        pos = random_position(rs, rng, rng.randint(_GUESS_FROM, _GUESS_FROM + 1))
+        while pos.trick:
+            pos = random_position(rs, rng, rng.randint(_GUESS_FROM, _GUESS_FROM + 1))
+        expected = Search(rs, pos, NS).value()
+        for guess in range(-1, pos.hands[0].bit_count() + 2):
+            search = searcher(rs, pos, NS)
+            search.module = _Guessing(search.module, guess)
+            assert search.value() == expected, (pos, guess)
+
+
+def test_playout_is_a_played_out_hand(compiled):
+    """The compiled playout (the bisection's guess) counts the tricks of a hand played out: on one-trick
+    positions, where every card is forced, it is the value; longer, within the tricks left; the hands as
+    they were after it.  Both entry points are compiled when a module is loaded (a service request then
+    compiles nothing)."""
+    for variant in (*VARIANTS, BRIDGE_SPADES):
+        rs = compiled[variant]
+        module = native_module(rs)
+        assert module.playout.signatures and module.search.signatures, variant
+        rng = random.Random(f"playout-{variant}")
+        for tricks in (1, 1, 1, 4, 6):
+            pos = random_position(rs, rng, tricks)
+            while pos.trick:
+                pos = random_position(rs, rng, tricks)
+            search = searcher(rs, pos, NS)
+            search.st[:4] = pos.hands
+            count = module.playout(search.st, search.mv, pos.leader, pos.number, pos.broken, pos.played)
+            assert list(search.st[:4]) == pos.hands
+            if tricks == 1:
+                assert count == minimax(at_position(rs, pos), NS), (variant, pos)
+            assert 0 <= count <= tricks
+
+
+class _Guessing:
+    """A compiled module whose playout guesses ``guess``."""
+
+    def __init__(self, module, guess: int):
+        self.search, self.guess = module.search, guess
+
+    def playout(self, *args) -> int:
+        return self.guess
+
+
 def test_api_answers_equal_the_python_search(compiled, monkeypatch):
     """Value, line, claim verdict, nil answer, conflicts and dead ends: all but the node count."""
     rs = compiled["standard"]

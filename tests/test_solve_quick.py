@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from rulespec.core import cards as C
 from rulespec.model.ruleset import load_ruleset
 from rulespec.model.variants import bundled_ids
 from rulespec.solve.quick import Shape
@@ -76,6 +77,61 @@ def test_bounds_contain_dds_value_on_larger_deals():
         ns = dds_tricks(pos)
         low, high = _bounds(rs, pos, NS)
         assert low <= ns <= high, (pos, low, high, ns)
+
+
+def test_trump_tricks_match_the_other_sides_higher_trumps():
+    """A hand's trumps less those the other side's higher trumps can each beat once: A K Q 5 4 of spades
+    against J 3 2 take four (the jack beats one of the 5 and 4); against J 6 3 2, three; K Q 5 4 3 against
+    A J, three (the ace beats one, the jack one); a partner's trumps are not the other side's."""
+    shape = Shape.of(load_ruleset(BRIDGE_SPADES))
+
+    def mask(names: str) -> int:
+        return C.mask_of([C.parse_card(name) for name in names.split()])
+    for mine, theirs, partner, expected in (("AS KS QS 5S 4S", "JS 3S 2S", "", 4),
+                                            ("AS KS QS 5S 4S", "JS 6S 3S 2S", "", 3),
+                                            ("KS QS 5S 4S 3S", "AS JS", "", 3),
+                                            ("AS KS QS 5S 4S", "JS 3S 2S", "6S", 4)):
+        hands = [mask(mine), mask(theirs), mask(partner), 0]
+        assert shape.trump_tricks(hands, 0)[0] == expected, (mine, theirs, partner)
+
+
+def test_trump_tricks_read_every_card_they_rely_on():
+    """The count holds (is no lower) wherever the trumps it read keep their holders and every seat its
+    number of trumps: the others dealt afresh among their holders (what the relevant-card entries rely on)."""
+    rs = load_ruleset(BRIDGE_SPADES)
+    shape = Shape.of(rs)
+    trumps = shape.masks[shape.trump]
+    rng = random.Random(12)
+    checked = 0
+    for _ in range(300):
+        pos = random_position(rs, rng, rng.randint(4, 13))
+        for seat in range(2):
+            count, read = shape.trump_tricks(pos.hands, seat)
+            loose = C.card_list(trumps & ~read & (pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3]))
+            holders = [next(s for s in range(4) if pos.hands[s] >> card & 1) for card in loose]
+            rng.shuffle(holders)
+            hands = [hand & ~C.mask_of(loose) for hand in pos.hands]
+            for card, holder in zip(loose, holders):
+                hands[holder] |= 1 << card
+            assert shape.trump_tricks(hands, seat)[0] >= count, (pos, seat)
+            checked += count > 0 and bool(loose)
+    assert checked > 100
+
+
+def test_compiled_trump_tricks_equal_the_python_bound():
+    """The compiled engine's ``_trump_tricks`` gives ``Shape.trump_tricks``'s count and cards read."""
+    import numpy as np
+
+    from rulespec.solve.native import native_module
+    for variant in ("standard", BRIDGE_SPADES):
+        rs = load_ruleset(variant)
+        shape, module = Shape.of(rs), native_module(rs)
+        rng = random.Random(f"trumps-{variant}")
+        for _ in range(200):
+            pos = random_position(rs, rng, rng.randint(1, 13))
+            hands = np.array(pos.hands, dtype=np.int64)
+            for seat in range(2):
+                assert tuple(module._trump_tricks(hands, seat)) == shape.trump_tricks(pos.hands, seat), pos
 
 
 @pytest.mark.parametrize("rules", [NO_TRUMPS, NO_FOLLOWING], ids=["no-trumps", "no-following"])

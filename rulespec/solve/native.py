@@ -4,8 +4,9 @@
 nopython mode, else the Python ``search.Search`` (the reference; used where a rule has no form in
 numba's subset, ``NativeRuleError``, where numba is missing, and when ``RULESPEC_SOLVER=python``).
 Both answer alike: ``NativeSearch`` is a ``Search`` whose questions (``can``, and each card tried
-for the principal line) run in compiled code, while the line itself, its move order and the
-conflicts and dead ends along it stay the Python search's.
+for the principal line) run in compiled code, asked in another order (``value``: first at a playout's
+guess), while the line itself, its move order and the conflicts and dead ends along it stay the Python
+search's.
 
 A ruleset's module is compiled once per process (the first search under it; numba's disk cache
 makes later processes load it in well under a second).  A service request never compiles: it uses
@@ -36,6 +37,7 @@ _FIRST_CHUNK = 1 << 21     # nodes before the clock is first read (with a time a
 _LARGEST_CHUNK = 1 << 23   # nodes between two reads of the clock at most (about two seconds)
 _UNLIMITED = 1 << 62
 _TABLE_BITS = (12, 21)     # the table's size: 2**bits entries, by the tricks left, within these
+_GUESS_FROM = 8            # tricks left from which ``value`` asks first at a playout's guess
 # tricks left up to which the Python search answers sooner than the compiled module loads (``worth_loading``):
 # within 0.11 s on 20 random positions of 7 tricks (standard, bridge-spades), where importing numba and
 # loading a module from its disk cache take about 0.8 s (8 tricks: up to 0.77 s)
@@ -60,15 +62,20 @@ _modules = per_ruleset(_build)
 
 
 def _warm(rs: Ruleset, module: ModuleType) -> None:
-    """Compile (or load from numba's cache) the module's search: one question on a one-card position."""
+    """Compile (or load from numba's cache) the module's entry points, ``search`` and ``playout``: each once
+    on a one-card position."""
     cards = C.card_list(rs.deck)[:4]
     if len(cards) < 4:
         return
     st, mv, tk, tv, dt = _arrays(1, Goal(0, 0b0101), 12)
     st[:4] = [1 << card for card in cards]
     try:
-        module.search(st, mv, tk, tv, dt, 0, 0, 0, NONE, NONE, 1, False, 0, 1)
+        module.playout(st, mv, 0, 1, False, 0)
     except RulespecError:        # a rule's own error on this made-up position: compiled all the same
+        pass
+    try:
+        module.search(st, mv, tk, tv, dt, 0, 0, 0, NONE, NONE, 1, False, 0, 1)
+    except RulespecError:
         pass
 
 
@@ -108,6 +115,36 @@ class NativeSearch(Search):
 
     def _bind(self) -> None:
         """No Python inner loop: the questions, and each card tried for the line, run compiled."""
+
+    def value(self) -> int:
+        """``Search.value`` asked in another order (the answer is the same): from ``_GUESS_FROM`` tricks left
+        at a trick boundary, first at a guess (a playout of the search's own first choices), then one above
+        or below it, then by bisection; with fewer tricks left, bisection alone (cheaper than the playout)."""
+        pos, high = self.root, self.remaining
+        if pos.trick or high < _GUESS_FROM:
+            return super().value()
+        self.st[:4] = pos.hands
+        guess = int(self.module.playout(self.st, self.mv, pos.leader, pos.number, pos.broken, pos.played))
+        if guess < 0:
+            return super().value()
+        low, guess = 0, min(max(guess, 1), high)
+        if self.can(guess):         # the answer is the guess, one above it, or else found by bisection
+            low = guess
+            if low == high or not self.can(low + 1):
+                return low
+            low += 1
+        else:
+            high = guess - 1
+            if high == 0 or self.can(high):
+                return high
+            high -= 1
+        while low < high:
+            mid = (low + high + 1) // 2
+            if self.can(mid):
+                low = mid
+            else:
+                high = mid - 1
+        return low
 
     def can(self, need: int) -> bool:
         pos = self.root

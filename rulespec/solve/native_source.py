@@ -8,8 +8,11 @@ rule's checked expression inlined and rewritten into numba's typed subset by ``f
 the same templates as the Python search's (``search.Rules``) — and the search itself (``ENGINE``,
 fixed text, run without the GIL: the service's other threads go on).  The engine is the Python
 search's algorithm: a null-window alpha-beta over single cards,
-depth first on an explicit stack (numba cannot cache recursive functions), with the same move ordering
-and interchangeable cards (where ``symmetry.equivariant`` holds), the sure-trick bounds of
+depth first on an explicit stack (numba cannot cache recursive functions), with interchangeable cards
+(where ``symmetry.equivariant`` holds), its own move ordering where ``quick.Shape`` holds (``_moves``: a
+forecast of each card's trick, lead weights, the last lead that cut a search short at the same depth;
+the order changes the nodes searched, never an answer) and a ``playout`` of its first choices (the
+first question's guess, ``NativeSearch.value``), the sure-trick bounds of
 ``quick.Shape`` (where it holds), a transposition table of bounds at trick boundaries in fixed-size
 numpy arrays (open addressing, four slots a probe, the shallowest entry replaced) keyed on
 rank-normalised hands, and, where ``partition`` allows it, entries on the relevant cards after the
@@ -37,16 +40,19 @@ ST_SIZE = 17
 KEYS, TTKEY = 32, 64
 F_LEADER, F_MASK, F_LED, F_LEAD, F_BROKEN, F_PLAYED, F_NEED, F_HAND, F_N, F_I, F_RESULT, F_ALLOWED, F_OUTER, \
     F_SAVED = range(68, 82)
+F_KILLER = 84              # 1 + the card that last cut this row's search short (0: none)
 CODES = 85                 # 4 x 16: each suit's holder codes (``_codes``)
-MV_WIDTH = CODES + 64
-DEPTHS = 16                # depth vectors listed per bucket of relevant-card entries (the most recent)
+REPLIES = CODES + 64      # 4: the leader's forecast replies by suit led (``_moves``)
+WEIGHTS = REPLIES + 4     # 4: the leads' weights by suit (``_moves``)
+MV_WIDTH = WEIGHTS + 4
+DEPTHS = 32                # depth vectors listed per bucket of relevant-card entries (the most recent)
 PARTITION_KEY = 1 << 62    # marks a relevant-card entry's key (an exact key never has this bit)
 ENTER, NEXT, RETURN, FINISH = range(4)
 # the constants above that the generated module uses
 _SHARED = ("ABORT", "BAD_WINNER", "ST_TRICK", "ST_NODES", "ST_LIMIT", "ST_TEAM", "ST_COUNTED", "ST_LAST", "ST_QUICK",
            "ST_BAD", "ST_TTMASK", "ST_REL", "KEYS", "TTKEY", "F_LEADER", "F_MASK", "F_LED", "F_LEAD", "F_BROKEN",
-           "F_PLAYED", "F_NEED", "F_HAND", "F_N", "F_I", "F_RESULT", "F_ALLOWED", "F_OUTER", "F_SAVED", "DEPTHS",
-           "PARTITION_KEY", "CODES", "ENTER", "NEXT", "RETURN", "FINISH")
+           "F_PLAYED", "F_NEED", "F_HAND", "F_N", "F_I", "F_RESULT", "F_ALLOWED", "F_OUTER", "F_SAVED", "F_KILLER",
+           "DEPTHS", "PARTITION_KEY", "CODES", "REPLIES", "WEIGHTS", "ENTER", "NEXT", "RETURN", "FINISH")
 
 HEADER = """\
 import numba
@@ -86,20 +92,28 @@ def _trump_tricks(hands, seat):
     # quick.Shape.trump_tricks: (tricks, the trumps whose holders the count reads)
     if TRUMP < 0:
         return 0, 0
-    mine = hands[seat]
-    partner = hands[(seat + 2) & 3]
     others = hands[(seat + 1) & 3] | hands[(seat + 3) & 3]
-    a = 0
-    b = 0
-    for j in range(ORDLEN[TRUMP]):
-        card = ORDER[TRUMP, j]
-        if (mine >> card) & 1:
-            a += 1
-        elif (partner >> card) & 1:
-            b += 1
-        elif (others >> card) & 1:
-            return max(a, b), ABOVE[card] | (1 << card)
-    return max(a, b), SMASK[TRUMP]
+    best = 0
+    best_read = 0
+    for hand in (hands[seat], hands[(seat + 2) & 3]):
+        free = 0
+        held = 0
+        lost = 0
+        low = NONE
+        for j in range(ORDLEN[TRUMP]):
+            card = ORDER[TRUMP, j]
+            if (others >> card) & 1:
+                free += 1
+            elif (hand >> card) & 1:
+                held += 1
+                low = card
+                if free > 0:
+                    free -= 1
+                    lost += 1
+        if held - lost > best:
+            best = held - lost
+            best_read = ABOVE[low] | (1 << low)
+    return best, best_read
 
 
 @njit(cache=True)
@@ -430,8 +444,75 @@ def _store(tk, tv, mask, key, low, high, left):
 
 
 @njit(cache=True)
-def _moves(st, out, seat, allowed, trick_mask, leader, index, led, lead, number, maximising):
-    # the cards to try, best guesses first (search.Search._moves): one of each run of interchangeable cards
+def _strongest(st, seat, trick_mask, led, number, lead, broken, played, position):
+    # the card of ``seat``'s legal set that trick.winner ranks highest (its lowest card when none can win)
+    options = legal(st[seat], trick_mask, led, number, position, False, broken, played)
+    best = winner(options, led, number, lead)
+    if best >= 0 and (options >> best) & 1:
+        return best
+    return trailing_zeros(options)
+
+
+@njit(cache=True)
+def _responses(st, leader, index, trick_mask, led, number, lead, broken, played):
+    # the strongest card (``_strongest``) of each seat to play after position ``index``, as one mask
+    out = 0
+    for k in range(index + 1, 4):
+        out |= 1 << _strongest(st, (leader + k) & 3, trick_mask, led, number, lead, broken, played, k + 1)
+    return out
+
+
+@njit(cache=True)
+def _taker(st, seat, card, leader, index, win):
+    # the seat that holds or played ``win``: ``card`` (``seat``'s), a card of the trick, or a later seat's
+    if win == card:
+        return seat
+    for k in range(index):
+        if st[ST_TRICK + k] == win:
+            return (leader + k) & 3
+    for k in range(4):
+        if (st[k] >> win) & 1:
+            return k
+    return seat
+
+
+@njit(cache=True)
+def _lead_weight(st, leader, suit):
+    # how promising a lead of ``suit`` looks (higher first): opponents short in it, no ruff for them, a ruff
+    # for partner, no lead into the next-but-two hand's top cards, a lead up to partner's second-best card
+    mine = st[leader]
+    lho = st[(leader + 1) & 3]
+    partner = st[(leader + 2) & 3]
+    rho = st[(leader + 3) & 3]
+    mask = SMASK[suit]
+    weight = -3 * (_cnt(lho & mask) + _cnt(rho & mask))
+    if TRUMP >= 0 and suit != TRUMP:
+        trumps = SMASK[TRUMP]
+        if (lho & mask == 0 and lho & trumps) or (rho & mask == 0 and rho & trumps):
+            weight -= 12
+        if partner & mask == 0 and partner & trumps and rho & mask:
+            weight += 17
+    top = NONE
+    second = NONE
+    live = (mine | lho | partner | rho) & mask
+    for j in range(ORDLEN[suit]):
+        card = ORDER[suit, j]
+        if (live >> card) & 1:
+            if top == NONE:
+                top = card
+            else:
+                second = card
+                break
+    if ((rho >> top) & 1 or (second != NONE and (rho >> second) & 1)) and _cnt(rho & mask) != 1:
+        weight -= 12
+    elif (lho >> top) & 1 and second != NONE and (partner >> second) & 1 and _cnt(partner & mask) != 1:
+        weight += 27
+    return weight
+
+
+@njit(cache=True)
+def _moves(st, out, seat, allowed, trick_mask, leader, index, led, lead, number, maximising, broken, played):
+    # the cards to try, best guesses first: one of each run of interchangeable cards
     n = 0
     if SYMMETRIC:
         live = st[0] | st[1] | st[2] | st[3] | trick_mask
@@ -458,19 +539,50 @@ def _moves(st, out, seat, allowed, trick_mask, leader, index, led, lead, number,
         return n
     keys = out[KEYS:]
     counted = st[ST_COUNTED]
-    for i in range(n):
-        card = out[i]
-        if index == 0:
-            keys[i] = -_POW[card]
-        else:
-            win = winner(trick_mask | (1 << card), led, number, lead)
-            by = seat
-            if win != card:
-                for k in range(index):
-                    if st[ST_TRICK + k] == win:
-                        by = (leader + k) & 3
+    if SHAPE:
+        # the trick forecast: each later seat plays its strongest card (trick.winner's form is known, so any
+        # set of cards may be asked); the cards that make the trick go this seat's way first
+        replies = 0
+        if index > 0:
+            replies = _responses(st, leader, index, trick_mask, led, number, lead, broken, played)
+        seen = 0
+        for i in range(n):
+            card = out[i]
+            if index == 0:
+                suit = _SUIT[card]
+                if suit < 0:
+                    keys[i] = -_POW[card]
+                    continue
+                if not (seen >> suit) & 1:
+                    seen |= 1 << suit
+                    out[REPLIES + suit] = _responses(st, leader, 0, 1 << card, suit, number, card, broken, played)
+                    out[WEIGHTS + suit] = _lead_weight(st, leader, suit) * 32
+                win = winner((1 << card) | out[REPLIES + suit], suit, number, card)
+            else:
+                win = winner(trick_mask | (1 << card) | replies, led, number, lead)
+            by = _taker(st, seat, card, leader, index, win)
             bad = ((counted >> by) & 1 == 1) != maximising
-            keys[i] = (1 << 32 if bad else 0) + _POW[card]
+            if index == 0 and card == out[F_KILLER] - 1:
+                keys[i] = -(1 << 40)
+                continue
+            if index == 0:
+                keys[i] = (1 << 32) + _POW[card] - out[WEIGHTS + suit] if bad else -_POW[card]
+            else:
+                keys[i] = (1 << 32 if bad else 0) + _POW[card]
+    else:
+        for i in range(n):
+            card = out[i]
+            if index == 0:
+                keys[i] = -_POW[card]
+            else:
+                win = winner(trick_mask | (1 << card), led, number, lead)
+                by = seat
+                if win != card:
+                    for k in range(index):
+                        if st[ST_TRICK + k] == win:
+                            by = (leader + k) & 3
+                bad = ((counted >> by) & 1 == 1) != maximising
+                keys[i] = (1 << 32 if bad else 0) + _POW[card]
     for i in range(1, n):            # stable insertion sort on the keys
         card = out[i]
         key = keys[i]
@@ -550,6 +662,48 @@ def _boundary(st, mv, tk, tv, dt, p, leader, number, broken, need):
 
 
 @njit(cache=True, nogil=True)
+def playout(st, mv, leader, number, broken, played):
+    # the counted seats' tricks when every seat plays its first card in search order (a guess for the
+    # bisection; trick.winner naming a card outside the trick gives -1): the hands are restored after
+    saved = st[0:4].copy()
+    team = st[ST_TEAM]
+    counted = st[ST_COUNTED]
+    tricks = 0
+    while number <= st[ST_LAST]:
+        trick_mask = 0
+        led = NONE
+        lead = NONE
+        for index in range(4):
+            seat = (leader + index) & 3
+            hand = st[seat]
+            row = mv[4 * number + index]
+            allowed = legal(hand, trick_mask, led, number, index + 1, index == 0, broken, played)
+            _moves(st, row, seat, allowed, trick_mask, leader, index, led, lead, number, seat & 1 == team, broken,
+                   played)
+            card = row[0]
+            if not broken and breaks(card, hand, index == 0, led, number):
+                broken = True
+            if index == 0:
+                led = _SUIT[card]
+                lead = card
+            st[seat] = hand & ~(1 << card)
+            st[ST_TRICK + index] = card
+            trick_mask |= 1 << card
+            played |= 1 << card
+        win = winner(trick_mask, led, number, lead)
+        if win < 0 or not (trick_mask >> win) & 1:
+            tricks = -1
+            break
+        for k in range(4):
+            if st[ST_TRICK + k] == win:
+                leader = (leader + k) & 3
+        tricks += (counted >> leader) & 1
+        number += 1
+    st[0:4] = saved
+    return tricks
+
+
+@njit(cache=True, nogil=True)
 def search(st, mv, tk, tv, dt, leader, index, trick_mask, led, lead, number, broken, played, need):
     # can the team make its counted seats take ``need`` more tricks? 1 yes, 0 no, ABORT, BAD_WINNER.
     # Depth first with an explicit stack: row p of ``mv`` is the frame of the p-th card of the hand
@@ -596,7 +750,7 @@ def search(st, mv, tk, tv, dt, leader, index, trick_mask, led, lead, number, bro
                 row[F_ALLOWED] = allowed
                 maximising = seat & 1 == team
                 row[F_N] = _moves(st, row, seat, allowed, row[F_MASK], leader, index, row[F_LED], row[F_LEAD],
-                                  number, maximising)
+                                  number, maximising, row[F_BROKEN] != 0, row[F_PLAYED])
                 row[F_I] = 0
                 row[F_RESULT] = 0 if maximising else 1
                 mode = NEXT
@@ -670,6 +824,7 @@ def search(st, mv, tk, tv, dt, leader, index, trick_mask, led, lead, number, bro
                     st[ST_TRICK + k] = row[F_SAVED + k]
             maximising = seat & 1 == team
             if (r == 1) == maximising:
+                row[F_KILLER] = row[row[F_I] - 1] + 1
                 row[F_RESULT] = r
                 mode = FINISH
             else:

@@ -146,23 +146,32 @@ class Shape:
         return len(tops)
 
     def trump_tricks(self, hands: list[int], seat: int) -> tuple[int, int]:
-        """Tricks ``seat``'s side surely takes with the top trumps it holds, whoever leads: the live trumps
-        above every other side's trump each win the trick they are played in, and one hand's cards are
-        played to different tricks (the more of them in either hand of the side); and the trumps whose
-        holders the count reads (down to the other side's highest)."""
+        """Tricks ``seat``'s side surely takes with its trumps, whoever leads; and the trumps whose holders
+        the count reads (down to the lowest trump of the hand counted).
+
+        One hand's trumps are all played, each to a different trick, and a trick with a trump in it goes
+        to its highest trump: a trump of the hand is beaten only by a higher trump of the other side in the
+        same trick, and each of the other side's trumps is in one trick.  So the hand's trumps less the
+        most of them the other side's trumps can each be matched with a higher one (counted from the top:
+        every trump of the hand takes an unmatched higher trump of the other side, if any is left) win
+        tricks for the side; the better of the two hands is counted."""
         if self.trump is None:
             return 0, 0
-        mine, partner = hands[seat], hands[(seat + 2) % 4]
         others = hands[(seat + 1) % 4] | hands[(seat + 3) % 4]
-        ours = [0, 0]
-        for card in self.orders[self.trump]:
-            if mine >> card & 1:
-                ours[0] += 1
-            elif partner >> card & 1:
-                ours[1] += 1
-            elif others >> card & 1:
-                return max(ours), self.above[card] | 1 << card
-        return max(ours), self.masks[self.trump]
+        best, best_read = 0, 0
+        for hand in (hands[seat], hands[(seat + 2) % 4]):
+            free = held = lost = 0
+            low = -1
+            for card in self.orders[self.trump]:
+                if others >> card & 1:
+                    free += 1
+                elif hand >> card & 1:
+                    held, low = held + 1, card
+                    if free:
+                        free, lost = free - 1, lost + 1
+            if held - lost > best:
+                best, best_read = held - lost, self.above[low] | 1 << low
+        return best, best_read
 
     def _tops(self, suit: int, mine: int, opponents: int) -> tuple[list[int], int]:
         """The leader's cards of ``suit`` above every opponent's card of it, highest first; and the suit's

@@ -353,8 +353,8 @@ class Search:
 
     def bounds(self, leader: int, number: int, broken: bool) -> tuple[int, int]:
         """Bounds on the counted seats' tricks before any search: the tricks left, narrowed (when the
-        rules are shown to allow it, ``quick.Shape``) by the sure tricks of either side: top trumps, and
-        the leader's quick tricks after the first trick."""
+        rules are shown to allow it, ``quick.Shape``) by the sure tricks of either side: trump tricks
+        (``quick.Shape.trump_tricks``), and the leader's quick tricks after the first trick."""
         return self._sure(leader, number, broken)[:2]
 
     def _sure(self, leader: int, number: int, broken: bool) -> tuple[int, int, int, int]:
