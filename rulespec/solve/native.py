@@ -138,13 +138,7 @@ class NativeSearch(Search):
             if high == 0 or self.can(high):
                 return high
             high -= 1
-        while low < high:
-            mid = (low + high + 1) // 2
-            if self.can(mid):
-                low = mid
-            else:
-                high = mid - 1
-        return low
+        return self._bisect(low, high)
 
     def can(self, need: int) -> bool:
         pos = self.root

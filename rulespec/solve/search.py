@@ -221,7 +221,10 @@ class Search:
 
     def value(self) -> int:
         """The number of remaining tricks the counted seats take with best play by both teams."""
-        low, high = 0, self.remaining
+        return self._bisect(0, self.remaining)
+
+    def _bisect(self, low: int, high: int) -> int:
+        """The value, known to lie within ``low`` to ``high``: the most tricks the team can make, by bisection."""
         while low < high:
             mid = (low + high + 1) // 2
             if self.can(mid):
