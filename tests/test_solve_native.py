@@ -175,6 +175,32 @@ def test_budget_spent_in_compiled_code(compiled):
     assert chunked.nodes > 64
 
 
+
+def test_a_time_allowance_cuts_each_chunk_to_the_time_left(compiled):
+    """With a time allowance, a chunk of nodes is no longer than the time left allows at the pace measured
+    (at least ``_SMALLEST_CHUNK``), so the allowance is overrun by little rather than by a whole chunk."""
+    import rulespec.solve.native as N
+    from rulespec.solve import native_source as S
+    rs = compiled[BRIDGE_SPADES]
+    pos = random_position(rs, random.Random(5), 7)
+    limits = []
+    for pace in (60.0 / 1000, 1e-9):       # as if the 60 s left allowed 1,000 nodes; then billions
+        search = searcher(rs, pos, NS, Budget(seconds=60.0))
+        search.node_seconds = pace
+        module = search.module
+
+        class Spy:
+            def __getattr__(self, name):
+                return getattr(module, name)
+
+            def search(self, st, *args):
+                limits.append(int(st[S.ST_LIMIT]))
+                return module.search(st, *args)
+        search.module = Spy()
+        assert search.can(1) == Search(rs, pos, NS).can(1)
+    assert limits[0] == N._SMALLEST_CHUNK and N._FIRST_CHUNK in limits
+
+
 def test_a_ruleset_numba_cannot_compile_uses_the_python_search():
     rs = ruleset_from_text(TOO_LARGE)
     with pytest.raises(NativeRuleError) as info:
