@@ -453,7 +453,8 @@ class Search:
         if self.max_nodes is not None:
             self.next_check = min(self.next_check, self.max_nodes + 1)
         if self.max_nodes is not None and self.nodes > self.max_nodes:
-            raise SearchBudgetError(f"the search budget of {self.max_nodes:,} nodes is spent", "budget",
+            nodes = f"{self.max_nodes:,} node{'s' * (self.max_nodes != 1)}"
+            raise SearchBudgetError(f"the search budget of {nodes} is spent", "budget",
                                     details={"nodes": self.nodes, "budget": self.budget.__dict__})
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise SearchBudgetError(f"the search budget of {self.budget.seconds:.3g} s is spent", "budget",
