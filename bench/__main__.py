@@ -165,7 +165,7 @@ def main() -> None:
     parser.add_argument("--api-seconds", type=int, default=15, help="wrk time of each endpoint and setting")
     parser.add_argument("--skip", nargs="*", default=[],
                         choices=["simulation", "process", "replay", "api", "startup", "solve"])
-    parser.add_argument("--solve-deals", type=int, default=8, help="full deals timed against DDS (60 s cap each)")
+    parser.add_argument("--solve-deals", type=int, default=20, help="full deals timed against DDS (60 s cap each)")
     parser.add_argument("--json", help="also write the raw results here")
     args = parser.parse_args()
     rows: list[Row] = []
