@@ -25,6 +25,12 @@ def _clauses_dir(env: str | None) -> Path:
     return Path(env) if env else data_dir("corpus", "clauses")
 
 
+def read_index(path: Path):
+    """A clause index file's data (libyaml where available: the same data, about 9x faster than PyYAML's
+    own reader); ``OSError`` or ``yaml.YAMLError`` when it cannot be read."""
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+
+
 def is_text(value) -> bool:
     """A string with something in it."""
     return isinstance(value, str) and bool(value.strip())
@@ -46,7 +52,7 @@ def known_sections(doc: str) -> frozenset[str] | None:
         return None
     path = clauses_dir() / f"{doc}.yaml"
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        data = read_index(path)
     except (OSError, yaml.YAMLError):
         return None
     clauses = data.get("clauses") if isinstance(data, dict) else None

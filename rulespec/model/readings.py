@@ -12,13 +12,11 @@ import functools
 from collections.abc import Iterable
 from pathlib import Path
 
-import yaml
 
-from .clauses import clauses_dir
+from .clauses import clauses_dir, read_index
 from .ruleset import Ruleset, per_ruleset
 
 READING_STATUSES = ("ambiguous", "unspecified", "conflicting")
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml when available: the same data, about 9x faster
 
 
 def _cite(doc: str, section: str) -> str:
@@ -30,7 +28,7 @@ def reading_index(folder: str) -> dict[tuple[str, str], tuple[dict, ...]]:
     """(variant, rule) -> the reading clauses that name it, from every index in ``folder``."""
     index: dict[tuple[str, str], list[dict]] = {}
     for path in sorted(Path(folder).glob("*.yaml")):
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER) or {}
+        data = read_index(path) or {}
         doc = str(data.get("doc") or path.stem)
         for clause in data.get("clauses") or []:
             if not isinstance(clause, dict) or not (clause.get("status") in READING_STATUSES
