@@ -16,10 +16,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _run(cmd: list[str]) -> tuple[float, float]:
-    """Wall and CPU seconds of one process running ``cmd`` to completion (it must succeed)."""
+def run(cmd: list[str], stdout=subprocess.DEVNULL) -> tuple[float, float]:
+    """Wall and CPU seconds of one process running ``cmd`` to completion (it must succeed); its output goes
+    to ``stdout`` (a file, or discarded)."""
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=stdout, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -49,7 +50,7 @@ def measure(hands: int = 100_000, rounds: int = 3, variant: str = "standard") ->
         names = list(cmds)
         for r in range(rounds):
             for name in names[r % len(names):] + names[:r % len(names)]:
-                w, c = _run(cmds[name])
+                w, c = run(cmds[name])
                 wall[name].append(w)
                 cpu[name].append(c)
     out: dict = {"hands": hands, "variant": variant, "rounds": rounds, "wall": wall, "cpu": cpu,

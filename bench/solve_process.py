@@ -9,37 +9,27 @@ first; DDS's library loaded)."""
 from __future__ import annotations
 
 import json
-import os
 import random
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from rulespec.core import cards as C
 from rulespec.model.ruleset import load_ruleset
 from rulespec.solve.native import NativeUnavailable, native_module
 
+from . import process
+from .process import ROOT
 from .solve import BRIDGE_SPADES, _full_deal
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def _run(cmd: list[str]) -> tuple[float, float, dict]:
     """Wall and CPU seconds of one process running ``cmd`` to completion, and the tricks it printed."""
     with tempfile.TemporaryFile() as out:
-        start = time.perf_counter()
-        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.PIPE)
-        _, status, usage = os.wait4(proc.pid, 0)
-        wall = time.perf_counter() - start
-        error = proc.stderr.read().decode()[-500:]
-        proc.stderr.close()
-        if os.waitstatus_to_exitcode(status):
-            raise RuntimeError(f"{' '.join(cmd)} failed: {error}")
+        wall, cpu = process.run(cmd, out)
         out.seek(0)
-        return wall, usage.ru_utime + usage.ru_stime, json.load(out)["tricks"]
+        return wall, cpu, json.load(out)["tricks"]
 
 
 def _file(folder: str, name: str, pos) -> str:
