@@ -18,14 +18,13 @@ import sys
 import time
 from pathlib import Path
 
-from rulespec.core import cards as C
 from rulespec.model.ruleset import load_ruleset
 from rulespec.model.variants import bundled_ids
 from rulespec.solve.native import NativeUnavailable, native_module, ready, searcher
 from rulespec.solve.search import Budget, Goal, Search
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from solve_helpers import (BRIDGE_SPADES, NS, at_position, dds_tricks, minimax,  # noqa: E402
+from solve_helpers import (BRIDGE_SPADES, NS, at_position, dds_tricks, hands_body, minimax,  # noqa: E402
                            random_position)
 
 SCORE_BODY = {"variant": "classic", "bids": {"N": "nil", "E": 3, "S": 4, "W": 3},
@@ -146,9 +145,7 @@ def claim_latency(rounds: int = 200, seed: int = 4, tricks: int = 6) -> dict:
     bodies = []
     for _ in range(rounds):
         pos = _full_deal(rs, rng, tricks)
-        bodies.append({"variant": "standard", "leader": C.SEATS[pos.leader], "broken": pos.broken,
-                       "hands": {C.SEATS[s]: C.card_names(pos.hands[s]) for s in range(4)},
-                       "claim": {"side": "NS", "tricks": rng.randint(0, tricks)}})
+        bodies.append({**hands_body("standard", pos), "claim": {"side": "NS", "tricks": rng.randint(0, tricks)}})
 
     def timed(path: str, body: dict) -> float:
         start = time.perf_counter()

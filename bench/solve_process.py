@@ -15,13 +15,12 @@ import sys
 import tempfile
 from pathlib import Path
 
-from rulespec.core import cards as C
 from rulespec.model.ruleset import load_ruleset
 from rulespec.solve.native import NativeUnavailable, native_module
 
 from . import process
 from .process import ROOT
-from .solve import BRIDGE_SPADES, _full_deal
+from .solve import BRIDGE_SPADES, _full_deal, hands_body
 
 
 def _run(cmd: list[str]) -> tuple[float, float, dict]:
@@ -34,8 +33,7 @@ def _run(cmd: list[str]) -> tuple[float, float, dict]:
 
 def _file(folder: str, name: str, pos) -> str:
     path = Path(folder) / f"{name}.json"
-    path.write_text(json.dumps({"variant": BRIDGE_SPADES, "leader": C.SEATS[pos.leader], "broken": pos.broken,
-                                "hands": {C.SEATS[s]: C.card_names(pos.hands[s]) for s in range(4)}}))
+    path.write_text(json.dumps(hands_body(BRIDGE_SPADES, pos)))
     return str(path)
 
 

@@ -36,6 +36,13 @@ def random_position(rs: Ruleset, rng: random.Random, tricks: int) -> Position:
     return Position(list(state.hands), state.leader, list(state.trick), state.number, state.broken, state.played)
 
 
+def hands_body(variant: str, pos: Position) -> dict:
+    """A /v1/solve, /v1/claim or /v1/nil request (or ``rulespec solve`` file) for ``pos``: the cards each seat
+    holds, the leader, the trick so far, whether trumps are broken."""
+    return {"variant": variant, "leader": C.SEATS[pos.leader], "broken": pos.broken,
+            "trick": [C.card_name(c) for c in pos.trick],
+            "hands": {C.SEATS[s]: C.card_names(pos.hands[s]) for s in range(4)}}
+
 def at_position(rs: Ruleset, pos: Position) -> HandState:
     """A ``HandState`` in the middle of its card play at ``pos``."""
     state = HandState(rs, pos.hands, 0)

@@ -21,7 +21,7 @@ from rulespec.model.variants import bundled_ids
 from rulespec.solve.search import Goal, Search
 from rulespec.solve.symmetry import equivariant
 from service.app import create_app
-from solve_helpers import BRIDGE_SPADES, NS, at_position, dds_tricks, minimax, random_position
+from solve_helpers import BRIDGE_SPADES, NS, at_position, dds_tricks, hands_body, minimax, random_position
 
 VARIANTS = bundled_ids()
 
@@ -83,7 +83,7 @@ def test_symmetry_refuses_rules_that_name_cards(house):
 def test_claim_holds_iff_solved_at_least_k(seed, tricks, variant, side, k):
     rs = load_ruleset(variant)
     pos = random_position(rs, random.Random(seed), tricks)
-    body = _hands_body(variant, pos)
+    body = hands_body(variant, pos)
     solved = answer("solve", body)["tricks"][side]
     k = min(k, pos.hands[pos.leader].bit_count() + (1 if pos.trick else 0))
     claim = answer("claim", {**body, "claim": {"side": side, "tricks": k}})
@@ -98,7 +98,7 @@ def test_replaying_the_line_gives_the_solved_count(seed, tricks, variant):
     for N/S are the solved count."""
     rs = load_ruleset(variant)
     pos = random_position(rs, random.Random(seed), tricks)
-    result = answer("solve", _hands_body(variant, pos))
+    result = answer("solve", hands_body(variant, pos))
     state, ns = at_position(rs, pos), 0
     for trick in result["line"]:
         for play in trick["cards"]:
@@ -109,12 +109,6 @@ def test_replaying_the_line_gives_the_solved_count(seed, tricks, variant):
         assert C.SEATS[winner] == trick["winner"]
         ns += winner % 2 == 0
     assert state.over and ns == result["tricks"]["NS"]
-
-
-def _hands_body(variant: str, pos) -> dict:
-    return {"variant": variant, "leader": C.SEATS[pos.leader], "broken": pos.broken,
-            "trick": [C.card_name(c) for c in pos.trick],
-            "hands": {C.SEATS[s]: C.card_names(pos.hands[s]) for s in range(4)}}
 
 
 ENDING = {"variant": "standard", "leader": "N", "broken": True,
@@ -200,7 +194,7 @@ def test_claim_fields():
 def test_budget_spent_is_an_error_only_when_limited():
     rs = load_ruleset("standard")
     pos = random_position(rs, random.Random(4), 5)
-    body = _hands_body("standard", pos)
+    body = hands_body("standard", pos)
     with pytest.raises(SearchBudgetError):
         answer("solve", {**body, "budget": {"nodes": 10}})
     with allowance(10, None):

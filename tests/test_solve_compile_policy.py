@@ -11,13 +11,12 @@ from click.testing import CliRunner
 
 from rulespec.app import claims
 from rulespec.cli import main
-from rulespec.core import cards as C
 from rulespec.core import jit
 from rulespec.model.ruleset import load_ruleset
 from rulespec.solve import native
 from rulespec.solve.search import Search
 from service.app import create_app
-from solve_helpers import random_position
+from solve_helpers import hands_body, random_position
 
 
 def _request(tricks: int, seed: int = 1) -> dict:
@@ -26,8 +25,7 @@ def _request(tricks: int, seed: int = 1) -> dict:
     pos = random_position(rs, rng, tricks)
     while pos.trick:
         pos = random_position(rs, rng, tricks)
-    return {"variant": "standard", "leader": C.SEATS[pos.leader], "broken": pos.broken,
-            "hands": {C.SEATS[s]: C.card_names(pos.hands[s]) for s in range(4)}}
+    return hands_body("standard", pos)
 
 
 @pytest.fixture()

@@ -15,7 +15,8 @@ from rulespec.model.ruleset import load_ruleset, ruleset_from_text
 from rulespec.model.variants import bundled_ids
 from rulespec.solve.native import NativeSearch, native_module, searcher
 from rulespec.solve.search import Budget, Goal, Search
-from solve_helpers import BRIDGE_SPADES, EW, NS, at_position, dds_tricks, house_variant, minimax, random_position
+from solve_helpers import (BRIDGE_SPADES, EW, NS, at_position, dds_tricks, hands_body, house_variant, minimax,
+                           random_position)
 
 VARIANTS = bundled_ids()
 # a lead rule with no form in numba's subset (a number beyond 64-bit arithmetic): the Python search
@@ -142,9 +143,7 @@ def test_api_answers_equal_the_python_search(compiled, monkeypatch):
     rng = random.Random(3)
     for _ in range(6):
         pos = random_position(rs, rng, rng.randint(2, 5))
-        body = {"variant": "standard", "leader": C.SEATS[pos.leader], "broken": pos.broken,
-                "trick": [C.card_name(c) for c in pos.trick],
-                "hands": {C.SEATS[s]: C.card_names(pos.hands[s]) for s in range(4)}}
+        body = hands_body("standard", pos)
         asks = [("solve", body), ("claim", {**body, "claim": {"side": "EW", "tricks": rng.randint(0, 3)}}),
                 ("nil", {**body, "nil": C.SEATS[rng.randrange(4)]})]
         ours = [answer(kind, ask) for kind, ask in asks]
