@@ -90,9 +90,7 @@ def compiled(kind: str, source: str) -> bool:
 def mark_compiled(kind: str, source: str) -> None:
     """Record that the functions of ``source``'s module its user calls are compiled into numba's disk cache
     (call it after running them once: numba compiles a function on its first call)."""
-    marker = cache_root() / f"{_name(kind, source)}.done"
-    if not marker.exists():
-        marker.touch()
+    (cache_root() / f"{_name(kind, source)}.done").touch()
 
 
 def load(kind: str, source: str) -> ModuleType:
