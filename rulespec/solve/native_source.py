@@ -88,8 +88,8 @@ ENGINE = """\
 
 
 @njit(cache=True)
-def _trump_tricks(hands, seat):
-    # quick.Shape.trump_tricks: (tricks, the trumps whose holders the count reads)
+def _trump_tricks(hands, seat, goal):
+    # quick.Shape.trump_tricks: (tricks, the trumps whose holders the count reads), stopping at ``goal``
     if TRUMP < 0:
         return 0, 0
     others = hands[(seat + 1) & 3] | hands[(seat + 3) & 3]
@@ -110,6 +110,8 @@ def _trump_tricks(hands, seat):
                 if free > 0:
                     free -= 1
                     lost += 1
+                elif held - lost >= goal:
+                    return held - lost, ABOVE[card] | (1 << card)
         if held - lost > best:
             best = held - lost
             best_read = ABOVE[low] | (1 << low)
@@ -197,11 +199,12 @@ def _quick_tricks(hands, leader, broken):
 
 
 @njit(cache=True)
-def _sure(st, leader, number, broken, left):
-    # Search._sure: (low, high, cards the low bound reads, cards the high bound reads)
+def _sure(st, leader, number, broken, left, ours_goal, theirs_goal):
+    # Search._sure: (low, high, cards the low bound reads, cards the high bound reads); each side's trump
+    # tricks counted only down to the trump that reaches its goal (fewer cards read: an entry matches more)
     team = st[ST_TEAM]
-    ours, ours_read = _trump_tricks(st, team)
-    theirs, theirs_read = _trump_tricks(st, 1 - team)
+    ours, ours_read = _trump_tricks(st, team, ours_goal)
+    theirs, theirs_read = _trump_tricks(st, 1 - team, theirs_goal)
     if number > 1:
         cashed, read = _quick_tricks(st, leader, broken)
         if leader & 1 == team and cashed > ours:
@@ -633,7 +636,7 @@ def _boundary(st, mv, tk, tv, dt, p, leader, number, broken, need):
     if PARTITION and number > 1:
         # partition: the sure-trick bounds, else an entry on the cards that mattered (the cards read marked)
         if st[ST_QUICK]:
-            low, high, low_read, high_read = _sure(st, leader, number, broken, left)
+            low, high, low_read, high_read = _sure(st, leader, number, broken, left, need, left - need + 1)
             if low >= need:
                 st[ST_REL] |= _reach(st, low_read)
                 return 1
@@ -652,7 +655,7 @@ def _boundary(st, mv, tk, tv, dt, p, leader, number, broken, need):
         low = 0
         high = left
         if st[ST_QUICK] and SHAPE:
-            low, high, low_read, high_read = _sure(st, leader, number, broken, left)
+            low, high, low_read, high_read = _sure(st, leader, number, broken, left, left + 1, left + 1)
         _store(tk, tv, mask, key, low, high, left)
     if low >= need:
         return 1
