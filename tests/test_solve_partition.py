@@ -96,7 +96,7 @@ def test_entries_hold_for_matching_positions_dds(monkeypatch):
     rs = load_ruleset(BRIDGE_SPADES)
     rng = random.Random(6)
     checked = reshuffled = 0
-    for _ in range(12):
+    for _ in range(22):
         pos = random_position(rs, rng, rng.randint(5, 7))
         if pos.trick:
             continue

@@ -106,20 +106,21 @@ def test_trump_tricks_read_every_card_they_rely_on():
     for _ in range(300):
         pos = random_position(rs, rng, rng.randint(4, 13))
         for seat in range(2):
-            count, read = shape.trump_tricks(pos.hands, seat)
+            count, read = shape.trump_tricks(pos.hands, seat, rng.choice([None, 1, 2, 3]))
             loose = C.card_list(trumps & ~read & (pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3]))
             holders = [next(s for s in range(4) if pos.hands[s] >> card & 1) for card in loose]
             rng.shuffle(holders)
             hands = [hand & ~C.mask_of(loose) for hand in pos.hands]
             for card, holder in zip(loose, holders):
                 hands[holder] |= 1 << card
-            assert shape.trump_tricks(hands, seat)[0] >= count, (pos, seat)
+            assert shape.trump_tricks(hands, seat)[0] >= count, (pos, seat)   # (the full count)
             checked += count > 0 and bool(loose)
     assert checked > 100
 
 
 def test_compiled_trump_tricks_equal_the_python_bound():
-    """The compiled engine's ``_trump_tricks`` gives ``Shape.trump_tricks``'s count and cards read."""
+    """The compiled engine's ``_trump_tricks`` gives ``Shape.trump_tricks``'s count and cards read, with a
+    goal (the Python search asks for the full count: a goal beyond every count)."""
     import numpy as np
 
     from rulespec.solve.native import native_module
@@ -131,7 +132,9 @@ def test_compiled_trump_tricks_equal_the_python_bound():
             pos = random_position(rs, rng, rng.randint(1, 13))
             hands = np.array(pos.hands, dtype=np.int64)
             for seat in range(2):
-                assert tuple(module._trump_tricks(hands, seat)) == shape.trump_tricks(pos.hands, seat), pos
+                assert tuple(module._trump_tricks(hands, seat, 99)) == shape.trump_tricks(pos.hands, seat), pos
+                goal = rng.randint(1, 4)
+                assert tuple(module._trump_tricks(hands, seat, goal)) == shape.trump_tricks(pos.hands, seat, goal)
 
 
 @pytest.mark.parametrize("rules", [NO_TRUMPS, NO_FOLLOWING], ids=["no-trumps", "no-following"])

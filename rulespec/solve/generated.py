@@ -30,11 +30,11 @@ def play(leader, index, trick_mask, led, lead, number, broken, played, need):
     leading = index == 0
 {legal}
     maximising = seat & 1 == team
-    for card in moves(seat, allowed, trick_mask, led, lead, number, maximising):
-        if after(seat, hand, card, leader, index, trick_mask, led, lead, number, broken, played,
+{enter}    for card in moves(seat, allowed, trick_mask, led, lead, number, maximising):
+{try}        if after(seat, hand, card, leader, index, trick_mask, led, lead, number, broken, played,
                  need) is maximising:
             return maximising
-{close}    return not maximising
+{failed}{close}    return not maximising
 """
 
 AFTER = """\
@@ -77,10 +77,15 @@ def winner(trick_mask, led, number, lead):
 
 def source(rs: Ruleset, partition: bool) -> str:
     """``bind`` for ``rs``: ``play`` and ``after`` with the rules' expressions inlined; with ``partition``,
-    each trick's winner is marked as mattering and a seat that tried every card closes the cards that
-    matter over its runs of interchangeable cards (``partition``, ``Search.close``)."""
+    each trick's winner is marked as mattering, a seat whose card decides keeps only what that card's
+    subtree relied on, and a seat that tried every card keeps what any of them relied on, closed over its
+    runs of interchangeable cards (``partition``, ``Search.close``)."""
     play = PLAY.replace("{legal}", indent(legal_source(rs, inline, None)))
-    play = play.replace("{close}", "    close(seat, allowed, trick_mask)\n" if partition else "")
+    holes = {"{enter}": "    entered = tried = search.rel\n", "{try}": "        search.rel = entered\n",
+             "{failed}": "        tried |= search.rel\n    search.rel = tried\n",
+             "{close}": "    close(seat, allowed, trick_mask)\n"}
+    for hole, text in holes.items():
+        play = play.replace(hole, text if partition else "")
     after = AFTER.replace("{relevant}", (
         "        if trick_mask & _SM[_SUIT[win]] & ~(1 << win):\n"    # it beat a card of its suit
         "            search.rel |= 1 << win\n") if partition else "")

@@ -44,7 +44,9 @@ F_KILLER = 84              # 1 + the card that last cut this row's search short 
 CODES = 85                 # 4 x 16: each suit's holder codes (``_codes``)
 REPLIES = CODES + 64      # 4: the leader's forecast replies by suit led (``_moves``)
 WEIGHTS = REPLIES + 4     # 4: the leads' weights by suit (``_moves``)
-MV_WIDTH = WEIGHTS + 4
+F_REL_IN = WEIGHTS + 4    # the cards that matter as the frame was entered (each card tried starts from them)
+F_REL_ALL = WEIGHTS + 5   # the cards that mattered to any card tried so far
+MV_WIDTH = WEIGHTS + 6
 DEPTHS = 32                # depth vectors listed per bucket of relevant-card entries (the most recent)
 PARTITION_KEY = 1 << 62    # marks a relevant-card entry's key (an exact key never has this bit)
 ENTER, NEXT, RETURN, FINISH = range(4)
@@ -52,7 +54,8 @@ ENTER, NEXT, RETURN, FINISH = range(4)
 _SHARED = ("ABORT", "BAD_WINNER", "ST_TRICK", "ST_NODES", "ST_LIMIT", "ST_TEAM", "ST_COUNTED", "ST_LAST", "ST_QUICK",
            "ST_BAD", "ST_TTMASK", "ST_REL", "KEYS", "TTKEY", "F_LEADER", "F_MASK", "F_LED", "F_LEAD", "F_BROKEN",
            "F_PLAYED", "F_NEED", "F_HAND", "F_N", "F_I", "F_RESULT", "F_ALLOWED", "F_OUTER", "F_SAVED", "F_KILLER",
-           "DEPTHS", "PARTITION_KEY", "CODES", "REPLIES", "WEIGHTS", "ENTER", "NEXT", "RETURN", "FINISH")
+           "DEPTHS", "PARTITION_KEY", "CODES", "REPLIES", "WEIGHTS", "F_REL_IN", "F_REL_ALL", "ENTER", "NEXT", "RETURN",
+           "FINISH")
 
 HEADER = """\
 import numba
@@ -756,17 +759,24 @@ def search(st, mv, tk, tv, dt, leader, index, trick_mask, led, lead, number, bro
                                   number, maximising, row[F_BROKEN] != 0, row[F_PLAYED])
                 row[F_I] = 0
                 row[F_RESULT] = 0 if maximising else 1
+                if PARTITION:
+                    row[F_REL_IN] = st[ST_REL]
+                    row[F_REL_ALL] = st[ST_REL]
                 mode = NEXT
         if mode == NEXT:
             i = row[F_I]
             if i >= row[F_N]:
                 r = row[F_RESULT]
+                if PARTITION:
+                    st[ST_REL] = row[F_REL_ALL]
                 if PARTITION and st[ST_REL]:
                     _close(st, row[F_ALLOWED], row[F_MASK])
                 mode = FINISH
             else:
                 row[F_I] = i + 1
                 card = row[i]
+                if PARTITION:      # a card's subtree adds to what mattered as the frame was entered
+                    st[ST_REL] = row[F_REL_IN]
                 seat = (leader + index) & 3
                 hand = row[F_HAND]
                 bit = 1 << card
@@ -826,7 +836,9 @@ def search(st, mv, tk, tv, dt, leader, index, trick_mask, led, lead, number, bro
                 for k in range(3):
                     st[ST_TRICK + k] = row[F_SAVED + k]
             maximising = seat & 1 == team
-            if (r == 1) == maximising:
+            if PARTITION:
+                row[F_REL_ALL] |= st[ST_REL]
+            if (r == 1) == maximising:     # decided by this card: what its subtree relied on (the others' not)
                 row[F_KILLER] = row[row[F_I] - 1] + 1
                 row[F_RESULT] = r
                 mode = FINISH

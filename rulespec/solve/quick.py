@@ -145,9 +145,11 @@ class Shape:
                 return i + 1
         return len(tops)
 
-    def trump_tricks(self, hands: list[int], seat: int) -> tuple[int, int]:
+    def trump_tricks(self, hands: list[int], seat: int, goal: int | None = None) -> tuple[int, int]:
         """Tricks ``seat``'s side surely takes with its trumps, whoever leads; and the trumps whose holders
-        the count reads (down to the lowest trump of the hand counted).
+        the count reads (down to the lowest trump of the hand counted).  With a ``goal``, a hand's count
+        stops at the first trump that brings it to the goal, and reads down to that trump only (the trumps
+        from the top to any card of the hand, paired the same way, give a count of their own).
 
         One hand's trumps are all played, each to a different trick, and a trick with a trump in it goes
         to its highest trump: a trump of the hand is beaten only by a higher trump of the other side in the
@@ -169,6 +171,8 @@ class Shape:
                     held, low = held + 1, card
                     if free:
                         free, lost = free - 1, lost + 1
+                    elif goal is not None and held - lost >= goal:
+                        return held - lost, self.above[card] | 1 << card
             if held - lost > best:
                 best, best_read = held - lost, self.above[low] | 1 << low
         return best, best_read
