@@ -103,11 +103,15 @@ def _trump_tricks(hands, seat, goal):
         held = 0
         lost = 0
         low = NONE
+        rest = hand & SMASK[TRUMP]       # the hand's trumps not yet counted
         for j in range(ORDLEN[TRUMP]):
+            if rest == 0:
+                break
             card = ORDER[TRUMP, j]
             if (others >> card) & 1:
                 free += 1
-            elif (hand >> card) & 1:
+            elif (rest >> card) & 1:
+                rest ^= 1 << card
                 held += 1
                 low = card
                 if free > 0:
@@ -255,12 +259,19 @@ def _depth(hands, suit, rel):
 def _codes(hands, row):
     # partition.SuitView.codes of each suit into the row: the holders of its top k live cards, highest first,
     # after a leading 1, at CODES + 16 * suit + k
+    live = hands[0] | hands[1] | hands[2] | hands[3]
     for suit in range(4):
         code = 1
         k = 0
         row[CODES + 16 * suit] = 1
+        rest = live & SMASK[suit]
         for j in range(ORDLEN[suit]):
+            if rest == 0:
+                break
             card = ORDER[suit, j]
+            if not (rest >> card) & 1:
+                continue
+            rest ^= 1 << card
             for seat in range(4):
                 if (hands[seat] >> card) & 1:
                     code = (code << 2) | seat
@@ -315,7 +326,7 @@ def _depth_slot(dt, key):
 @njit(cache=True)
 def _look(st, tk, tv, dt, row, key, need):
     # partition.Table.look: 1 or 0 when an entry of the bucket decides ``need`` (the cards it relied on
-    # marked as mattering), else -1
+    # marked as mattering), else -1; the bucket's depth vectors are tried most recently useful first
     _codes(st, row)
     s = _depth_slot(dt, key)
     for i in range(dt[s, 2]):
@@ -323,6 +334,9 @@ def _look(st, tk, tv, dt, row, key, need):
         _entry_key(row, depths, key)
         e = _slot(tk, tv, st[ST_TTMASK], key)
         if e >= 0 and (tv[e, 0] >= need or tv[e, 1] < need):
+            for j in range(i, 0, -1):      # the depth vector that decided moves first in its bucket
+                dt[s, 3 + j] = dt[s, 2 + j]
+            dt[s, 3] = depths
             used = 0
             for suit in range(4):
                 used |= _reach_depth(st, suit, (depths >> (8 * suit)) & 255)
@@ -334,13 +348,14 @@ def _look(st, tk, tv, dt, row, key, need):
 @njit(cache=True)
 def _reach_depth(hands, suit, depth):
     # the suit's top ``depth`` live cards
+    live = hands[0] | hands[1] | hands[2] | hands[3]
     out = 0
     k = 0
     for j in range(ORDLEN[suit]):
         if k == depth:
             break
         card = ORDER[suit, j]
-        if ((hands[0] | hands[1] | hands[2] | hands[3]) >> card) & 1:
+        if (live >> card) & 1:
             out |= 1 << card
             k += 1
     return out
