@@ -181,8 +181,9 @@ def _suit_tricks(suit, mine, partner, lho, rho, broken):
 
 
 @njit(cache=True)
-def _quick_tricks(hands, leader, broken):
-    # quick.Shape.tricks: (tricks, cards read)
+def _quick_tricks(hands, leader, broken, goal):
+    # quick.Shape.tricks: (tricks, cards read); once a suit alone, or the suits partner cannot win added up,
+    # reach ``goal``, the count stops there and reads those suits only
     mine = hands[leader]
     partner = hands[(leader + 2) & 3]
     lho = hands[(leader + 1) & 3]
@@ -194,12 +195,16 @@ def _quick_tricks(hands, leader, broken):
     for suit in range(4):
         if mine & SMASK[suit]:
             one, safe, read = _suit_tricks(suit, mine, partner, lho, rho, broken)
+            if one >= goal:
+                return one, read
             if one > single:
                 single = one
                 single_read = read
             if safe:
                 clean += safe
                 clean_read |= read
+                if clean >= goal:
+                    return clean, clean_read
     if single >= clean:
         return single, single_read
     return clean, clean_read
@@ -213,7 +218,7 @@ def _sure(st, leader, number, broken, left, ours_goal, theirs_goal):
     ours, ours_read = _trump_tricks(st, team, ours_goal)
     theirs, theirs_read = _trump_tricks(st, 1 - team, theirs_goal)
     if number > 1:
-        cashed, read = _quick_tricks(st, leader, broken)
+        cashed, read = _quick_tricks(st, leader, broken, ours_goal if leader & 1 == team else theirs_goal)
         if leader & 1 == team and cashed > ours:
             ours = cashed
             ours_read = read
