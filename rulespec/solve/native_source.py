@@ -265,6 +265,8 @@ def _codes(hands, row):
     # partition.SuitView.codes of each suit into the row: the holders of its top k live cards, highest first,
     # after a leading 1, at CODES + 16 * suit + k
     live = hands[0] | hands[1] | hands[2] | hands[3]
+    odd = hands[1] | hands[3]       # a live card's holder: bit 0 from these, bit 1 from the next
+    high = hands[2] | hands[3]
     for suit in range(4):
         code = 1
         k = 0
@@ -277,12 +279,9 @@ def _codes(hands, row):
             if not (rest >> card) & 1:
                 continue
             rest ^= 1 << card
-            for seat in range(4):
-                if (hands[seat] >> card) & 1:
-                    code = (code << 2) | seat
-                    k += 1
-                    row[CODES + 16 * suit + k] = code
-                    break
+            code = (code << 2) | ((odd >> card) & 1) | (((high >> card) & 1) << 1)
+            k += 1
+            row[CODES + 16 * suit + k] = code
 
 
 @njit(cache=True)
