@@ -211,14 +211,13 @@ def _quick_tricks(hands, leader, broken, goal):
 
 
 @njit(cache=True)
-def _sure(st, leader, number, broken, left, ours_goal, theirs_goal):
-    # Search._sure: (low, high, cards the low bound reads, cards the high bound reads); each side's trump
-    # tricks counted only down to the trump that reaches its goal (fewer cards read: an entry matches more)
+def _sure(st, leader, number, broken, left):
+    # Search._sure: (low, high, cards the low bound reads, cards the high bound reads)
     team = st[ST_TEAM]
-    ours, ours_read = _trump_tricks(st, team, ours_goal)
-    theirs, theirs_read = _trump_tricks(st, 1 - team, theirs_goal)
+    ours, ours_read = _trump_tricks(st, team, left + 1)
+    theirs, theirs_read = _trump_tricks(st, 1 - team, left + 1)
     if number > 1:
-        cashed, read = _quick_tricks(st, leader, broken, ours_goal if leader & 1 == team else theirs_goal)
+        cashed, read = _quick_tricks(st, leader, broken, left + 1)
         if leader & 1 == team and cashed > ours:
             ours = cashed
             ours_read = read
@@ -226,6 +225,29 @@ def _sure(st, leader, number, broken, left, ours_goal, theirs_goal):
             theirs = cashed
             theirs_read = read
     return ours, left - theirs, ours_read, theirs_read
+
+
+@njit(cache=True)
+def _decide(st, leader, number, broken, left, need):
+    # ``_sure`` for one question: 1 or 0 when a side's sure tricks decide ``need``, else -1; and the cards read
+    # (each count stops at its goal, and the counts not needed are not made)
+    team = st[ST_TEAM]
+    ours, read = _trump_tricks(st, team, need)
+    if ours >= need:
+        return 1, read
+    theirs, read = _trump_tricks(st, 1 - team, left - need + 1)
+    if left - theirs < need:
+        return 0, read
+    if number > 1:
+        if leader & 1 == team:
+            cashed, read = _quick_tricks(st, leader, broken, need)
+            if cashed >= need:
+                return 1, read
+        else:
+            cashed, read = _quick_tricks(st, leader, broken, left - need + 1)
+            if left - cashed < need:
+                return 0, read
+    return -1, 0
 
 
 @njit(cache=True)
@@ -658,13 +680,10 @@ def _boundary(st, mv, tk, tv, dt, p, leader, number, broken, need):
     if PARTITION and number > 1:
         # partition: the sure-trick bounds, else an entry on the cards that mattered (the cards read marked)
         if st[ST_QUICK]:
-            low, high, low_read, high_read = _sure(st, leader, number, broken, left, need, left - need + 1)
-            if low >= need:
-                st[ST_REL] |= _reach(st, low_read)
-                return 1
-            if high < need:
-                st[ST_REL] |= _reach(st, high_read)
-                return 0
+            decided, read = _decide(st, leader, number, broken, left, need)
+            if decided >= 0:
+                st[ST_REL] |= _reach(st, read)
+                return decided
         _bucket(st, leader, broken, key)
         return _look(st, tk, tv, dt, mv[p], key, need)
     _key(st, leader, broken, key)
@@ -677,7 +696,7 @@ def _boundary(st, mv, tk, tv, dt, p, leader, number, broken, need):
         low = 0
         high = left
         if st[ST_QUICK] and SHAPE:
-            low, high, low_read, high_read = _sure(st, leader, number, broken, left, left + 1, left + 1)
+            low, high, low_read, high_read = _sure(st, leader, number, broken, left)
         _store(tk, tv, mask, key, low, high, left)
     if low >= need:
         return 1
