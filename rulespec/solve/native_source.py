@@ -612,8 +612,13 @@ def _moves(st, out, seat, allowed, trick_mask, leader, index, led, lead, number,
             if index == 0 and card == out[F_KILLER] - 1:
                 keys[i] = -(1 << 40)
                 continue
-            if index == 0:
-                keys[i] = (1 << 32) + _POW[card] - out[WEIGHTS + suit] if bad else -_POW[card]
+            if index == 0:       # good leads to another seat's card (partner's) first, lowest first; then the
+                if bad:          # leader's own, highest first; then the others by their suit's weight
+                    keys[i] = (1 << 32) + _POW[card] - out[WEIGHTS + suit]
+                elif by != seat:
+                    keys[i] = -(1 << 20) + _POW[card]
+                else:
+                    keys[i] = -_POW[card]
             else:
                 keys[i] = (1 << 32 if bad else 0) + _POW[card]
     else:
