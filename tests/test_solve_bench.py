@@ -21,6 +21,15 @@ def test_speed_reports_ratios():
     result = solve.speed(deals=2, cap=5.0, size=4)
     assert result["deals"] == 2 and result["median_ratio"] > 0 and result["p95_ratio"] >= result["median_ratio"]
     assert result["agree_with_dds"] + result["unfinished"] == 2
+    assert result["worst_ratio"] >= result["p95_ratio"]
+
+
+def test_p95_by_nearest_rank():
+    """Of 20 values the 19th, of 100 the 95th; of one value, that value."""
+    assert solve.nearest_rank(list(range(1, 21)), 0.95) == 19
+    assert solve.nearest_rank(list(range(1, 101)), 0.95) == 95
+    assert solve.nearest_rank([7.0], 0.95) == 7.0
+    assert solve.nearest_rank(list(range(1, 21)), 0.5) == 10
 
 
 def test_whole_process_runner_agrees_with_both_peers():
@@ -44,6 +53,6 @@ def test_the_bench_table_has_every_solver_row(monkeypatch):
     monkeypatch.setattr(solve, "claim_latency", lambda: latency(rounds=2, tricks=2))
     monkeypatch.setattr(solve_process, "measure", lambda deals: whole(deals, size=3))
     raw: dict = {}
-    rows = table._solve_rows(raw, argparse.Namespace(skip=[], solve_deals=2))
+    rows = table._solve_rows(raw, argparse.Namespace(skip=[], solve_deals=2, process_deals=2))
     assert len(rows) == 6 and all(len(row) == 5 for row in rows)
     assert set(raw["solve"]) == {"speed", "claim_latency", "process"}
