@@ -2,6 +2,7 @@
 response the Flask view gives (status, headers, body), errors included; everything else reaches Flask."""
 from __future__ import annotations
 
+import io
 import json
 
 import pytest
@@ -10,7 +11,7 @@ from werkzeug.test import EnvironBuilder, run_wsgi_app
 import service.api
 from service.app import create_app
 from service.examples import EXAMPLES
-from service.fastpath import DisputeFastPath
+from service.fastpath import DisputeFastPath, Replayed
 from test_api_data import SCORE
 
 JSON = "application/json"
@@ -94,9 +95,10 @@ def test_others_reach_flask(app, monkeypatch, name, method, path, content_type, 
     assert seen == [path]
 
 
-@pytest.mark.parametrize("length", ["5000", "+12", "1e3", "-1"])
+@pytest.mark.parametrize("length", ["5000", "+12", "1e3", "-1", "400"])
 def test_length_outside_the_usual_reaches_flask(app, monkeypatch, length):
-    """Over ``MAX_CONTENT_LENGTH`` (413) or not a plain count: Flask decides."""
+    """Over ``MAX_CONTENT_LENGTH`` (413), not a plain count, or more than the client sent (400, the body
+    cut short): Flask decides."""
     body = _body(SCORE)
     expected = _call(app.wsgi_app.flask, "POST", "/v1/score", JSON, body, length)
     seen = _counted(app, monkeypatch)
@@ -121,3 +123,28 @@ def test_request_hooks_send_everything_to_flask(monkeypatch):
     status, headers, _ = _call(app, "POST", "/v1/score", JSON, _body(SCORE))
     assert status.startswith("200") and ("X-Hook", "1") in headers
     assert seen == ["/v1/score"]
+
+
+def test_a_body_that_cannot_be_read_is_the_views_error(app):
+    """A read that fails (a client gone mid-body) is answered as the view answers it."""
+    class Gone:
+        def read(self, *args):
+            raise ConnectionResetError("client gone")
+
+    def send(wsgi):
+        environ = EnvironBuilder(path="/v1/score", method="POST", data=b"{}", content_type=JSON).get_environ()
+        environ["wsgi.input"] = Gone()
+        out, status, headers = run_wsgi_app(wsgi, environ, buffered=True)
+        return status, list(headers.items()), b"".join(out)
+    expected = send(app.wsgi_app.flask)
+    assert expected[0].startswith("400")     # werkzeug's ClientDisconnected
+    assert send(app) == expected
+
+
+def test_replayed_gives_the_bytes_read_then_the_rest_or_the_error():
+    stream = Replayed(b"abc", io.BytesIO(b"def"), None)
+    assert [stream.read(2), stream.read(5), stream.read(5), stream.read(5)] == [b"ab", b"c", b"def", b""]
+    assert Replayed(b"abc", io.BytesIO(b"def"), None).read() == b"abcdef"
+    failing = Replayed(b"", io.BytesIO(b"def"), ConnectionResetError("gone"))
+    with pytest.raises(ConnectionResetError):
+        failing.read(3)
