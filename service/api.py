@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from flask import Blueprint, current_app, jsonify
 from werkzeug.routing import BaseConverter
@@ -54,11 +54,17 @@ def check():
     return jsonify(check_house_rule(yaml_body()))
 
 
+def dispute(kind: str, config: Mapping, read_body: Callable[[], object]) -> dict:
+    """The answer of dispute ``kind`` to the document ``read_body`` gives, within the request's
+    rule-evaluation allowance (``RULE_STEPS``, ``RULE_SECONDS`` of ``config``) and one search budget
+    (the double-dummy kinds' searches share it)."""
+    with budget(config["RULE_STEPS"], config["RULE_SECONDS"]), allowance():
+        return answer(kind, read_body())
+
+
 def _kind_view(kind: str):
-    @bounded
     def view():
-        with allowance():     # the double-dummy kinds' searches share one bounded budget per request
-            return jsonify(answer(kind, json_body()))
+        return jsonify(dispute(kind, current_app.config, json_body))
     view.__name__ = f"answer_{kind}"
     view.__doc__ = KINDS[kind].__doc__
     return view

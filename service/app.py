@@ -17,6 +17,7 @@ from rulespec.lang.limits import REQUEST_SECONDS, REQUEST_STEPS
 from .api import v1
 from .apipage import render
 from .examples import EXAMPLES, answer_text
+from .fastpath import DisputeFastPath
 from .openapi import build_spec
 from .page import page as dispute_page
 from .problems import register_error_handlers
@@ -45,13 +46,15 @@ class FastJSON(DefaultJSONProvider):
     def _fallback(self, obj) -> str:
         return json.dumps(obj, default=self.default, ensure_ascii=False)
 
-    def response(self, *args, **kwargs) -> Response:
-        obj = self._prepare_response_obj(args, kwargs)
+    def encode(self, obj) -> bytes:
+        """A response body: ``obj`` as JSON and a newline, as ``jsonify`` sends it."""
         try:      # bytes straight from orjson: no round trip through str
-            body = orjson.dumps(obj, option=orjson.OPT_APPEND_NEWLINE)
+            return orjson.dumps(obj, option=orjson.OPT_APPEND_NEWLINE)
         except TypeError:
-            body = self._fallback(obj) + "\n"
-        return self._app.response_class(body, mimetype=self.mimetype)
+            return (self._fallback(obj) + "\n").encode()
+
+    def response(self, *args, **kwargs) -> Response:
+        return self._app.response_class(self.encode(self._prepare_response_obj(args, kwargs)), mimetype=self.mimetype)
 
 
 def create_app(config: Mapping | None = None) -> Flask:
@@ -79,4 +82,5 @@ def create_app(config: Mapping | None = None) -> Flask:
             page.append(render(spec, {ex.operation: (ex, *answer_text(app, ex)) for ex in EXAMPLES}))
         return Response(page[0], mimetype="text/html")
 
+    app.wsgi_app = DisputeFastPath(app)    # the usual dispute request without Flask's request machinery
     return app

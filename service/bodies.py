@@ -38,11 +38,16 @@ def _body() -> bytes:
     return data
 
 
-def _decode() -> str:
+def decode_text(data: bytes) -> str:
+    """A body as text; a 400 problem if it is not UTF-8."""
     try:
-        return _body().decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError:
         raise ApiProblem("invalid-json", "the body is not UTF-8 text", "body", status=400) from None
+
+
+def _decode() -> str:
+    return decode_text(_body())
 
 
 def json_body():

@@ -586,16 +586,16 @@ def values_of(answer_: object, key: str) -> set[str]:
     stack = [answer_]
     while stack:
         item = stack.pop()
-        kind = type(item)
-        if kind in _SCALARS:        # most of an answer: leaves, skipped without the slower checks
-            continue
-        if kind is dict or isinstance(item, Mapping):
+        if type(item) is dict or isinstance(item, Mapping):
             value = item.get(key)
             if isinstance(value, str):
                 found.add(value)
-            stack.extend(item.values())
-        elif kind is list or isinstance(item, list):
-            stack.extend(item)
+            item = item.values()
+        for child in item:      # only objects and lists are stacked: most of an answer is leaves
+            if type(child) in _SCALARS:
+                continue
+            if type(child) is dict or type(child) is list or isinstance(child, (Mapping, list)):
+                stack.append(child)
     return found
 
 

@@ -14,6 +14,7 @@ numpy arrays alike.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from operator import itemgetter
 
 from .schema import CONTEXTS
 
@@ -37,6 +38,16 @@ ARGS: dict[str, Callable[..., tuple]] = {context: _builder(context) for context,
 KEYS: dict[str, tuple[str, ...]] = {context: tuple(param_name(n) for n in names) for context, names in CONTEXTS.items()}
 
 
+def _getter(keys: tuple[str, ...]) -> Callable[[Mapping[str, object]], tuple]:
+    """``facts`` -> the tuple of ``facts[key]`` for ``keys`` (``itemgetter`` gives a tuple from two keys on)."""
+    if len(keys) >= 2:
+        return itemgetter(*keys)
+    return lambda facts: tuple(facts[key] for key in keys)
+
+
+_PICK = {context: _getter(keys) for context, keys in KEYS.items()}
+
+
 def pick(context: str, facts: Mapping[str, object]) -> tuple:
     """The arguments of ``context`` taken by name from ``facts`` (keyed like ``ARGS``' parameters)."""
-    return tuple(facts[key] for key in KEYS[context])
+    return _PICK[context](facts)
