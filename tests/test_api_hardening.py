@@ -162,6 +162,21 @@ def test_missing_field_with_variants_is_a_422_not_a_ruling(client):
     assert ok.status_code == 200 and "error" in ok.get_json()["rulings"]["standard"]
 
 
+def test_compare_names_a_variant_that_gives_no_ruling(client):
+    """A difference between a ruling and a variant's error (a card not in its pack) is phrased, not a 500."""
+    body = client.post("/v1/compare", json={"variants": ["standard", "jokers-deuces"], "kind": "legal",
+                                            "input": {"hand": ["2H"], "trick": [], "number": 13}})
+    assert body.status_code == 200
+    (difference,) = body.get_json()["differences"]
+    assert difference["sentences"][0].startswith("Under standard (001) you may play 2♥; jokers-deuces (003) gives "
+                                                 "no ruling (2H is not in the pack of variant 'jokers-deuces')")
+    both = client.post("/v1/trick", json={"leader": "N", "cards": ["AH", "KH", "2H", "BJ"],
+                                          "variants": ["standard", "jokers-deuces"]}).get_json()
+    assert all(sentence.startswith("standard (001) gives no ruling (BJ is not in the pack of variant 'standard'), "
+                                   "nor does jokers-deuces (003) (2H is not")
+               for sentence in both["differences"][0]["sentences"])
+
+
 def test_check_endpoint_methods(client):
     resp = client.open("/v1/variants/check", method="OPTIONS")
     assert set(resp.headers["Allow"].split(", ")) == {"POST", "OPTIONS"}

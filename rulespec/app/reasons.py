@@ -455,7 +455,7 @@ def difference_sentences(difference: Mapping, rulings: Mapping[str, Mapping],
     for rule in difference["rules"] or [None]:
         moved = [f for f in (rule["changes"] if rule else fields) if f in fields] or fields
         main = _main_field(moved)
-        head = _sentence_head(difference, main, named, a, b)
+        head = _sentence_head(difference, main, named, a, b, rulings)
         if rule is None or rule["rule"] not in TEMPLATES:
             out.append(f"{head}: several rules together make the difference.")
         else:
@@ -463,9 +463,20 @@ def difference_sentences(difference: Mapping, rulings: Mapping[str, Mapping],
     return out
 
 
-def _sentence_head(difference: Mapping, main: str, named: Mapping[str, str], a: str, b: str) -> str:
-    """"Under standard (001) NS score −59 this hand, under classic (004) −10"."""
+def _sentence_head(difference: Mapping, main: str, named: Mapping[str, str], a: str, b: str,
+                   rulings: Mapping[str, Mapping]) -> str:
+    """"Under standard (001) NS score −59 this hand, under classic (004) −10"; where one of them gives
+    no ruling (its error instead), what the other says and why that one cannot answer."""
     values = {f["field"]: f for f in difference["fields"]}[main]
+    errors = {key: rulings[key]["error"]["detail"] for key in (a, b) if "error" in rulings.get(key, {})}
+    if len(errors) == 2:
+        return f"{named[a]} gives no ruling ({errors[a]}), nor does {named[b]} ({errors[b]})"
+    silent = next(iter(errors), None)
+    if silent is not None and (main.startswith("error.") or values[silent] is None):
+        other = b if silent == a else a
+        said = (f"Under {named[other]} {_field_phrase(main, values[other], True)}"
+                if values[other] is not None and _plain_value(values[other]) else f"{named[other]} answers")
+        return f"{said}; {named[silent]} gives no ruling ({errors[silent]})"
     if _plain_value(values[a]) and _plain_value(values[b]):
         return (f"Under {named[a]} {_field_phrase(main, values[a], True)}, under {named[b]} "
                 f"{_field_phrase(main, values[b], False)}")
