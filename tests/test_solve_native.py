@@ -76,6 +76,26 @@ def test_first_trick_rules_compiled(compiled, variant):
         assert search.value() == minimax(at_position(rs, pos), NS)
 
 
+def test_tables_given_back_are_emptied_for_the_next_search(compiled):
+    """A finished search's tables serve the next search of their size (the same arrays), emptied: each
+    value equals the Python search's, each position asked for one side, then the other, then one seat's
+    tricks (the same positions in the table, other goals).  Planted, not emptying the bounds makes some of
+    these differ (the depth lists only say where to look: stale ones cost probes, not answers)."""
+    rs = compiled[BRIDGE_SPADES]
+    rng = random.Random(17)
+    previous = None
+    reused = 0
+    for _ in range(8):
+        pos = random_position(rs, rng, 6)
+        for goal in (NS, EW, Goal(0, 1 << rng.randrange(4))):
+            search = searcher(rs, pos, goal)
+            reused += previous is not None and search.tv is previous
+            assert search.value() == Search(rs, pos, goal).value(), (pos, goal)
+            previous = search.tv
+            del search
+    assert reused == 23
+
+
 def test_bridge_deals_equal_dds(compiled):
     rs = compiled[BRIDGE_SPADES]
     rng = random.Random(11)

@@ -92,15 +92,40 @@ def native_module(rs: Ruleset) -> ModuleType:
 
 
 def _arrays(last: int, goal: Goal, bits: int):
+    """A search's state, frames and tables (``_tables``) of 2**bits entries."""
     import numpy as np
     st = np.zeros(S.ST_SIZE, dtype=np.int64)
     st[S.ST_TEAM], st[S.ST_COUNTED], st[S.ST_LAST] = goal.team, goal.counted, last
     st[S.ST_TTMASK] = (1 << bits) - 1
     mv = np.zeros((4 * (last + 2), S.MV_WIDTH), dtype=np.int64)
-    tk = np.zeros((1 << bits, 4), dtype=np.int64)
-    tv = np.zeros((1 << bits, 3), dtype=np.int8)
-    dt = np.zeros((1 << (bits - 3), 3 + S.DEPTHS), dtype=np.int64)
-    return st, mv, tk, tv, dt
+    return (st, mv, *_tables(bits))
+
+
+# tables given back by finished searches, by size: at most one of each size is kept for the next search
+_FREE: dict[int, tuple] = {}
+
+
+def _tables(bits: int) -> tuple:
+    """The table arrays (keys, bounds, depth lists) of 2**bits entries, empty: a set a finished search gave
+    back (``_give_back``), emptied — an entry is empty when its bounds' column 2 is 0 (which answers rely on),
+    a bucket's depth list when its count is (stale lists would only cost probes) — or else made afresh.
+    Reused, they spare the kernel mapping and zeroing them again for each search (up to 143 MB on a full
+    deal: 30 full deals, median 166 ms a deal made afresh against 137 ms reused)."""
+    import numpy as np
+    tables = _FREE.pop(bits, None)
+    if tables is None:
+        return (np.zeros((1 << bits, 4), dtype=np.int64), np.zeros((1 << bits, 3), dtype=np.int8),
+                np.zeros((1 << (bits - 3), 3 + S.DEPTHS), dtype=np.int64))
+    _, tv, dt = tables
+    tv[:] = 0
+    dt[:, 2] = 0
+    return tables
+
+
+def _give_back(tables: tuple) -> None:
+    """``tables`` no longer used by their search: kept for the next search of their size (the first one given
+    back of each size)."""
+    _FREE.setdefault(len(tables[1]).bit_length() - 1, tables)
 
 
 class NativeSearch(Search):
@@ -116,6 +141,10 @@ class NativeSearch(Search):
         self.st[S.ST_QUICK] = self.quick is not None
         self.chunk = _FIRST_CHUNK
         self.node_seconds = _NODE_SECONDS
+
+    def __del__(self) -> None:
+        if getattr(self, "tv", None) is not None:      # (absent when made without its arrays)
+            _give_back((self.tk, self.tv, self.dt))
 
     def _bind(self) -> None:
         """No Python inner loop: the questions, and each card tried for the line, run compiled."""
