@@ -201,8 +201,11 @@ class NativeSearch(Search):
         if self.deadline is not None:
             self._check()        # a time allowance already spent
         while True:
-            st[:4] = hands        # (a search stopped midway leaves them as it was playing)
-            st[S.ST_TRICK:S.ST_TRICK + len(trick)] = trick
+            # (a search stopped midway leaves the hands as it was playing; element by element: a slice set from a
+            # list costs more)
+            st[0], st[1], st[2], st[3] = hands
+            for k, card in enumerate(trick):
+                st[S.ST_TRICK + k] = card
             limit = _UNLIMITED if self.max_nodes is None else self.max_nodes
             if self.deadline is not None:      # a chunk, no longer than the time left takes at a node's pace
                 left = self.deadline - time.monotonic()
