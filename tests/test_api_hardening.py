@@ -170,6 +170,11 @@ def test_compare_names_a_variant_that_gives_no_ruling(client):
     (difference,) = body.get_json()["differences"]
     assert difference["sentences"][0].startswith("Under standard (001) you may play 2♥; jokers-deuces (003) gives "
                                                  "no ruling (2H is not in the pack of variant 'jokers-deuces')")
+    # with the erring variant first, its error is no rule's doing but the pack's (the swapped-in rules' own
+    # variant name in the error text does not count as a change)
+    first = client.post("/v1/compare", json={"variants": ["jokers-deuces", "standard"], "kind": "legal",
+                                             "input": {"hand": ["2H"], "trick": [], "number": 13}}).get_json()
+    assert [rule["rule"] for rule in first["differences"][0]["rules"]] == ["deck.cards"]
     both = client.post("/v1/trick", json={"leader": "N", "cards": ["AH", "KH", "2H", "BJ"],
                                           "variants": ["standard", "jokers-deuces"]}).get_json()
     assert all(sentence.startswith("standard (001) gives no ruling (BJ is not in the pack of variant 'standard'), "

@@ -671,11 +671,13 @@ def _causes(kind: str, body: Mapping, base_rs: Ruleset, rs: Ruleset, base: dict,
     out = []
     for rule in differing_rules(base_rs, rs)[:MAX_ABLATIONS]:
         try:
-            trial = _leaves(KINDS[kind](with_rule_from(base_rs, rs, rule), body))
+            swapped = with_rule_from(base_rs, rs, rule)
+            trial = _leaves(KINDS[kind](swapped, body))
         except SearchBudgetError:     # a spent budget says nothing about the rule
             raise
-        except InputError as exc:
-            trial = {"error.field": f"input.{exc.field}" if exc.field else "input", "error.detail": exc.message}
+        except InputError as exc:     # (named as the first variant: the swap stands for it, one rule changed)
+            trial = {"error.field": f"input.{exc.field}" if exc.field else "input",
+                     "error.detail": exc.message.replace(f"'{swapped.id}'", f"'{base_rs.id}'")}
         except RulespecError:   # the rule does not fit the other variant's rules on its own
             continue
         moved = sorted(path for path in fields if trial.get(path) != base.get(path))
