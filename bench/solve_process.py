@@ -20,7 +20,7 @@ from rulespec.solve.native import NativeUnavailable, native_module
 
 from . import process
 from .process import ROOT
-from .solve import BRIDGE_SPADES, _full_deal, hands_body
+from .solve import BRIDGE_SPADES, _full_deal, hands_body, nearest_rank
 
 
 def _run(cmd: list[str]) -> tuple[float, float, dict]:
@@ -68,7 +68,7 @@ def measure(deals: int = 8, seed: int = 1, size: int = 13) -> dict:
             if name != "ours":
                 ratios = sorted(row[f"ours_{kind}"] / row[f"{name}_{kind}"] for row in rows)
                 out[f"vs_{name}_{kind}"] = {"median": statistics.median(ratios),
-                                            "p95": ratios[min(len(ratios) - 1, int(0.95 * len(ratios)))]}
+                                            "p95": nearest_rank(ratios, 0.95)}
     return out
 
 
