@@ -105,7 +105,7 @@ def check_house_rule(text: str) -> dict:
         raise _problems([*spec.problems, Problem(f"{count} rules; at most {MAX_CHECK_RULES} per house rule",
                                                  REQUEST_FILE, 1, 1)])
     try:
-        rs = compile_spec(spec)
+        rs = compile_spec(spec, bundled_only=True)
     except RulesFileError as exc:
         raise _problems(exc.problems) from None
     return {"ok": True, "tests": len(spec.tests), **variant_detail(rs)}

@@ -1,7 +1,9 @@
 """House rules sent inside a JSON request, compiled like a variant file.
 
-Two forms: an object (``{"extends": "classic", "rules": {"nil.made": "75 @ house §Nil"}}``) or the
-variant file's own text (``{"yaml": "id: our-table\\nextends: classic\\n..."}``).  Problems are
+Two forms: an object (``{"extends": "classic", "rules": {"nil.made": "75 @ house §Nil"}}``), built
+into a variant spec field by field (no YAML is written from it), or the variant file's own text
+(``{"yaml": "id: our-table\\nextends: classic\\n..."}``).  Either may extend bundled variants only,
+never a path (``compile_spec(..., bundled_only=True)``).  Problems are
 reported where the writer wrote them: for the object, the JSON path of the rule
 (``variant.rules.nil.made``) with the line and column inside that rule's text; for the YAML, the
 line and column in that text.  An inline variant never takes a bundled variant's id: without an
@@ -9,15 +11,15 @@ line and column in that text.  An inline variant never takes a bundled variant's
 """
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from ..errors import InputError, Problem, RulesFileError, UnknownVariantError, did_you_mean
-from ..lang.limits import MAX_ID_CHARS, MAX_NAME_CHARS
+from ..lang.limits import MAX_CHOICE_CHARS, MAX_CHOICES, MAX_ID_CHARS, MAX_NAME_CHARS, MAX_NOTE_CHARS, MAX_TITLE_CHARS
 from ..model.ruleset import Ruleset, compile_spec
-from ..model.variants import ID_RE, NAME_RE, VariantSpec, bundled_ids, read_variant_text, value_to_dsl
+from ..model.variants import (ID_RE, NAME_RE, RuleDef, VariantSpec, bundled_ids, cite_problem, document_problem,
+                              read_variant_text, split_cite, value_to_dsl)
 
 _KEYS = ("id", "title", "extends", "rules", "params", "notes")
 _RULE_KEYS = ("value", "cite", "note", "unspecified", "choices")
@@ -31,46 +33,6 @@ def default_id(field: str) -> str:
     return f"inline-{match.group(1)}" if match else "inline"
 
 
-@dataclass
-class _Origin:
-    """Where a line of the generated YAML came from."""
-    path: str            # JSON path of the value
-    column: int = 0      # column (1-based) of the value's first character in that line
-    text: str = ""       # the value as the writer sent it
-    text_line: int = 0   # for rule texts: which line of the text this is
-
-
-def _flow(value) -> str:
-    return json.dumps(value, ensure_ascii=False)
-
-
-class _Writer:
-    """Writes the object form as variant YAML and remembers where each line came from."""
-
-    def __init__(self):
-        self.lines: list[str] = []
-        self.origins: dict[int, _Origin] = {}
-
-    def put(self, line: str, origin: _Origin | None = None) -> None:
-        self.lines.append(line)
-        if origin is not None:
-            self.origins[len(self.lines)] = origin
-
-    def scalar(self, key: str, value, indent: int, path: str) -> None:
-        head = " " * indent + f"{key}: "
-        self.put(head + _flow(value), _Origin(path, len(head) + 1, str(value)))
-
-    def rule_text(self, indent: int, text: str, path: str) -> None:
-        """A rule's text as a literal block (its indentation given: the text's own spaces stay
-        its own), one YAML line per line of the text."""
-        lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-        lead = len(lines[0]) - len(lines[0].lstrip(" "))
-        self.put(" " * indent + "value: |2-")
-        for number, line in enumerate(lines, 1):
-            shown = line[lead:] if number == 1 else line
-            self.put(" " * (indent + 2) + shown, _Origin(path, indent + 3 - (lead if number == 1 else 0), line, number))
-
-
 def _text_of(value, path: str) -> str:
     """A rule value as DSL text (``value_to_dsl``), lists of at most ``MAX_LIST_ITEMS`` numbers."""
     if isinstance(value, list) and len(value) > MAX_LIST_ITEMS \
@@ -82,15 +44,18 @@ def _text_of(value, path: str) -> str:
     return text
 
 
-def _write(value: Mapping, field: str, vid: str, max_rules: int) -> _Writer:
-    out = _Writer()
-    out.scalar("id", vid, 0, f"{field}.id")
-    out.scalar("title", str(value.get("title") or _DEFAULT_TITLE), 0, f"{field}.title")
-    out.put("source: {doc: house, title: \"rules sent with the request\"}")
-    out.scalar("extends", value["extends"], 0, f"{field}.extends")
-    if value.get("notes") is not None:
-        out.scalar("notes", str(value["notes"]), 0, f"{field}.notes")
-    for section in ("rules", "params"):
+def _spec(value: Mapping, field: str, vid: str, max_rules: int) -> VariantSpec:
+    """The object form as a variant spec, built field by field (never through YAML text: a request's text
+    is data, and no character in it can add a key).  Each rule is located at its JSON path, its text's
+    positions its own."""
+    spec = VariantSpec(id=vid, title=str(value.get("title") or _DEFAULT_TITLE),
+                       source={"doc": "house", "title": "rules sent with the request"}, extends=value["extends"],
+                       notes=str(value.get("notes") or ""), file=field)
+    for key, limit in (("title", MAX_TITLE_CHARS), ("notes", MAX_NOTE_CHARS)):
+        if len(str(value.get(key) or "")) > limit:
+            raise InputError(f"'{key}' is {len(str(value[key]))} characters long; the limit is {limit}",
+                             f"{field}.{key}")
+    for section, is_param in (("rules", False), ("params", True)):
         rules = value.get(section)
         if rules is None:
             continue
@@ -98,18 +63,17 @@ def _write(value: Mapping, field: str, vid: str, max_rules: int) -> _Writer:
             raise InputError(f"'{section}' must be an object of rule names to values", f"{field}.{section}")
         if len(rules) > max_rules:
             raise InputError(f"at most {max_rules} rules inline", f"{field}.{section}")
-        if rules:
-            out.put(f"{section}:")
+        target = spec.params if is_param else spec.rules
         for name, rule in rules.items():
-            _write_rule(out, name, rule, f"{field}.{section}.{name}")
-    return out
+            target[name] = _rule(spec, name, rule, f"{field}.{section}.{name}", is_param)
+    return spec
 
 
-def _write_rule(out: _Writer, name, rule, path: str) -> None:
-    """One inline rule (a value, or an object with 'value' and its keys) as YAML lines with their origins."""
+def _rule(spec: VariantSpec, name, rule, path: str, is_param: bool) -> RuleDef:
+    """One inline rule (a value, or an object with 'value' and its keys); a problem with its citation is
+    kept in ``spec.problems`` (reported with the compiler's)."""
     if not isinstance(name, str) or not NAME_RE.match(name) or len(name) > MAX_NAME_CHARS:
         raise InputError(f"'{str(name)[:100]}' is not a rule name (dotted lower-case words)", path)
-    out.put(f"  {name}:", _Origin(path))
     entry = dict(rule) if isinstance(rule, Mapping) else {"value": rule}
     for key in entry:
         if key not in _RULE_KEYS:
@@ -117,37 +81,37 @@ def _write_rule(out: _Writer, name, rule, path: str) -> None:
     if "value" not in entry:
         raise InputError("a rule written as an object needs a 'value'", f"{path}.value")
     value_path = f"{path}.value" if isinstance(rule, Mapping) else path
-    text = _text_of(entry["value"], value_path)
-    if "cite" not in entry and "unspecified" not in entry and not re.search(r"\s@\s", text):
-        entry["cite"] = f"house §{name}"
-    out.rule_text(4, text, value_path)
-    _write_rule_keys(out, entry, path)
-
-
-def _write_rule_keys(out: _Writer, entry: dict, path: str) -> None:
-    """A rule's citation, note, silence and choices."""
+    written = _text_of(entry["value"], value_path)
     for key in ("cite", "note", "unspecified"):
-        if entry.get(key) is not None:
-            if not isinstance(entry[key], str):
-                raise InputError(f"'{key}' is text", f"{path}.{key}")
-            out.scalar(key, entry[key], 4, f"{path}.{key}")
-    if entry.get("choices") is not None:
-        out.put("    choices: " + _flow(entry["choices"]), _Origin(f"{path}.choices"))
+        if entry.get(key) is not None and not isinstance(entry[key], str):
+            raise InputError(f"'{key}' is text", f"{path}.{key}")
+        if len(entry.get(key) or "") > MAX_NOTE_CHARS:
+            raise InputError(f"'{key}' is {len(entry[key])} characters long; the limit is {MAX_NOTE_CHARS}",
+                             f"{path}.{key}")
+    choices = _choices(entry.get("choices"), f"{path}.choices")
+    text, inline_cite = split_cite(written)
+    if entry.get("cite") is None and entry.get("unspecified") is None and inline_cite is None:
+        entry["cite"] = f"house §{name}"
+    cite_path = f"{path}.cite" if entry.get("cite") is not None else value_path
+    for found in (cite_problem(entry.get("cite"), inline_cite, entry.get("unspecified")),
+                  document_problem(spec.doc, entry.get("cite") or inline_cite)):
+        if found is not None:
+            spec.problems.append(Problem(found[0], cite_path, rule=name, suggestion=found[1], field=cite_path))
+    return RuleDef(name=name, text=text, cite=entry.get("cite") or inline_cite, origin=spec.id, file=value_path,
+                   line=1, column=1, note=entry.get("note"), unspecified=entry.get("unspecified"), choices=choices,
+                   is_param=is_param, written=written)
 
 
-def _relocate(problem: Problem, origins: dict[int, _Origin], field: str) -> Problem:
-    """A problem in the generated YAML, moved to the JSON path and the position inside the value."""
-    origin = origins.get(problem.line or 0)
-    if origin is None:
-        return replace(problem, file=field, field=field, line=None, column=None, source_line=None)
-    if origin.text_line:      # a line of a rule's text
-        column = max(1, (problem.column or origin.column) - origin.column + 1)
-        return replace(problem, file=origin.path, field=origin.path, line=origin.text_line, column=column,
-                       source_line=origin.text)
-    if origin.column and problem.column and problem.column >= origin.column:
-        return replace(problem, file=origin.path, field=origin.path, line=1,
-                       column=max(1, problem.column - origin.column), source_line=origin.text or None)
-    return replace(problem, file=origin.path, field=origin.path, line=None, column=None, source_line=None)
+def _choices(choices, path: str) -> list | None:
+    """A rule's listed readings: at most ``MAX_CHOICES`` short values."""
+    if choices is None:
+        return None
+    if not isinstance(choices, list):
+        raise InputError("'choices' must be a list", path)
+    if len(choices) > MAX_CHOICES or any(len(str(c)) > MAX_CHOICE_CHARS for c in choices):
+        raise InputError(f"'choices' lists at most {MAX_CHOICES} values of at most {MAX_CHOICE_CHARS} characters "
+                         "each", path)
+    return choices
 
 
 def _refuse_bundled_id(vid: str, path: str) -> None:
@@ -156,7 +120,7 @@ def _refuse_bundled_id(vid: str, path: str) -> None:
                          "(or leave 'id' out)", path)
 
 
-def _failed(exc: RulesFileError, field: str, relocate) -> InputError:
+def _failed(exc: RulesFileError, field: str, relocate=lambda p: replace(p, field=p.field or p.file)) -> InputError:
     problems = [relocate(p) for p in exc.problems]
     first = problems[0]
     return InputError(first.message + (f" ({first.suggestion})" if first.suggestion else ""),
@@ -183,7 +147,7 @@ def compile_yaml(text, field: str, max_rules: int) -> Ruleset:
         _extends_bundled(spec, path)
         if len(spec.rules) + len(spec.params) > max_rules:
             raise InputError(f"at most {max_rules} rules in a house rule", path)
-        return compile_spec(spec)
+        return compile_spec(spec, bundled_only=True)
     except RulesFileError as exc:
         raise _failed(exc, path, relocate) from None
     except RecursionError:
@@ -207,11 +171,11 @@ def compile_inline(value: Mapping, field: str, max_rules: int) -> Ruleset:
     for key in ("title", "notes"):
         if value.get(key) is not None and not isinstance(value[key], str):
             raise InputError(f"'{key}' is text", f"{field}.{key}")
-    out = _write(value, field, vid, max_rules)
+    spec = _spec(value, field, vid, max_rules)
     try:
-        return compile_spec(read_variant_text("\n".join(out.lines) + "\n", "<request>"))
+        return compile_spec(spec, bundled_only=True)
     except RulesFileError as exc:
-        raise _failed(exc, field, lambda p: _relocate(p, out.origins, field)) from None
+        raise _failed(exc, field) from None
     except UnknownVariantError as exc:
         raise InputError(str(exc), f"{field}.extends") from None
 

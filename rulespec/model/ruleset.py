@@ -115,16 +115,14 @@ class Ruleset:
 
 def _problem_at(rule: RuleDef, spec_texts: dict[str, VariantSpec], exc: CompileError) -> Problem:
     line, col = rule.position(exc.line, exc.column)
-    spec = spec_texts.get(rule.origin)
-    src = spec.source_line(line) if spec else None
-    return Problem(exc.message, rule.file, line, col, rule.name, src, exc.hint)
+    return Problem(exc.message, rule.file, line, col, rule.name, rule.shown_line(spec_texts.get(rule.origin), line),
+                   exc.hint)
 
 
 def _problem_rule(rule: RuleDef, spec_texts: dict[str, VariantSpec], message: str,
                   suggestion: str | None = None) -> Problem:
-    spec = spec_texts.get(rule.origin)
     return Problem(message, rule.file, rule.line, rule.column, rule.name,
-                   spec.source_line(rule.line) if spec else None, suggestion)
+                   rule.shown_line(spec_texts.get(rule.origin), rule.line), suggestion)
 
 
 def _natural_tables() -> dict:
@@ -207,10 +205,9 @@ class _ChainCompiler:
     def unknown_rule(self, name: str, rule: RuleDef) -> Problem:
         """A rule name that is no slot and no parameter, located at the name (did you mean …)."""
         hint = did_you_mean(name, [*SLOTS, *self.param_names])
-        spec_of = self.by_id.get(rule.origin)
         line, col = (rule.name_line, rule.name_column) if rule.name_line else (rule.line, rule.column)
         return Problem(f"unknown rule '{name}': it overrides nothing", rule.file, line, col, name,
-                       spec_of.source_line(line) if spec_of else None,
+                       rule.shown_line(self.by_id.get(rule.origin), line),
                        f"did you mean '{hint}'?" if hint else "see `rulespec rules` for the rule names")
 
     def check_complete(self) -> None:
@@ -320,8 +317,10 @@ def compile_chain(chain: list[VariantSpec]) -> Ruleset:
     return _ChainCompiler(chain).compile()
 
 
-def compile_spec(spec: VariantSpec) -> Ruleset:
-    return compile_chain(resolve_chain(spec))
+def compile_spec(spec: VariantSpec, bundled_only: bool = False) -> Ruleset:
+    """Compile a variant with its ``extends`` chain (``bundled_only``: a variant sent with a request,
+    which may extend bundled variants only, never a path)."""
+    return compile_chain(resolve_chain(spec, bundled_only))
 
 
 @functools.lru_cache(maxsize=64)

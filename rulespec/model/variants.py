@@ -115,6 +115,14 @@ class RuleDef:
     unspecified: str | None = None
     choices: list | None = None
     is_param: bool = False
+    written: str | None = None   # the text as sent, for a rule with no file of its own (a request's field)
+
+    def shown_line(self, spec: VariantSpec | None, line: int) -> str | None:
+        """Line ``line`` of where this rule was written (its own text, or its variant file)."""
+        if self.written is not None:
+            lines = self.written.splitlines()
+            return lines[line - 1] if 0 < line <= len(lines) else None
+        return spec.source_line(line) if spec is not None else None
 
     def position(self, dsl_line: int, dsl_col: int) -> tuple[int, int]:
         """File position of a position inside the rule text."""
@@ -174,12 +182,46 @@ def value_to_dsl(value) -> str | None:
 _INLINE_CITE = re.compile(r"\s@\s*((?:\d{3}|[a-z][a-z0-9_-]*) [§¶].*)$")
 
 
-def _split_cite(text: str) -> tuple[str, str | None]:
+def split_cite(text: str) -> tuple[str, str | None]:
     """``"100 @ 001 §Nil bids"`` -> (``"100"``, ``"001 §Nil bids"``)."""
     match = _INLINE_CITE.search(text)
     if match:
         return text[: match.start()].rstrip(), match.group(1).strip()
     return text, None
+
+
+def cite_problem(cite: str | None, inline_cite: str | None,
+                 unspecified: str | None) -> tuple[str, str | None] | None:
+    """What is wrong with a rule's citation (message, suggestion), or None: both an inline '@' and a
+    'cite:', a citation not of the form 'DOC §Section', or none at all where the rule is not marked silent."""
+    if inline_cite and cite:
+        return "rule has both an inline '@ citation' and a 'cite:' key", None
+    cite = cite or inline_cite
+    if cite is not None and not CITE_RE.match(cite):
+        return (f"citation {cite!r} is not of the form 'DOC §Section' or 'DOC ¶N'",
+                "cite the document id and its section, e.g. 004 §Nil and Blind Nil")
+    if cite is None and unspecified is None:
+        return ("rule has no citation: add '@ NNN §Section' or a 'cite:' key "
+                "(or 'unspecified: why' where the document is silent)", None)
+    return None
+
+
+def document_problem(doc: str, cite: str | None) -> tuple[str, str | None] | None:
+    """What is wrong with a citation for a variant of document ``doc`` (message, suggestion), or None:
+    it names another document, or a section that document's clause index does not have."""
+    parsed = section_of_cite(cite) if cite else None
+    if parsed is None:
+        return None
+    cdoc, section = parsed
+    if doc and cdoc != doc:
+        return (f"the citation names document '{cdoc}', but this variant's source.doc is '{doc}'",
+                f"cite it as '{doc} {cite.split(' ', 1)[1]}'")
+    sections = known_sections(cdoc)
+    if sections is not None and section not in sections:
+        hint = did_you_mean(section, sections)
+        return (f"document {cdoc} has no section '{section}' (its clause index lists {len(sections)})",
+                f"did you mean '{hint}'?" if hint else f"see `rulespec coverage` and the clause index of {cdoc}")
+    return None
 
 
 class _Reader:
@@ -204,6 +246,7 @@ class _Reader:
             return None
         node, data = loaded
         keys = {k.value: (k, v) for k, v in node.value}
+        self.check_duplicates(node)
         self.check_keys(node)
         vid = self.read_id(data, keys, node)
         extends = self.read_extends(data, keys)
@@ -256,6 +299,25 @@ class _Reader:
                          "a variant file must be a YAML mapping with 'id' and 'rules'")
             return None
         return node, data
+
+    def check_duplicates(self, root: yaml.MappingNode) -> None:
+        """A key given twice in one mapping (YAML keeps the last silently, as JSON here does not).  A rule
+        defined twice in 'rules' or 'params' is reported by ``read_section``, with the rule's name."""
+        stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+        while stack:
+            node, is_section = stack.pop()
+            if isinstance(node, yaml.SequenceNode):
+                stack.extend((item, False) for item in node.value)
+            if not isinstance(node, yaml.MappingNode):
+                continue
+            seen: set = set()
+            for key_node, value_node in node.value:
+                key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
+                if key is not None and key in seen and not is_section:
+                    self.problem(key_node.start_mark, f"'{str(key)[:80]}' is given twice in one mapping "
+                                                      "(only one may stand)")
+                seen.add(key)
+                stack.append((value_node, node is root and key in ("rules", "params")))
 
     def check_keys(self, node: yaml.MappingNode) -> None:
         """Every top-level key is one a variant file has (a rule name there: not indented under 'rules:')."""
@@ -335,26 +397,12 @@ class _Reader:
         (Bundled variants are left to `rulespec coverage`, which checks them all: startup stays fast.)"""
         if Path(self.file).parent == bundled_dir():
             return
-        doc = spec.doc
         for rule in [*spec.rules.values(), *spec.params.values()]:
-            parsed = section_of_cite(rule.cite) if rule.cite else None
-            if parsed is None:
-                continue
-            cdoc, section = parsed
-            src = self.lines[rule.cite_line - 1] if 0 < rule.cite_line <= len(self.lines) else None
-            if doc and cdoc != doc:
-                self.problems.append(Problem(
-                    f"the citation names document '{cdoc}', but this variant's source.doc is '{doc}'",
-                    self.file, rule.cite_line, rule.cite_column, rule.name, src,
-                    f"cite it as '{doc} {rule.cite.split(' ', 1)[1]}'"))
-                continue
-            sections = known_sections(cdoc)
-            if sections is not None and section not in sections:
-                hint = did_you_mean(section, sections)
-                self.problems.append(Problem(
-                    f"document {cdoc} has no section '{section}' (its clause index lists {len(sections)})",
-                    self.file, rule.cite_line, rule.cite_column, rule.name, src,
-                    f"did you mean '{hint}'?" if hint else f"see `rulespec coverage` and the clause index of {cdoc}"))
+            found = document_problem(spec.doc, rule.cite)
+            if found is not None:
+                src = self.lines[rule.cite_line - 1] if 0 < rule.cite_line <= len(self.lines) else None
+                self.problems.append(Problem(found[0], self.file, rule.cite_line, rule.cite_column, rule.name,
+                                             src, found[1]))
 
     def read_rule(self, key_node, value_node, vid: str, is_param: bool) -> RuleDef | None:
         name = key_node.value
@@ -374,7 +422,7 @@ class _Reader:
         if text is None:
             return None
         full_text = text
-        text, inline_cite = _split_cite(text)
+        text, inline_cite = split_cite(text)
         cite = self.rule_cite(node, name, _plain(fields.get("cite")), inline_cite, _plain(fields.get("unspecified")))
         line, column, block_indent, folded = self.text_position(node)
         rule = RuleDef(name=name, text=text, cite=cite, origin=vid, file=self.file, line=line, column=column,
@@ -433,16 +481,10 @@ class _Reader:
     def rule_cite(self, node, name: str, cite: str | None, inline_cite: str | None,
                   unspecified: str | None) -> str | None:
         """The rule's citation (a 'cite:' key or an inline '@ …'), checked for its form and presence."""
-        if inline_cite and cite:
-            self.problem(node.start_mark, "rule has both an inline '@ citation' and a 'cite:' key", rule=name)
-        cite = cite or inline_cite
-        if cite is not None and not CITE_RE.match(cite):
-            self.problem(node.start_mark, f"citation {cite!r} is not of the form 'DOC §Section' or 'DOC ¶N'",
-                         rule=name, suggestion="cite the document id and its section, e.g. 004 §Nil and Blind Nil")
-        if cite is None and unspecified is None:
-            self.problem(node.start_mark, "rule has no citation: add '@ NNN §Section' or a 'cite:' key "
-                                          "(or 'unspecified: why' where the document is silent)", rule=name)
-        return cite
+        found = cite_problem(cite, inline_cite, unspecified)
+        if found is not None:
+            self.problem(node.start_mark, found[0], rule=name, suggestion=found[1])
+        return cite or inline_cite
 
     def text_position(self, node) -> tuple[int, int, int | None, tuple[int, ...]]:
         """Where the rule's text starts (line, column), a block's indent and a folded block's line lengths."""
@@ -555,15 +597,24 @@ def _label(spec: VariantSpec) -> str:
     return spec.file
 
 
-def resolve_chain(spec: VariantSpec) -> list[VariantSpec]:
-    """The variant and its ancestors, root first; a cycle or unknown base is a ``RulesFileError``."""
+def find_bundled(ref: str) -> VariantSpec:
+    """A bundled variant by id; a path is refused (what a request names may reach no file of the server's)."""
+    if ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref or os.sep in ref:
+        raise UnknownVariantError(f"'{_shown(ref)}' is a path; a house rule sent to the service extends a bundled "
+                                  f"variant id (bundled: {', '.join(bundled_ids())})")
+    return find_variant(ref)
+
+
+def resolve_chain(spec: VariantSpec, bundled_only: bool = False) -> list[VariantSpec]:
+    """The variant and its ancestors, root first; a cycle or unknown base is a ``RulesFileError``.
+    With ``bundled_only`` (a variant sent with a request) every ``extends`` must name a bundled variant."""
     chain = [spec]
     seen = {spec.id}
     while chain[-1].extends:
         child = chain[-1]
         base_dir = Path(child.file).parent if child.file and not child.file.startswith("<") else None
         try:
-            parent = find_variant(child.extends, base_dir)
+            parent = find_bundled(child.extends) if bundled_only else find_variant(child.extends, base_dir)
         except UnknownVariantError as exc:
             line, col = child.extends_pos
             raise RulesFileError([Problem(f"'extends': {exc}", child.file, line, col,
