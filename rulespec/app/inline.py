@@ -74,32 +74,37 @@ def _rule(spec: VariantSpec, name, rule, path: str, is_param: bool) -> RuleDef:
     kept in ``spec.problems`` (reported with the compiler's)."""
     if not isinstance(name, str) or not NAME_RE.match(name) or len(name) > MAX_NAME_CHARS:
         raise InputError(f"'{str(name)[:100]}' is not a rule name (dotted lower-case words)", path)
+    entry = _entry(rule, path)
+    value_path = f"{path}.value" if isinstance(rule, Mapping) else path
+    written = _text_of(entry["value"], value_path)
+    text, inline_cite = split_cite(written)
+    cite, unspecified = entry.get("cite"), entry.get("unspecified")
+    if cite is None and unspecified is None and inline_cite is None:
+        cite = f"house §{name}"
+    cite_path = f"{path}.cite" if cite is not None else value_path
+    for found in (cite_problem(cite, inline_cite, unspecified), document_problem(spec.doc, cite or inline_cite)):
+        if found is not None:
+            spec.problems.append(Problem(found[0], cite_path, rule=name, suggestion=found[1], field=cite_path))
+    return RuleDef(name=name, text=text, cite=cite or inline_cite, origin=spec.id, file=value_path, line=1,
+                   column=1, note=entry.get("note"), unspecified=unspecified,
+                   choices=_choices(entry.get("choices"), f"{path}.choices"), is_param=is_param, written=written)
+
+
+def _entry(rule, path: str) -> dict:
+    """A rule's fields (a bare value is ``{"value": ...}``), each key known and each text a bounded text."""
     entry = dict(rule) if isinstance(rule, Mapping) else {"value": rule}
     for key in entry:
         if key not in _RULE_KEYS:
             raise InputError(f"unknown key '{str(key)[:40]}' (allowed: {', '.join(_RULE_KEYS)})", f"{path}.{key}")
     if "value" not in entry:
         raise InputError("a rule written as an object needs a 'value'", f"{path}.value")
-    value_path = f"{path}.value" if isinstance(rule, Mapping) else path
-    written = _text_of(entry["value"], value_path)
     for key in ("cite", "note", "unspecified"):
         if entry.get(key) is not None and not isinstance(entry[key], str):
             raise InputError(f"'{key}' is text", f"{path}.{key}")
         if len(entry.get(key) or "") > MAX_NOTE_CHARS:
             raise InputError(f"'{key}' is {len(entry[key])} characters long; the limit is {MAX_NOTE_CHARS}",
                              f"{path}.{key}")
-    choices = _choices(entry.get("choices"), f"{path}.choices")
-    text, inline_cite = split_cite(written)
-    if entry.get("cite") is None and entry.get("unspecified") is None and inline_cite is None:
-        entry["cite"] = f"house §{name}"
-    cite_path = f"{path}.cite" if entry.get("cite") is not None else value_path
-    for found in (cite_problem(entry.get("cite"), inline_cite, entry.get("unspecified")),
-                  document_problem(spec.doc, entry.get("cite") or inline_cite)):
-        if found is not None:
-            spec.problems.append(Problem(found[0], cite_path, rule=name, suggestion=found[1], field=cite_path))
-    return RuleDef(name=name, text=text, cite=entry.get("cite") or inline_cite, origin=spec.id, file=value_path,
-                   line=1, column=1, note=entry.get("note"), unspecified=entry.get("unspecified"), choices=choices,
-                   is_param=is_param, written=written)
+    return entry
 
 
 def _choices(choices, path: str) -> list | None:
