@@ -15,6 +15,7 @@ from rulespec.errors import DeadEndError, GameError
 from rulespec.game.policies import RandomPolicy, SensiblePolicy
 from rulespec.model.ruleset import load_ruleset, ruleset_from_text
 from rulespec.model.variants import bundled_ids
+from rulespec.procedure.python import inline_rule
 
 
 def stepped_play_hand(rs, hands, dealer, policy, scores=(0, 0), bags=(0, 0)) -> dict:
@@ -89,25 +90,24 @@ def test_a_winner_outside_the_trick_is_a_game_error(winner, named):
     assert str(ours.value) == str(ref.value) and named in str(ours.value)
 
 
-@pytest.mark.parametrize("generate", [fused.play_cards, fused.play_cards_random])
-def test_generated_code_runs_with_empty_builtins(generate):
+def test_generated_code_reaches_only_the_rules_helpers_and_tables():
     rs = load_ruleset("tournament")
-    play = generate(rs)
-    env = play.__globals__
-    assert env["__builtins__"] == {}
-    assert set(env) == set(make_env({name: None for name in fused._TABLES})) | {"play_cards", "NONE", "_INT"}
-    assert env["_INT"] is int
-    assert generate(rs) is play                 # generated once per ruleset
+    play = fused.play_cards(rs)
+    tricks = play.__closure__[next(i for i, name in enumerate(play.__code__.co_freevars) if name == "tricks")]
+    env = tricks.cell_contents.__globals__
+    assert set(env["__builtins__"]) == {"range", "min", "max"}
+    assert set(env) - set(make_env({})) <= {"play_tricks", "NONE", "_KIND_NAME", "_fail", "_cnt", "_RANK", "_NSUIT",
+                                            "_SUIT", "_POW", "_SM"}
+    assert fused.play_cards(rs) is play                 # generated once per ruleset
 
 
-def test_the_random_policy_is_written_into_the_loop():
+def test_the_random_choice_is_the_random_policy_s():
     rs = load_ruleset("standard")
-    assert "choose(rs," in fused.source(rs) and "choose(rs," not in fused.source(rs, fused.CHOOSE_RANDOM)
     deal = E.deal_for("inline", 0, rs)
     hands = list(deal)
-    inlined = fused.play_cards_random(rs)(hands, 1, 13, random.Random(5).random, rs, None)
-    called = fused.play_cards(rs)(list(deal), 1, 13, RandomPolicy(random.Random(5)).play, rs, None)
-    assert inlined == called and hands == [0, 0, 0, 0]
+    written = fused.play_cards(rs)(hands, 1, fused.random_card(random.Random(5).random))
+    called = fused.play_cards(rs)(list(deal), 1, fused.policy_card(rs, RandomPolicy(random.Random(5)).play))
+    assert written == called and hands == [0, 0, 0, 0]
 
 
 @pytest.mark.parametrize("expr, what", [("open(a0)", "name 'open'"), ("_SM.__class__", "attribute '__class__'")])
@@ -116,7 +116,7 @@ def test_inlining_rejects_a_source_that_reaches_anything_else(expr, what):
     forged = replace(rs.rules["play.lead"], source=f"def rule(a0, a1, a2, a3, a4, a5, a6, a7):\n    return {expr}\n")
     rs.rules = {**rs.rules, "play.lead": forged}
     with pytest.raises(ValueError, match=f"unexpected {what}"):
-        fused.inline(rs, "play.lead", "play")
+        inline_rule(rs, "play.lead", "play", [f"v{i}" for i in range(8)])
 
 
 def test_the_whole_hand_loop_leaves_the_hand_state_as_the_steps_do():

@@ -135,8 +135,7 @@ def test_raise_bid_twin(variant):
                 assert h.num[i, partner] == (pbid.n if pbid else 0)
                 continue
             raises = [n for n in range(pbid.n, size + 1)
-                      if not E.team_refusals(rs, (E.Bid(E.REGULAR, n), last[i]), r["scores"], r["bags"], seat % 2,
-                                             explain=False)]
+                      if not E.team_refusals(rs, (E.Bid(E.REGULAR, n), last[i]), r["scores"], r["bags"], seat % 2)]
             assert [n for n in range(size + 1) if options[i, n]] == raises, (variant, i)
             assert h.num[i, partner] == (raises[-1] if raises else pbid.n)
             seen += 1

@@ -16,12 +16,10 @@ numba does not check bounds: a table is indexed by a card (0-53, or ``NONE``, -1
 from __future__ import annotations
 
 import ast
-from ..core.contexts import param_name
-from ..core.schema import BID_KINDS, CONTEXTS
+from ..core.schema import BID_KINDS
 from ..errors import NativeRuleError
-from ..game.fused import inline
-from ..game.procedure import LOCALS, context_values
 from ..model.ruleset import Ruleset
+from ..procedure.python import inline_rule
 
 TABLES = ("_RANK", "_NSUIT", "_SUIT", "_POW", "_SM")
 CALLS = frozenset({"_cnt", "_hi", "_lo", "_abs", "_div", "_mod", "_bit", "_min2", "_max2"})
@@ -114,14 +112,6 @@ _STEPS = {"count": ("        if {cond}:\n            found += 1\n", "found"),
           "all": ("        if not ({cond}):\n            return False\n", "True")}
 
 
-def context_variables(context: str) -> list[str]:
-    """The generated code's variable for each name of ``context``, in the schema's order: the card-play
-    procedure's own (``procedure.LOCALS``), else the name as a keyword (``team.score`` -> ``team_score``)."""
-    if context in LOCALS:
-        return context_values(context)
-    return [param_name(name) for name in CONTEXTS[context]]
-
-
 class NativeRules:
     """The rule expressions of one generated module, and the loop helpers they need (``helpers``)."""
 
@@ -130,13 +120,14 @@ class NativeRules:
         self.helpers: list[str] = []
         self._loops: dict[str, str] = {}     # a loop's source (named "{name}") -> its helper's name
 
-    def expr(self, rs: Ruleset, name: str, context: str) -> str:
-        """Rule ``name``'s expression over the variables of ``context`` (a ``procedure.RuleSource``)."""
-        tree = ast.parse(inline(rs, name, context, context_variables(context)), mode="eval")
+    def expr(self, rs: Ruleset, name: str, context: str, args: list[ast.expr]) -> ast.expr:
+        """Rule ``name``'s expression over ``args`` (one per name of ``context``), in numba's subset (the
+        lowered form's ``Target.rule``)."""
+        tree = ast.Expression(inline_rule(rs, name, context, args))
         tree = _Rewrite(self, name).visit(tree)
         ast.fix_missing_locations(tree)
         self.check(name, tree)
-        return ast.unparse(tree.body)
+        return tree.body
 
     def check(self, name: str, tree: ast.AST) -> None:
         """Refuse a rewritten expression with any node outside the shapes numba is given."""

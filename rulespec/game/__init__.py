@@ -2,17 +2,16 @@
 
 Import the public names from here; the modules are ``bids`` (bid values and bid
 rules), ``play`` (legal cards and trick winners with their explanations),
-``scoring`` (a hand's score and the game's end), ``procedure`` (the card play as
-templates), ``hand`` (``HandState``), ``fused`` (the whole-hand loop generated from
-the same templates), ``policies`` (seeded players) and ``engine`` (whole hands,
-deals and simulation).
+``scoring`` (a hand's score and the game's end), ``steps`` (the lowered form's
+functions for a ruleset, ``rulespec.procedure``), ``hand`` (``HandState``), ``fused``
+(the whole-hand card-play loop from the same form), ``policies`` (seeded players) and
+``engine`` (whole hands, deals and simulation).
 """
 from .bids import (BLIND, BLIND_NIL, NIL, REGULAR, Bid, bid_candidates, bid_refusals, legal_bids, parse_bid,
                    seat_rule, team_contract, team_refusals)
 from .engine import deal_cards, deal_for, play_hand, simulate
 from .hand import HandState
-from .play import Legal, by_seat, legal_cards, trick_winner
-from .procedure import applicable_constraints
+from .play import Legal, applicable_constraints, by_seat, legal_cards, trick_winner
 from .scoring import TeamResult, game_status, score_hand
 
 __all__ = ["BLIND", "BLIND_NIL", "NIL", "REGULAR", "Bid", "HandState", "Legal", "TeamResult",

@@ -11,9 +11,9 @@ from ..core import cards as C
 from ..errors import DeadEndError, GameError
 from ..model.ruleset import Ruleset
 from .bids import seat_rule
-from .fused import play_cards, play_cards_random
+from .fused import play_cards, policy_card, random_card
 from .hand import HandState
-from .play import bad_winner, by_seat
+from .play import by_seat
 from .policies import POLICIES, RandomPolicy
 from .scoring import game_status
 
@@ -89,11 +89,8 @@ def play_out(state: HandState, policy) -> None:
 def _play_out_fused(state: HandState, policy) -> None:
     """``play_out`` from the first trick by the whole-hand loop ``fused`` generates (the same cards)."""
     rs = state.rs
-    if type(policy) is RandomPolicy:   # its choice written into the loop: no call per card
-        won, plays, winners = play_cards_random(rs)(state.hands, state.leader, state.size, policy.rng.random, rs,
-                                                    bad_winner)
-    else:
-        won, plays, winners = play_cards(rs)(state.hands, state.leader, state.size, policy.play, rs, bad_winner)
+    choose = random_card(policy.rng.random) if type(policy) is RandomPolicy else policy_card(rs, policy.play)
+    won, plays, winners = play_cards(rs)(state.hands, state.leader, choose)
     state.won, state.plays, state.winners = won, plays, winners
     state.leader, state.number = winners[-1], state.size + 1
     state.last = (winners[-1], by_seat([card for _, card in plays[-4:]], plays[-4][0]))

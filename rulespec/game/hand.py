@@ -11,78 +11,15 @@ of it.  The card-play steps are generated per ruleset from the templates in
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from ..core import cards as C
 from ..lang.compiler import NONE
-from ..model.ruleset import Ruleset, per_ruleset
-from .bids import BLIND_NIL, REGULAR, REGULAR_BIDS, Bid, bid_refusals, legal_bids, seat_rule, team_refusals
-from .play import Legal, bad_winner, by_seat, irregularity, legal_cards
-from .procedure import FINISH_TRICK, PLAY_CARD, context_values, fill, indent, legal_source
+from ..model.ruleset import Ruleset
+from .bids import BLIND_NIL, REGULAR_BIDS, Bid, bid_refusals, legal_bids, seat_rule
+from .play import Legal, by_seat, irregularity, legal_cards
 from .scoring import TeamResult, score_hand
-
-
-def rule_global(name: str) -> str:
-    """The generated code's name for a compiled rule."""
-    return "R_" + name.replace(".", "__")
-
-
-def call_rule(rs: Ruleset, name: str, context: str) -> str:
-    """A call of the compiled rule with its context's values, taken by name."""
-    return f"{rule_global(name)}({', '.join(context_values(context))})"
-
-
-_LOAD = """\
-hands = st.hands
-trick = st.trick
-position = len(trick) + 1
-leading = position == 1
-hand = hands[seat]
-trick_mask = st.trick_mask
-led = st.led
-number = st.number
-broken = st.broken
-played = st.played
-"""
-
-
-def _steps_source(rs: Ruleset) -> str:
-    """HandState's generated steps: the legal set, one card played, a trick settled."""
-    return "\n".join([
-        "def legal(st, seat):",
-        indent(_LOAD),
-        indent(legal_source(rs, call_rule)),
-        "    return allowed",
-        "",
-        "def play(st, seat, card):",
-        indent(_LOAD),
-        "    plays = st.plays",
-        indent(fill(PLAY_CARD, rs, call_rule)),
-        "    st.broken, st.played, st.trick_mask, st.led = broken, played, trick_mask, led",
-        "",
-        "def finish(st):",
-        "    trick, trick_mask, led, number = st.trick, st.trick_mask, st.led, st.number",
-        "    leader, won, winners, plays = st.leader, st.won, st.winners, st.plays",
-        indent(fill(FINISH_TRICK, rs, call_rule)),
-        "    st.leader = leader",
-        "",
-    ])
-
-
-class _Steps:
-    """The generated step functions of one ruleset."""
-
-    def __init__(self, rs: Ruleset):
-        env: dict = {"__builtins__": {"len": len}, "NONE": NONE, "_SUIT": rs.suit_of, "rs": rs,
-                     "bad_winner": bad_winner}
-        env.update({rule_global(name): fn for name, fn in rs.fn.items()})
-        exec(compile(_steps_source(rs), f"<hand steps {rs.id}>", "exec"), env)  # noqa: S102 - templates only
-        self.legal: Callable[[HandState, int], int] = env["legal"]
-        self.play: Callable[[HandState, int, int], None] = env["play"]
-        self.finish: Callable[[HandState], None] = env["finish"]
-
-
-_steps_for = per_ruleset(_Steps)
+from .steps import KIND_CODE, steps_of
 
 
 class HandState:
@@ -96,7 +33,7 @@ class HandState:
 
     __slots__ = ("rs", "dealer", "dealt", "hands", "scores", "bags", "bids", "order", "exchanges", "size",
                  "leader", "number", "trick", "trick_mask", "led", "broken", "played", "won", "plays",
-                 "winners", "last", "_steps")
+                 "winners", "last", "_steps", "_cards", "_seats")
 
     def __init__(self, rs: Ruleset, hands: Sequence[int], dealer: int, scores: Sequence[int] = (0, 0),
                  bags: Sequence[int] = (0, 0)):
@@ -117,7 +54,8 @@ class HandState:
         self.plays: list[tuple[int, int]] = []
         self.winners: list[int] = []
         self.last: tuple[int, list[int]] | None = None
-        self._steps = _steps_for(rs)
+        self._steps = steps_of(rs)
+        self._cards, self._seats = [0, 0, 0, 0], [0, 0, 0, 0]     # the trick's cards and seats by position
 
     # ----------------------------------------------------------------------- bids
     @property
@@ -145,14 +83,14 @@ class HandState:
 
     def raise_options(self, seat: int) -> list[Bid]:
         """The bids ``seat``'s partner may raise to after ``seat``'s nil (its current bid included)."""
-        rs, bid = self.rs, self.bids[seat]
-        partner_bid = self.bids[C.partner_of(seat)]
-        if not (bid.is_nil and rs.params["nil.partner_may_raise"] and partner_bid is not None
-                and partner_bid.kind == REGULAR):
+        bid, partner_bid = self.bids[seat], self.bids[C.partner_of(seat)]
+        if partner_bid is None or not self._steps.may_raise(KIND_CODE[bid.kind], KIND_CODE[partner_bid.kind]):
             return []
-        return [REGULAR_BIDS[n] for n in range(partner_bid.n, self.size + 1)
-                if not team_refusals(rs, (REGULAR_BIDS[n], bid), self.scores, self.bags, C.team_of(seat),
-                                     explain=False)]
+        team = C.team_of(seat)
+        options = [False] * (self.size + 1)
+        self._steps.raise_options(options, partner_bid.n, KIND_CODE[bid.kind], self.scores[team], self.bags[team],
+                                  self.scores[1 - team], self.bags[1 - team])
+        return [REGULAR_BIDS[n] for n in range(self.size + 1) if options[n]]
 
     def raise_bid(self, seat: int, bid: Bid) -> None:
         """``seat`` (the nil bidder's partner) raises its bid to ``bid``."""
@@ -187,7 +125,9 @@ class HandState:
 
     def legal(self, seat: int | None = None) -> int:
         """The cards the seat to play (or ``seat``, where a recorded play says who played) may play."""
-        return self._steps.legal(self, self.to_play if seat is None else seat)
+        position = len(self.trick) + 1
+        return self._steps.legal(self.hands[self.to_play if seat is None else seat], self.trick_mask, self.led,
+                                 self.number, position, position == 1, self.broken, self.played)
 
     def legal_cards(self, seat: int | None = None, explain: bool = False) -> Legal:
         """``legal`` with the conflicts and dead ends met (and with ``explain``, the rules applied)."""
@@ -201,12 +141,20 @@ class HandState:
 
     def play(self, card: int, seat: int | None = None) -> None:
         """The seat to play (or ``seat``) plays ``card`` from its hand; legality is the caller's to judge."""
-        self._steps.play(self, self.to_play if seat is None else seat, card)
+        seat = self.to_play if seat is None else seat
+        position = len(self.trick) + 1
+        self.broken, self.played, self.trick_mask, self.led = self._steps.play_card(
+            self.hands, seat, card, self._cards, self._seats, self.trick_mask, self.led, self.number, position,
+            position == 1, self.broken, self.played)
+        self.trick.append(card)
+        self.plays.append((seat, card))
 
     def finish_trick(self) -> int:
         """Settle the complete trick: the seat that played the winning card leads next; returns it."""
         trick_leader, trick = self.plays[-4][0], self.trick
-        self._steps.finish(self)
+        self.leader = self._steps.trick_winner(self._cards, self._seats, self.trick_mask, self.led, self.number)
+        self.won[self.leader] += 1
+        self.winners.append(self.leader)
         if self.number == self.size:
             self.last = (self.leader, by_seat(trick, trick_leader))
         self.trick, self.trick_mask, self.led = [], 0, NONE
@@ -221,6 +169,7 @@ class HandState:
         other.hands, other.bids, other.order = list(self.hands), list(self.bids), list(self.order)
         other.trick, other.won, other.plays = list(self.trick), list(self.won), list(self.plays)
         other.winners, other.exchanges = list(self.winners), list(self.exchanges)
+        other._cards, other._seats = list(self._cards), list(self._seats)
         return other
 
     # ----------------------------------------------------------------------- score

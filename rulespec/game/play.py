@@ -1,20 +1,21 @@
-"""Card play rules: the legal cards of a seat, trumps broken, the winner of a trick.
+"""Card play rules: the legal cards of a seat and the winner of a trick, with their explanations.
 
-The play constraints narrow a hand in priority order; conflicts and dead ends are
-recorded (see ``legal_cards``).  The per-card step of a hand is ``hand.HandState``.
+The card play itself is the lowered form's (``procedure.card_play``, as ``steps``): the play
+constraints narrow a hand in priority order, conflicts and dead ends noted (see ``legal_cards``).
+The per-card step of a hand is ``hand.HandState``.
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NoReturn
 
 from ..core import cards as C
-from ..core.contexts import ARGS
-from ..errors import GameError
+from ..core.schema import PLAY_CONSTRAINTS
 from ..lang.compiler import NONE
-from ..model.ruleset import Ruleset
-from .procedure import applicable_constraints
+from ..model.ruleset import Ruleset, load_ruleset
+from ..procedure.form import rules_asked
+from .steps import steps_of
 
 # --------------------------------------------------------------------------- play
 @dataclass
@@ -26,33 +27,27 @@ class Legal:
     dead_ends: list[dict] = field(default_factory=list)
 
 
-def _narrow(rs: Ruleset, args: tuple, names: tuple[str, ...], hand: int, record: Legal | None,
-            explain: bool = False) -> int:
-    """Apply the play constraints ``names`` in priority order (see ``legal_cards``); ``record`` receives
-    conflicts and dead ends, and with ``explain`` the steps applied."""
-    allowed = hand
-    applied: list[tuple[str, int]] = []   # (rule, cards it permits)
-    fns = rs.fn
-    for name in names:
-        permitted = fns[name](*args) & hand
-        if permitted == hand:
-            continue
-        if permitted == 0:
-            if record is not None:
-                record.dead_ends.append({**rs.cite(name), "why": "allows none of the cards in this hand"})
-            continue
-        if allowed & permitted == 0:
-            if record is not None:
-                clash = [r for r, p in applied if p & permitted == 0] or [r for r, _ in applied]
-                record.conflicts.append({"rules": [*clash, name], "cites": [rs.cite(r) for r in [*clash, name]],
-                                         "why": f"{name} allows only {' '.join(C.card_names(permitted))}, "
-                                                f"which {', '.join(clash)} excludes; {clash[0]} is applied"})
-            continue
-        allowed &= permitted
-        applied.append((name, permitted))
-        if explain:
-            record.steps.append(rs.step(name, C.card_names(permitted)))
-    return allowed
+class _LegalNotes:
+    """The explanation of a legal set from the card play's notes: each constraint applied (with
+    ``explain``), the conflicts and the dead ends met."""
+
+    def __init__(self, rs: Ruleset, record: Legal, explain: bool):
+        self.rs, self.record, self.explain = rs, record, explain
+        self.applied: list[tuple[str, int]] = []     # (rule, cards it permits)
+
+    def note(self, kind: str, name: str, permitted: int = 0) -> None:
+        rs, record = self.rs, self.record
+        if kind == "dead_end":
+            record.dead_ends.append({**rs.cite(name), "why": "allows none of the cards in this hand"})
+        elif kind == "conflict":
+            clash = [r for r, p in self.applied if p & permitted == 0] or [r for r, _ in self.applied]
+            record.conflicts.append({"rules": [*clash, name], "cites": [rs.cite(r) for r in [*clash, name]],
+                                     "why": f"{name} allows only {' '.join(C.card_names(permitted))}, "
+                                            f"which {', '.join(clash)} excludes; {clash[0]} is applied"})
+        else:
+            self.applied.append((name, permitted))
+            if self.explain:
+                record.steps.append(rs.step(name, C.card_names(permitted)))
 
 
 def legal_cards(rs: Ruleset, hand: int, trick: Sequence[int], number: int, broken: bool,
@@ -69,12 +64,24 @@ def legal_cards(rs: Ruleset, hand: int, trick: Sequence[int], number: int, broke
     trick_mask = 0
     for card in trick:
         trick_mask |= 1 << card
-    args = ARGS["play"](hand=hand, trick_cards=trick_mask, trick_led_suit=NONE if leading else rs.suit_of[trick[0]],
-                        trick_number=number, trick_position=len(trick) + 1, leading=leading, trump_broken=broken,
-                        played=played)
     result = Legal(hand)
-    result.cards = _narrow(rs, args, applicable_constraints(leading, number == 1), hand, result, explain)
+    result.cards = steps_of(rs).legal__x(_LegalNotes(rs, result, explain), hand, trick_mask,
+                                         NONE if leading else rs.suit_of[trick[0]], number, len(trick) + 1, leading,
+                                         broken, played)
     return result
+
+
+def applicable_constraints(leading: bool, first_trick: bool) -> tuple[str, ...]:
+    """The play constraints that apply to a seat leading or following, on the first trick or later, in
+    priority order: the ones the lowered form's ``legal`` asks in that situation."""
+    return _applicable(leading, first_trick)
+
+
+@functools.lru_cache(maxsize=None)
+def _applicable(leading: bool, first_trick: bool) -> tuple[str, ...]:
+    situation = {"leading": leading, "trick_number": 1 if first_trick else 2}
+    asked = rules_asked(load_ruleset("standard"), "legal", situation)
+    return tuple(name for name in asked if name in PLAY_CONSTRAINTS)
 
 
 # what each kind of irregular card is, by the play rule it breaks first
@@ -118,12 +125,6 @@ def _irregular_kind(rs: Ruleset, broken: str | None, card: int, leading: bool) -
     return "other"
 
 
-def bad_winner(rs: Ruleset, card: int) -> NoReturn:
-    """A ``trick.winner`` rule named a card that is not in the trick."""
-    raise GameError(f"rule trick.winner named {C.card_name(card) if card >= 0 else 'no card'}, "
-                    "which is not in the trick", "cards", "trick.winner", rs.rules["trick.winner"].cite)
-
-
 def trick_winner(rs: Ruleset, trick: Sequence[int], number: int = 1, explain: bool = False
                  ) -> tuple[int, list[dict]]:
     """Index (0 = leader) of the card that wins a complete trick, and the trail."""
@@ -131,10 +132,7 @@ def trick_winner(rs: Ruleset, trick: Sequence[int], number: int = 1, explain: bo
     for card in trick:
         mask |= 1 << card
     led = rs.suit_of[trick[0]]
-    card = rs.fn["trick.winner"](*ARGS["trick"](trick_cards=mask, trick_led_suit=led, trick_number=number,
-                                                trick_lead=trick[0]))
-    if card not in trick:
-        bad_winner(rs, card)
+    card = trick[steps_of(rs).trick_winner(list(trick), [0, 1, 2, 3], mask, led, number)]
     steps = []
     if explain:
         steps.append(rs.step("card.suit", C.SUIT_NAMES[led], f"{C.card_name(trick[0])} was led"))

@@ -27,7 +27,7 @@ from types import ModuleType
 from ..core import cards as C
 from ..core import jit
 from ..errors import JitUnavailable, NativeRuleError, RulespecError
-from ..game.play import bad_winner
+from ..game.steps import bad_winner
 from ..lang.compiler import NONE
 from ..model.ruleset import Ruleset, load_ruleset, per_ruleset
 from ..model.variants import bundled_ids

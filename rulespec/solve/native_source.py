@@ -4,8 +4,8 @@ The module holds the variant's card tables (as constant arrays), the rules' help
 (``fast.native.HELPERS``), three small functions made of the hand procedure's templates with each
 rule's checked expression inlined and rewritten into numba's typed subset by ``fast.native.NativeRules``
 (which refuses, naming the rule, anything outside a fixed list of shapes: ``NativeRuleError``) —
-``legal`` (a seat's legal set), ``breaks`` (``{trump.breaks}``) and ``winner`` (``{trick.winner}``),
-the same templates as the Python search's (``search.Rules``) — and the search itself (``ENGINE``,
+``legal`` (a seat's legal set), ``breaks`` and ``winner``, the lowered form's ``legal``, ``breaks``
+and ``winner_card`` as the Python search's are (``search.Rules``) — and the search itself (``ENGINE``,
 fixed text, run without the GIL: the service's other threads go on).  The engine is the Python
 search's algorithm: a null-window alpha-beta over single cards,
 depth first on an explicit stack (numba cannot cache recursive functions), with interchangeable cards
@@ -21,9 +21,12 @@ listed, ``DEPTHS`` of them).  The engine indexes only arrays it sized itself.
 """
 from __future__ import annotations
 
+import ast
+
 from ..fast.native import HELPERS, TABLES, NativeRules
-from ..game.procedure import fill, indent, legal_source
 from ..model.ruleset import Ruleset
+from ..procedure.form import Lowering, Target, renamed
+from .generated import NAMES
 from .partition import rank_free_breaks
 from .quick import Shape
 from .symmetry import equivariant, suit_orders
@@ -68,24 +71,8 @@ from rulespec.errors import RulespecError
 NONE = -1
 """
 
-RULES = """\
-
-
-@njit(cache=True)
-def legal(hand, trick_mask, led, number, position, leading, broken, played):
-{legal}
-    return allowed
-
-
-@njit(cache=True)
-def breaks(card, hand, leading, led, number):
-    return bool({trump.breaks})
-
-
-@njit(cache=True)
-def winner(trick_mask, led, number, lead):
-    return {trick.winner}
-"""
+# the search's card play: the lowered form's functions, as the engine calls them
+_RULES = (("legal", "legal"), ("breaks", "breaks"), ("winner_card", "winner"))
 
 ENGINE = """\
 
@@ -958,5 +945,13 @@ def source(rs: Ruleset) -> str:
         "".join(f"{name} = {globals()[name]}\n" for name in _SHARED),
     ])
     native = NativeRules(rs)      # the rules' expressions in numba's typed subset
-    rules = fill(RULES.replace("{legal}", indent(legal_source(rs, native.expr, None))), rs, native.expr)
+    lowering = Lowering(rs, Target(native.expr))
+    rules = "".join(_rule_function(lowering, name, called) for name, called in _RULES)
     return "".join([HEADER, constants, HELPERS, *native.helpers, rules, ENGINE])
+
+
+def _rule_function(lowering: Lowering, name: str, called: str) -> str:
+    """A card-play function of the lowered form in numba, under the engine's names for its variables."""
+    node = renamed(lowering.function(name), NAMES)
+    node.name = called
+    return "\n\n@njit(cache=True)\n" + ast.unparse(ast.fix_missing_locations(node)) + "\n"

@@ -21,9 +21,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from ..game.fused import inline
-from ..game.procedure import fill
 from ..model.ruleset import Ruleset
+from ..procedure.python import inline_text
 
 # the nodes a rank-free trump-breaking rule may have: suits, identities, membership, no order
 _RANK_FREE = (ast.Expression, ast.BoolOp, ast.And, ast.Or, ast.UnaryOp, ast.Not, ast.Invert, ast.Compare,
@@ -35,7 +34,7 @@ _ORDERED_TABLES = frozenset({"_POW", "_RANK", "_NSUIT", "_hi", "_lo", "_iter"})
 def rank_free_breaks(rs: Ruleset) -> bool:
     """Whether ``rs``'s ``{trump.breaks}`` reads only suits, identities and membership (no rank,
     no power, no highest or lowest): then it answers alike for cards swapped within a suit."""
-    tree = ast.parse(fill("{trump.breaks}", rs, inline), mode="eval")
+    tree = ast.parse(inline_text(rs, "trump.breaks", ("card", "hand", "leading", "led", "number")), mode="eval")
     return all(isinstance(node, _RANK_FREE) and not (isinstance(node, ast.Name) and node.id in _ORDERED_TABLES)
                for node in ast.walk(tree))
 

@@ -1,9 +1,9 @@
 """Quick tricks: a lower bound on the tricks the side on lead takes by cashing top cards of one suit,
 used only where the variant's compiled rules are shown to be follow-suit, trump-wins play.
 
-``Shape.of`` reads the generated sources of the rules that decide a trick after the first one
-(``game.procedure.narrowing`` for a seat leading and following, ``{trick.winner}``) and accepts a
-ruleset only when they are, character for character, one of these:
+``Shape.of`` reads the inlined expressions of the rules that decide a trick after the first one (the
+play constraints the lowered form's ``legal`` asks of a seat leading and following, ``trick.winner``)
+and accepts a ruleset only when they are, character for character, one of these:
 
 * following: the legal set is the hand's cards of the suit led when it has one, else the hand;
 * winning: the highest-power card of suit ``T`` in the trick if there is one, else the highest of
@@ -25,31 +25,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..game.fused import inline
-from ..game.procedure import fill, narrowing
 from ..model.ruleset import Ruleset
+from ..procedure.form import rules_asked
+from ..procedure.python import inline_text
 from .symmetry import equivariant, suit_orders
 
-_FOLLOW = """\
-allowed = hand
-narrowed = allowed & (hand & _SM[led] if hand & _SM[led] != 0 else hand)
-if narrowed:
-    allowed = narrowed
-"""
-_LEAD_ANY = """\
-allowed = hand
-narrowed = allowed & (hand)
-if narrowed:
-    allowed = narrowed
-"""
-_LEAD_BROKEN = """\
-allowed = hand
-narrowed = allowed & (hand if broken or hand & ~_SM[{T}] == 0 else hand & ~_SM[{T}])
-if narrowed:
-    allowed = narrowed
-"""
+# the rules' variables under the names the forms below are written with
+_PLAY = ("hand", "trick_mask", "led", "number", "position", "leading", "broken", "played")
+_TRICK = ("trick_mask", "led", "number", "lead")
+_FOLLOW = "hand & _SM[led] if hand & _SM[led] != 0 else hand"
+_LEAD_ANY = "hand"
+_LEAD_BROKEN = "hand if broken or hand & ~_SM[{T}] == 0 else hand & ~_SM[{T}]"
 _WIN_TRUMPS = "_hi(trick_mask & _SM[{T}]) if trick_mask & _SM[{T}] != 0 else _hi(trick_mask & _SM[led])"
 _WIN_PLAIN = "_hi(trick_mask & _SM[led])"
+
+
+def _after_first(rs: Ruleset, leading: bool) -> str | None:
+    """The one play constraint the lowered form asks of a seat leading (or following) after the first
+    trick, inlined; None when it asks another number of them."""
+    asked = rules_asked(rs, "legal", {"leading": leading, "trick_number": 2})
+    return inline_text(rs, asked[0], _PLAY) if len(asked) == 1 else None
 
 
 def _trump(winner: str) -> int | bool:
@@ -81,10 +76,10 @@ class Shape:
     @staticmethod
     def of(rs: Ruleset) -> Shape | None:
         """``rs``'s shape, or None when its rules are not (character for character) the forms above."""
-        if not equivariant(rs) or narrowing(rs, inline, False, False) != _FOLLOW:
+        if not equivariant(rs) or _after_first(rs, False) != _FOLLOW:
             return None
-        trump = _trump(fill("{trick.winner}", rs, inline))
-        restricted = _restricted(narrowing(rs, inline, True, False))
+        trump = _trump(inline_text(rs, "trick.winner", _TRICK))
+        restricted = _restricted(_after_first(rs, True))
         if trump is False or restricted is None:
             return None
         orders = suit_orders(rs)

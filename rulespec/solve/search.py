@@ -1,8 +1,8 @@
 """Double-dummy search of a card-play position under a variant's own rules.
 
 The legal sets, trumps breaking and the trick winner are generated per ruleset from
-the hand procedure's templates (``game.procedure.legal_source`` with each rule's
-checked expression inlined by ``game.fused.inline``), so the search plays exactly
+the lowered form's card play (``procedure.card_play``'s ``legal`` with each rule's
+checked expression inlined, ``procedure.python.inlined_function``), so the search plays exactly
 as ``HandState`` does.  The search answers one question at a time, "can ``team``
 make the ``counted`` seats take at least ``need`` of the remaining tricks?"
 (null-window alpha-beta over single cards), with a transposition table of trick
@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 
 from ..core import cards as C
 from ..errors import SearchBudgetError
-from ..game.fused import inline
-from ..game.play import bad_winner, legal_cards
-from ..game.procedure import fill, indent, legal_source
+from ..game.play import legal_cards
+from ..game.steps import bad_winner
+from ..procedure.python import inlined_function
 from ..lang.compiler import NONE, make_env
 from ..model.ruleset import Ruleset, per_ruleset
 from . import generated
@@ -79,21 +79,13 @@ class Step:
 
 
 def _rules_source(rs: Ruleset, partition: bool) -> str:
-    """The generated functions: the legal set leading and following, trumps breaking, the trick winner, and
-    the search's inner loop (``generated``)."""
+    """The generated functions: the legal set leading and following and trumps breaking (the lowered form's
+    ``legal`` and ``breaks``, the rules inlined), and the search's inner loop (``generated``)."""
+    lead = {"leading": True, "trick_position": 1, "trick_cards": 0, "trick_led_suit": NONE}
     return "\n".join([
-        "def legal_lead(hand, number, broken, played):",
-        "    trick_mask = 0\n    led = NONE\n    position = 1\n    leading = True",
-        indent(legal_source(rs, inline, True)),
-        "    return allowed",
-        "",
-        "def legal_follow(hand, trick_mask, led, number, position, broken, played):",
-        "    leading = False",
-        indent(legal_source(rs, inline, False)),
-        "    return allowed",
-        "",
-        "def breaks(card, hand, leading, led, number):",
-        indent(fill("return {trump.breaks}\n", rs, inline)),
+        inlined_function(rs, "legal", generated.NAMES, lead, "legal_lead"),
+        inlined_function(rs, "legal", generated.NAMES, {"leading": False}, "legal_follow"),
+        inlined_function(rs, "breaks", generated.NAMES),
         generated.source(rs, partition),
     ])
 

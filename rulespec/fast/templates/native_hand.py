@@ -1,0 +1,82 @@
+"""The compiled engine's own part of a hand module (``fast.native_hand``): the deal (a Fisher-Yates shuffle
+of the pack), the players' decisions (each uniform among the legal options, from numba's generator) and
+the loop that plays ``count`` hands in order, each by the lowered form's ``whole_hand``."""
+import numba
+import numpy as np
+
+from .names import SIZE, _PACK, _cnt, _tz, whole_hand  # generated
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True)
+def deal(pack, hands):
+    for i in range(len(pack) - 1, 0, -1):
+        j = int(np.random.random() * (i + 1))
+        pack[i], pack[j] = pack[j], pack[i]
+    for seat in range(4):
+        mask = 0
+        for k in range(seat * SIZE, (seat + 1) * SIZE):
+            mask |= 1 << pack[k]
+        hands[seat] = mask
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True)
+def _kth(options, k):
+    """The index of the k-th true entry of ``options``."""
+    for c in range(len(options)):
+        if options[c]:
+            if k == 0:
+                return c
+            k -= 1
+    return -1
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True)
+def _choose_bid(seat, options, count, hand):
+    return _kth(options, int(np.random.random() * count))
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True)
+def _choose_raise(seat, options, count, hand):
+    return _kth(options, int(np.random.random() * count))
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True)
+def _choose_cards(seat, mask, count):
+    out = 0
+    for _ in range(count):
+        k = int(np.random.random() * _cnt(mask))
+        left = mask
+        while k:
+            left &= left - 1
+            k -= 1
+        bit = left & -left
+        out |= bit
+        mask &= ~bit
+    return out
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True)
+def _choose_card(seat, allowed, trick, position, hand):
+    k = int(np.random.random() * _cnt(allowed))
+    while k:
+        allowed &= allowed - 1
+        k -= 1
+    return _tz(allowed)
+
+
+@numba.njit(cache=True)
+def play(count, seed, dealer, deals, kinds, nums, openings, tricks, points, bags_added, bags_after, plays, leaders,
+         winners, gave, received):
+    np.random.seed(seed)
+    pack = _PACK.copy()
+    hands = np.zeros(4, dtype=np.int64)
+    scores = np.zeros(2, dtype=np.int64)
+    bags = np.zeros(2, dtype=np.int64)
+    options = np.zeros(2 * SIZE + 2, dtype=np.int64)
+    raises = np.zeros(SIZE + 1, dtype=np.int64)
+    for i in range(count):
+        deal(pack, hands)
+        for seat in range(4):
+            deals[i, seat] = hands[seat]
+        whole_hand(hands, dealer, scores, bags, kinds[i], nums[i], openings[i], tricks[i], points[i], bags_added[i],
+                   bags_after[i], plays[i], leaders[i], winners[i], gave[i], received[i], options, raises)

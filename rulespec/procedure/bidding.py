@@ -1,0 +1,194 @@
+"""The lowered form: the bids (what a seat may bid, what a partnership may bid together, the raise).
+
+A bid is a kind (``K_*``) and a number: a regular bid of n tricks, nil, blind nil, or a blind team bid
+of n.  The candidates a seat chooses among are, in order: regular 1 to the hand size, nil, blind nil,
+blind 1 to the hand size (``candidate``).  A refusal is the index in ``BID_RULES`` of the first rule
+that refuses (``NO_RULE``: none).
+"""
+from __future__ import annotations
+
+from .lang import (K_BLIND, K_BLIND_NIL, K_NIL, K_PENDING, K_REGULAR, NO_RULE, Note, Same, distinct, inline, note,
+                   reads, rule)
+
+# the rules that can refuse a bid, in the order they are asked
+BID_RULES = ("bid.regular_min", "bid.regular_max", "nil.allowed", "blind_nil.allowed", "blind_bid.allowed",
+             "bid.team_min", "bid.team_max", "bid.team_valid")
+R_MIN, R_MAX, R_NIL, R_BLIND_NIL, R_BLIND, R_TEAM_MIN, R_TEAM_MAX, R_TEAM_VALID = range(8)
+
+
+@inline
+def ask(name: Note, unknown, hand_known):
+    """Rule ``name``'s value, or ``unknown`` where it reads a hand that is not known (an answer about a
+    bid without the bidder's cards)."""
+    value = unknown
+    if hand_known or not reads(name, "hand"):
+        value = rule(name)
+        note("checked", name, value)
+    else:
+        note("unchecked", name)
+    return value
+
+
+@inline
+def own_refusal(kind, bid_n, hand, seat, dealer, position, partner_kind, partner_n, team_score, team_bags,
+                opponents_score, opponents_bags, hand_known: Same):
+    """The first of the bidder's own rules that refuses a bid of ``kind`` (and ``bid_n`` tricks)."""
+    refused = NO_RULE
+    if kind == K_REGULAR:
+        low = ask("bid.regular_min", 0, hand_known)
+        high = ask("bid.regular_max", bid_n, hand_known)
+        if bid_n < low:
+            refused = R_MIN
+            note("refused_range", "bid.regular_min", low, high)
+        elif bid_n > high:
+            refused = R_MAX
+            note("refused_range", "bid.regular_max", low, high)
+    elif kind == K_NIL:
+        if not ask("nil.allowed", True, hand_known):
+            refused = R_NIL
+            note("refused_kind", "nil.allowed")
+    elif kind == K_BLIND_NIL:
+        if not ask("blind_nil.allowed", True, hand_known):
+            refused = R_BLIND_NIL
+            note("refused_kind", "blind_nil.allowed")
+    elif kind == K_BLIND:
+        if not ask("blind_bid.allowed", True, hand_known):
+            refused = R_BLIND
+            note("refused_kind", "blind_bid.allowed")
+    return refused
+
+
+@inline
+def kind_count(a, b, code):
+    """How many of two bid kinds are ``code``."""
+    return (1 if a == code else 0) + (1 if b == code else 0)
+
+
+@inline
+def regular_sum(ka, na, kb, nb):
+    """The tricks two bids name as regular bids."""
+    return (na if ka == K_REGULAR else 0) + (nb if kb == K_REGULAR else 0)
+
+
+def contract_of(ka, na, kb, nb, team_score, team_bags, opponents_score, opponents_bags):
+    """The contract a partnership plays for: a blind team bid's number, else rule ``bid.team_contract`` of
+    its regular bids (0 without one)."""
+    team_regular_sum = regular_sum(ka, na, kb, nb)
+    team_regular_count = kind_count(ka, kb, K_REGULAR)
+    team_nil_count = kind_count(ka, kb, K_NIL)
+    team_blind_nil_count = kind_count(ka, kb, K_BLIND_NIL)
+    team_blind_count = kind_count(ka, kb, K_BLIND)
+    contract = 0
+    if team_blind_count > 0:
+        contract = na if ka == K_BLIND else nb
+    elif team_regular_count > 0:
+        contract = rule("bid.team_contract")
+    return contract
+
+
+def pair_refusal(pk, pn, kind, bid_n, skip_min, team_score, team_bags, opponents_score, opponents_bags):
+    """The first team rule that refuses the pair of the partner's bid (``pk``, ``pn``) and this one
+    (``skip_min``: the team minimum is not asked, a nil bidder's partner may still raise)."""
+    refused = NO_RULE
+    if (pk == K_BLIND or kind == K_BLIND) and not (pk == K_BLIND and kind == K_BLIND and pn == bid_n):
+        refused = R_BLIND
+        note("blind_pair")
+    else:
+        team_regular_sum = regular_sum(pk, pn, kind, bid_n)
+        team_regular_count = kind_count(pk, kind, K_REGULAR)
+        team_nil_count = kind_count(pk, kind, K_NIL)
+        team_blind_nil_count = kind_count(pk, kind, K_BLIND_NIL)
+        team_blind_count = kind_count(pk, kind, K_BLIND)
+        if team_regular_count > 0:
+            contract = rule("bid.team_contract")
+            low = rule("bid.team_min")
+            high = rule("bid.team_max")
+            note("checked", "bid.team_contract", contract)
+            note("checked", "bid.team_min", low)
+            note("checked", "bid.team_max", high)
+            if contract < low and not skip_min:
+                refused = R_TEAM_MIN
+                note("refused_contract", "bid.team_min", low, contract)
+            if contract > high:
+                if refused == NO_RULE:
+                    refused = R_TEAM_MAX
+                note("refused_contract", "bid.team_max", high, contract)
+        valid = rule("bid.team_valid")
+        note("checked", "bid.team_valid", valid)
+        if not valid:
+            if refused == NO_RULE:
+                refused = R_TEAM_VALID
+            note("refused_pair", "bid.team_valid")
+    return refused
+
+
+@inline
+def bid_refusal(kind, bid_n, hand, seat, dealer, position, partner_kind, partner_n, team_score, team_bags,
+                opponents_score, opponents_bags, hand_known: Same):
+    """The first rule that refuses ``seat``'s bid: its own rules, then (once the partner has bid) the team's."""
+    refused = own_refusal(kind, bid_n, hand, seat, dealer, position, partner_kind, partner_n, team_score, team_bags,
+                          opponents_score, opponents_bags, hand_known)
+    if refused == NO_RULE and partner_kind != K_PENDING:
+        skip_min = (rule("nil.partner_may_raise") and (kind == K_NIL or kind == K_BLIND_NIL)
+                    and partner_kind == K_REGULAR)
+        refused = pair_refusal(partner_kind, partner_n, kind, bid_n, skip_min, team_score, team_bags, opponents_score,
+                               opponents_bags)
+    return refused
+
+
+@inline
+def candidate(choice, size):
+    """The bid of candidate ``choice``: its kind and number."""
+    kind = K_BLIND
+    bid_n = choice - size - 1
+    if choice < size:
+        kind = K_REGULAR
+        bid_n = choice + 1
+    elif choice == size:
+        kind = K_NIL
+        bid_n = 0
+    elif choice == size + 1:
+        kind = K_BLIND_NIL
+        bid_n = 0
+    return kind, bid_n
+
+
+@distinct
+def legal_bids(options, hand, seat, dealer, position, partner_kind, partner_n, team_score, team_bags,
+               opponents_score, opponents_bags):
+    """Which candidates ``seat`` may bid (into ``options``); returns how many.  The partner of a blind team
+    bidder bids the same."""
+    size = rule("deal.hand_size")
+    count = 0
+    for choice in range(2 * size + 2):
+        kind, bid_n = candidate(choice, size)
+        if partner_kind == K_BLIND:
+            ok = kind == K_BLIND and bid_n == partner_n
+        else:
+            ok = bid_refusal(kind, bid_n, hand, seat, dealer, position, partner_kind, partner_n, team_score,
+                             team_bags, opponents_score, opponents_bags, True) == NO_RULE
+        options[choice] = ok
+        count = count + (1 if ok else 0)
+    return count
+
+
+@distinct
+def raise_options(options, partner_n, kind, team_score, team_bags, opponents_score, opponents_bags):
+    """The numbers a nil bidder's partner who bid ``partner_n`` may raise to (``options[n]``), beside the nil
+    bid of ``kind``; returns how many."""
+    size = rule("deal.hand_size")
+    count = 0
+    options[0] = False
+    for value in range(1, size + 1):
+        ok = value >= partner_n
+        if ok:
+            ok = pair_refusal(K_REGULAR, value, kind, 0, False, team_score, team_bags, opponents_score,
+                              opponents_bags) == NO_RULE
+        options[value] = ok
+        count = count + (1 if ok else 0)
+    return count
+
+
+def may_raise(kind, partner_kind):
+    """Whether a seat's bid of ``kind`` lets its partner, who bid ``partner_kind``, raise that bid."""
+    return rule("nil.partner_may_raise") and (kind == K_NIL or kind == K_BLIND_NIL) and partner_kind == K_REGULAR

@@ -1,0 +1,146 @@
+"""The lowered form: a hand's score (reneges, each partnership's contract, overtricks, nils, the last
+trick's bonus, bags and their penalty) and whether the game is over.
+
+Each score line is a ``note("line", rule, points, fact=value, ...)``: the rule that gave the points and
+the facts they were worked out from (the words are the explaining back end's, ``game.scoring``).
+"""
+from __future__ import annotations
+
+from .bidding import contract_of
+from .lang import (K_BLIND, K_BLIND_NIL, K_NIL, K_REGULAR, NONE, RENEGE_BOTH, RENEGE_UNDEFINED, Same, fail, inline,
+                   note, rule)
+
+
+def renege_transfers(won, reneges, count: Same, adjust, offenders):
+    """The tricks each partnership gains (or loses) by the ``count`` reneges (their seats, in order) in
+    transfer mode (into ``adjust``), and which partnerships reneged (``offenders``)."""
+    mode = rule("renege.mode")
+    adjust[0] = 0
+    adjust[1] = 0
+    offenders[0] = False
+    offenders[1] = False
+    for i in range(count):
+        seat = reneges[i]
+        if seat != NONE:
+            if mode == "none":
+                fail(RENEGE_UNDEFINED, seat)
+            off = seat % 2
+            offenders[off] = True
+            if mode == "transfer":
+                moved = min(rule("renege.transfer_tricks"), won[off] + won[off + 2] + adjust[off])
+                adjust[off] = adjust[off] - moved
+                adjust[1 - off] = adjust[1 - off] + moved
+    if mode == "forfeit" and offenders[0] and offenders[1]:
+        fail(RENEGE_BOTH, 0)
+
+
+@inline
+def is_nil(kind):
+    """Whether a bid of ``kind`` is a nil or a blind nil."""
+    return kind == K_NIL or kind == K_BLIND_NIL
+
+
+def score_team(team: Same, kind, num, won, scores, bags, adjust, offender, victim, has_last: Same, last_winner,
+               last_cards):
+    """One partnership's hand: its points, the bags it adds, its bags after the hand and its contract.
+    ``adjust``: tricks moved by a transfer renege; ``offender``/``victim``: a forfeit renege by this side or the other;
+    ``last_cards``: the last trick's cards by seat (``has_last``: known), won by ``last_winner``."""
+    a = team
+    b = team + 2
+    team_score = scores[team]
+    team_bags = bags[team]
+    opponents_score = scores[1 - team]
+    opponents_bags = bags[1 - team]
+    team_blind = kind[a] == K_BLIND or kind[b] == K_BLIND
+    has_contract = team_blind or kind[a] == K_REGULAR or kind[b] == K_REGULAR
+    team_contract = contract_of(kind[a], num[a], kind[b], num[b], team_score, team_bags, opponents_score,
+                                opponents_bags)
+    nil_a = is_nil(kind[a])
+    nil_b = is_nil(kind[b])
+    team_nil_tricks = (won[a] if nil_a else 0) + (won[b] if nil_b else 0)
+    team_regular_tricks = won[a] + won[b] - team_nil_tricks
+    team_tricks = team_regular_tricks + team_nil_tricks
+    team_won = team_regular_tricks + (team_nil_tricks if rule("nil.tricks_count") else 0) + adjust
+    team_made = has_contract and not offender and (victim or team_won >= team_contract)
+    counts_overtricks = team_made or not (has_contract or offender)
+    beyond = team_regular_tricks + (team_nil_tricks if rule("nil.tricks_bags") else 0) + adjust - team_contract
+    team_overtricks = max(0, beyond) if counts_overtricks else 0
+    team_nil_count = (1 if nil_a else 0) + (1 if nil_b else 0)
+    team_nil_made = 0 if offender else (1 if nil_a and won[a] == 0 else 0) + (1 if nil_b and won[b] == 0 else 0)
+    points = 0
+    if adjust != 0:
+        note("line", "renege.transfer_tricks", 0, moved=adjust)
+    if has_contract:
+        if team_blind:
+            value = rule("blind_bid.made") if team_made else rule("blind_bid.set")
+            note("line", "blind_bid.made" if team_made else "blind_bid.set", value, blind=True,
+                 contract=team_contract, won=team_won, made=team_made, offender=offender, victim=victim)
+        else:
+            value = rule("scoring.made") if team_made else rule("scoring.set")
+            note("line", "scoring.made" if team_made else "scoring.set", value, blind=False,
+                 contract=team_contract, won=team_won, made=team_made, offender=offender, victim=victim)
+        points = points + value
+    per = rule("scoring.overtrick_points") if team_overtricks != 0 else 0
+    if per != 0:
+        points = points + per * team_overtricks
+        note("line", "scoring.overtrick_points", per * team_overtricks, over=team_overtricks, per=per,
+             contract=has_contract, nil_tricks=team_nil_tricks)
+    for seat in (a, b):
+        if is_nil(kind[seat]):
+            player_tricks = won[seat]
+            player_blind = kind[seat] == K_BLIND_NIL
+            made = player_tricks == 0 and not offender
+            if player_blind:
+                value = rule("blind_nil.made") if made else rule("blind_nil.failed")
+                note("line", "blind_nil.made" if made else "blind_nil.failed", value, seat=seat, blind=True,
+                     tricks=player_tricks)
+            else:
+                value = rule("nil.made") if made else rule("nil.failed")
+                note("line", "nil.made" if made else "nil.failed", value, seat=seat, blind=False,
+                     tricks=player_tricks)
+            points = points + value
+    if has_last:
+        last_trick_won = last_winner % 2 == team
+        last_trick_winning_card = last_cards[last_winner]
+        last_trick_team_cards = (1 << last_cards[a]) | (1 << last_cards[b])
+        last_trick_nil_cards = ((1 << last_cards[a]) if nil_a else 0) | ((1 << last_cards[b]) if nil_b else 0)
+        bonus = rule("bonus.last_trick")
+        if bonus != 0:
+            points = points + bonus
+            note("line", "bonus.last_trick", bonus, winner=last_winner, card=last_trick_winning_card)
+    added = rule("scoring.bags") if counts_overtricks else 0
+    if (victim or adjust > 0) and not rule("renege.victim_bags"):
+        if added != 0:
+            note("line", "renege.victim_bags", 0, bags=added)
+        added = 0
+    total = team_bags + added
+    limit = rule("bags.limit")
+    if limit > 0:
+        hits = 0
+        if rule("bags.carry"):
+            hits = total // limit
+        elif total >= limit:
+            hits = 1
+        for k in range(hits):
+            note("line", "bags.penalty", rule("bags.penalty"), total=total - k * limit, limit=limit)
+        points = points + hits * rule("bags.penalty")
+        total = total - hits * limit if rule("bags.carry") else (0 if hits > 0 else total)
+    return points, added, total, team_contract
+
+
+def game_end(scores, bags, hands):
+    """Whether the game is over after a hand with ``scores`` and ``bags`` (``hands`` played): whether a score
+    reached the target, whether another condition ends it, and the winning team (``NONE``: none, or tied)."""
+    ns_score = scores[0]
+    ew_score = scores[1]
+    ns_bags = bags[0]
+    ew_bags = bags[1]
+    high_score = max(ns_score, ew_score)
+    low_score = min(ns_score, ew_score)
+    lead = high_score - low_score
+    reached = rule("game.target_reached")
+    mercy = rule("game.mercy")
+    winner = NONE
+    if reached or mercy:
+        winner = rule("game.winner")
+    return reached, mercy, winner

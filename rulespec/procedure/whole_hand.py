@@ -1,0 +1,106 @@
+"""The lowered form: one whole hand, its phases in order -- the bids (each followed by the nil bidder's
+partner's raise), the blind-nil exchange, the tricks, the score -- for the back ends that play whole hands
+(the Python loop, the compiled engine, the arrays).  The deal is the back end's (its own generator); the
+players' decisions are its ``choose_*``.  The scalar steps (``game.hand.HandState``) take the phases one
+call at a time instead, from the same functions.
+"""
+from __future__ import annotations
+
+from .bidding import candidate, legal_bids, may_raise, raise_options
+from .card_play import legal, play_card, trick_winner
+from .lang import (K_BLIND_NIL, K_PENDING, NO_BID, NONE, choose_bid, choose_card, choose_cards, choose_raise, fail,
+                   rule, zeros)
+from .scoring import score_team
+
+
+def bid_all(hands, dealer, scores, bags, kind, num, opening, options, raises):
+    """Every seat bids in turn from the first bidder (``kind``, ``num``; ``opening``: the number bid before a
+    raise); after a nil the partner who bid a number may raise it."""
+    size = rule("deal.hand_size")
+    first = rule("deal.first_bidder")
+    for turn in range(4):
+        seat = (first + turn) % 4
+        partner = (seat + 2) % 4
+        team = seat % 2
+        count = legal_bids(options, hands[seat], seat, dealer, turn + 1, kind[partner], num[partner], scores[team],
+                           bags[team], scores[1 - team], bags[1 - team])
+        if count == 0:
+            fail(NO_BID, seat)
+        choice = choose_bid(seat, options, count, hands[seat])
+        bid_kind, bid_n = candidate(choice, size)
+        kind[seat] = bid_kind
+        num[seat] = bid_n
+        opening[seat] = bid_n
+        if may_raise(bid_kind, kind[partner]):
+            count = raise_options(raises, num[partner], bid_kind, scores[team], bags[team], scores[1 - team],
+                                  bags[1 - team])
+            if count > 0:
+                num[partner] = choose_raise(partner, raises, count, hands[partner])
+
+
+def exchange(hands, kind, gave, received):
+    """Each blind-nil bidder passes ``blind_nil.exchange`` cards to the partner and gets as many back (chosen
+    from the partner's hand before the pass), seat by seat."""
+    count = rule("blind_nil.exchange")
+    if count > 0:
+        for seat in range(4):
+            partner = (seat + 2) % 4
+            give = 0
+            back = 0
+            if kind[seat] == K_BLIND_NIL:
+                give = choose_cards(seat, hands[seat], count)
+                back = choose_cards(partner, hands[partner], count)
+                hands[seat] = (hands[seat] & ~give) | back
+                hands[partner] = (hands[partner] & ~back) | give
+                gave[seat] = give
+                received[seat] = back
+
+
+def play_tricks(hands, leader, won, plays, leaders, winners):
+    """Every trick of the hand from ``leader``: each seat's legal cards, the card chosen, the trick settled
+    (``plays``: each trick's cards from its leader on)."""
+    size = rule("deal.hand_size")
+    trump_broken = False
+    played = 0
+    trick = zeros(4)
+    trick_seats = zeros(4)
+    for trick_number in range(1, size + 1):
+        trick_cards = 0
+        trick_led_suit = NONE
+        leaders[trick_number - 1] = leader
+        for trick_position in range(1, 5):
+            leading = trick_position == 1
+            seat = (leader + trick_position - 1) % 4
+            hand = hands[seat]
+            allowed = legal(hand, trick_cards, trick_led_suit, trick_number, trick_position, leading, trump_broken,
+                            played)
+            card = choose_card(seat, allowed, trick, trick_position - 1, hand)
+            trump_broken, played, trick_cards, trick_led_suit = play_card(
+                hands, seat, card, trick, trick_seats, trick_cards, trick_led_suit, trick_number, trick_position,
+                leading, trump_broken, played)
+            plays[trick_number - 1, trick_position - 1] = card
+        leader = trick_winner(trick, trick_seats, trick_cards, trick_led_suit, trick_number)
+        won[leader] = won[leader] + 1
+        winners[trick_number - 1] = leader
+
+
+def whole_hand(hands, dealer, scores, bags, kind, num, opening, won, points, bags_added, bags_after, plays, leaders,
+               winners, gave, received, options, raises):
+    """One hand from the deal ``hands`` to each team's score (from ``scores`` and ``bags`` before it)."""
+    size = rule("deal.hand_size")
+    for seat in range(4):
+        kind[seat] = K_PENDING
+        num[seat] = 0
+        gave[seat] = 0
+        received[seat] = 0
+        won[seat] = 0
+    bid_all(hands, dealer, scores, bags, kind, num, opening, options, raises)
+    exchange(hands, kind, gave, received)
+    play_tricks(hands, rule("play.first_leader"), won, plays, leaders, winners)
+    last_cards = zeros(4)
+    last_leader = leaders[size - 1]
+    for position in range(4):
+        last_cards[(last_leader + position) % 4] = plays[size - 1, position]
+    for team in range(2):
+        points[team], bags_added[team], bags_after[team], contract = score_team(
+            team, kind, num, won, scores, bags, 0, False, False, True, winners[size - 1], last_cards)
