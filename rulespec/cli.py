@@ -100,16 +100,30 @@ def _with_hint(problem: Problem) -> Problem:
                                                    "see `rulespec rules`")
 
 
+_GENERATED = ("steps", "loop", "native", "array", "search", "native-search")
+
+
 @main.command()
 @click.argument("variant")
 @click.option("--python", "show_python", is_flag=True, help="Also print the generated Python of each rule.")
-def show(variant: str, show_python: bool) -> None:
+@click.option("--generated", type=click.Choice(_GENERATED), default=None,
+              help="Print instead the code a back end runs for the variant, lowered from the hand's one form: the "
+                   "scalar steps, the Python card-play loop, the compiled engine (numba), the array engine "
+                   "(numpy), the Python search or the compiled search.")
+def show(variant: str, show_python: bool, generated: str | None) -> None:
     """Print a variant's rules with their citations, marking inherited ones."""
     from .model.ruleset import load_ruleset
     try:
         rs = load_ruleset(variant)
     except RulespecError as exc:
         fail(str(exc))
+    if generated:
+        from .app.generated import generated as code
+        try:
+            click.echo(code(rs, generated), nl=False)
+        except RulespecError as exc:
+            fail(str(exc))
+        return
     click.echo(f"{rs.id}: {rs.title}")
     click.echo(f"source: {rs.doc}   chain: {' > '.join(rs.chain)}")
     for name, rule in rs.rules.items():

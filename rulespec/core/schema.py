@@ -72,36 +72,50 @@ CONTEXTS: dict[str, dict[str, str]] = {
 
 @dataclass(frozen=True)
 class Slot:
+    """A rule a variant sets: its name, type, context and meaning; the values it may take (an ``ENUM``'s
+    ``options``); and, for the test that every back end honours it (``tests/test_every_slot.py``), a ``probe``:
+    a value that changes what it does where its type's own change would not (a number moved by 3, a boolean
+    negated, a set of cards without the hearts), with the other rules it needs to be reached (``probe_with``)."""
     name: str
     type: str
     context: str
     doc: str
     options: tuple[str, ...] = ()
+    probe: str | None = None
+    probe_with: tuple[tuple[str, str], ...] = ()
 
 
 _SLOTS = [
     # deck and cards
-    Slot("deck.cards", CARDS, "deck", "the cards in the pack"),
-    Slot("card.suit", SUIT, "card", "the suit a card belongs to for following suit and trumping"),
-    Slot("card.power", INT, "card", "rank of a card within its suit (higher beats lower)"),
-    Slot("trump.suit", SUIT, "param", "the trump suit"),
+    Slot("deck.cards", CARDS, "deck", "the cards in the pack", probe="all_cards",
+         probe_with=(("card.suit", "if card == BJ or card == LJ then spades else card.natural_suit"),)),
+    Slot("card.suit", SUIT, "card", "the suit a card belongs to for following suit and trumping",
+         probe="if card == 2D then spades else card.natural_suit"),
+    Slot("card.power", INT, "card", "rank of a card within its suit (higher beats lower)",
+         probe="if card.rank == 14 then 1 else card.rank"),
+    Slot("trump.suit", SUIT, "param", "the trump suit", probe="hearts"),
     # deal
-    Slot("deal.hand_size", INT, "param", "cards dealt to each player"),
-    Slot("deal.next_dealer", SEAT, "seating", "who deals the next hand"),
-    Slot("deal.first_bidder", SEAT, "seating", "who bids first"),
+    Slot("deal.hand_size", INT, "param", "cards dealt to each player", probe="12"),
+    Slot("deal.next_dealer", SEAT, "seating", "who deals the next hand", probe="right_of(dealer)"),
+    Slot("deal.first_bidder", SEAT, "seating", "who bids first", probe="partner_of(dealer)"),
     # bidding
     Slot("bid.regular_min", INT, "bid", "smallest regular (non-nil) bid a player may make"),
-    Slot("bid.regular_max", INT, "bid", "largest regular bid a player may make"),
-    Slot("nil.allowed", BOOL, "bid", "whether this player may bid nil"),
+    Slot("bid.regular_max", INT, "bid", "largest regular bid a player may make", probe="5"),
+    Slot("nil.allowed", BOOL, "bid", "whether this player may bid nil",
+         probe_with=(("bid.team_max", "26"),)),
     Slot("blind_nil.allowed", BOOL, "bid", "whether this player may bid blind nil"),
     Slot("blind_bid.allowed", BOOL, "bid", "whether the team may bid blind bid.n tricks as a team"),
     Slot("bid.team_min", INT, "team_bid", "smallest team contract when the team has a regular bid"),
-    Slot("bid.team_max", INT, "team_bid", "largest team contract"),
-    Slot("bid.team_valid", BOOL, "team_bid", "any further condition on a team's pair of bids"),
-    Slot("bid.team_contract", INT, "team_bid", "the contract the team plays for, from its regular bids"),
+    Slot("bid.team_max", INT, "team_bid", "largest team contract", probe="9",
+         probe_with=(("bid.regular_max", "6"),)),
+    Slot("bid.team_valid", BOOL, "team_bid", "any further condition on a team's pair of bids",
+         probe="team.regular_sum != 5"),
+    Slot("bid.team_contract", INT, "team_bid", "the contract the team plays for, from its regular bids",
+         probe_with=(("bid.team_max", "30"),)),
     Slot("nil.partner_may_raise", BOOL, "param",
          "whether a nil bidder's partner who already bid may raise that bid"),
-    Slot("blind_nil.exchange", INT, "param", "cards exchanged between a blind-nil bidder and partner"),
+    Slot("blind_nil.exchange", INT, "param", "cards exchanged between a blind-nil bidder and partner",
+         probe="2", probe_with=(("blind_nil.allowed", "true"),)),
     # play
     Slot("play.lead", CARDS, "play", "cards a player may lead"),
     Slot("play.follow", CARDS, "play", "cards a player may play when not leading"),
@@ -109,9 +123,11 @@ _SLOTS = [
     Slot("play.first_trick_trump", CARDS, "play", "cards allowed on the first trick as to trumps"),
     Slot("play.first_trick_suit", CARDS, "play", "cards the first trick demands (e.g. lowest club)"),
     Slot("trump.breaks", BOOL, "break", "whether playing this card breaks trumps"),
-    Slot("play.first_leader", SEAT, "seating", "who leads the first trick"),
+    Slot("play.first_leader", SEAT, "seating", "who leads the first trick", probe="partner_of(dealer)"),
     # trick
-    Slot("trick.winner", CARD, "trick", "the card that wins a complete trick"),
+    Slot("trick.winner", CARD, "trick", "the card that wins a complete trick",
+         probe="if trick.cards.has(trump.suit) then lowest(trick.cards & trump.suit) "
+               "else highest(trick.cards & trick.led_suit)"),
     # hand scoring
     Slot("nil.tricks_count", BOOL, "param",
          "whether a nil bidder's tricks count toward the partnership's contract"),
@@ -121,12 +137,16 @@ _SLOTS = [
     Slot("scoring.set", INT, "team_hand", "points for a regular contract set (failed)"),
     Slot("scoring.overtrick_points", INT, "team_hand", "points for each overtrick"),
     Slot("scoring.bags", INT, "team_hand", "bags the team adds this hand"),
-    Slot("blind_bid.made", INT, "team_hand", "points for a blind team bid made"),
-    Slot("blind_bid.set", INT, "team_hand", "points for a blind team bid set"),
+    Slot("blind_bid.made", INT, "team_hand", "points for a blind team bid made",
+         probe_with=(("blind_bid.allowed", "true"),)),
+    Slot("blind_bid.set", INT, "team_hand", "points for a blind team bid set",
+         probe_with=(("blind_bid.allowed", "true"),)),
     Slot("nil.made", INT, "nil_hand", "points for a successful nil"),
     Slot("nil.failed", INT, "nil_hand", "points for a failed nil"),
-    Slot("blind_nil.made", INT, "nil_hand", "points for a successful blind nil"),
-    Slot("blind_nil.failed", INT, "nil_hand", "points for a failed blind nil"),
+    Slot("blind_nil.made", INT, "nil_hand", "points for a successful blind nil",
+         probe_with=(("blind_nil.allowed", "true"),)),
+    Slot("blind_nil.failed", INT, "nil_hand", "points for a failed blind nil",
+         probe_with=(("blind_nil.allowed", "true"),)),
     Slot("bonus.last_trick", INT, "bonus_hand", "bonus points tied to the last trick"),
     Slot("bags.limit", INT, "param", "bags that trigger a penalty (0: no bag rule)"),
     Slot("bags.penalty", INT, "param", "points added when the bag limit is reached (negative)"),
@@ -135,7 +155,8 @@ _SLOTS = [
          "what a called renege does: none (not a scoring event), forfeit (offenders set, "
          "opponents make their bid, hand ends) or transfer (tricks move to the opponents)",
          options=("none", "forfeit", "transfer")),
-    Slot("renege.transfer_tricks", INT, "param", "tricks moved per renege in transfer mode"),
+    Slot("renege.transfer_tricks", INT, "param", "tricks moved per renege in transfer mode",
+         probe_with=(("renege.mode", "transfer"),)),
     Slot("renege.lead", BOOL, "param",
          "whether leading a trump before trumps are broken is a renege (else an irregular card: play.irregular)"),
     Slot("play.irregular", ENUM, "param",
@@ -143,12 +164,14 @@ _SLOTS = [
          "accepted) or stands (it is played, without penalty)", options=("refused", "stands")),
     Slot("renege.victim_bags", BOOL, "param",
          "whether the renege's victims' overtricks count as bags (forfeit: the innocent side's; "
-         "transfer: the side given the tricks)"),
+         "transfer: the side given the tricks)",
+         probe_with=(("renege.mode", "transfer"),)),
     # game
     Slot("game.target", INT, "param", "the points total that ends the game"),
     Slot("game.target_reached", BOOL, "game", "whether a score has reached the target"),
     Slot("game.mercy", BOOL, "game", "any other condition that ends the game (lead, floor)"),
-    Slot("game.winner", TEAM, "game", "the winner once the game is over (none: tied, play on)"),
+    Slot("game.winner", TEAM, "game", "the winner once the game is over (none: tied, play on)",
+         probe="if ns.score > ew.score then EW else if ew.score > ns.score then NS else none"),
 ]
 
 SLOTS: dict[str, Slot] = {slot.name: slot for slot in _SLOTS}

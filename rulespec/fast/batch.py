@@ -19,9 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core import cards as C
-from ..errors import DeadEndError
 from ..model.ruleset import Ruleset
-from .hand import BatchHand, HandRules
+from .array_hand import array_module
 
 
 @functools.lru_cache(maxsize=1)
@@ -74,12 +73,13 @@ class BatchResult:
 
 
 class BatchEngine:
-    """A ruleset's array rules, and ``BatchHand`` driven by a policy for many hands at once."""
+    """A ruleset's array functions (``array_hand``), and its ``whole_hand`` played for many hands at once by
+    a policy's choices."""
 
     def __init__(self, rs: Ruleset):
         self.rs = rs
-        self.rules = HandRules(rs)
-        self.size = self.rules.size
+        self.module = array_module(rs)
+        self.size: int = rs.params["deal.hand_size"]
         self.deck = np.asarray(C.card_list(rs.deck), dtype=np.int64)
 
     # ------------------------------------------------------------------ deal
@@ -123,39 +123,44 @@ class BatchEngine:
             left &= ~bit
         return out
 
+    def _choosers(self, policy: str, rng: np.random.Generator, dealt: np.ndarray) -> dict[str, Callable]:
+        """The players' decisions of ``whole_hand`` under ``policy`` (``hashed``: keyed by the seat's cards)."""
+        size = self.size
+
+        def bid(rows, seat, options, count, hand):
+            return self._choose(options.T != 0, policy, rng, lambda: hash_key(hand, 13 + size))
+
+        def raise_(rows, seat, options, count, hand):
+            return self._choose(options.T != 0, policy, rng, lambda: hash_key(hand, 14 + size))
+
+        def cards(rows, seat, hand, count):
+            return self._pick_cards(np.broadcast_to(hand, (len(rows),)).copy(), count, policy, rng)
+
+        def card(rows, seat, allowed, trick, position, hand, number):
+            return self._choose_card(allowed, policy, rng, lambda: hash_key(dealt[seat, rows], number))
+        return {"_choose_bid": bid, "_choose_raise": raise_, "_choose_cards": cards, "_choose_card": card}
+
     # ------------------------------------------------------------------ the hand
-    def _bids(self, h: BatchHand, policy: str, rng: np.random.Generator) -> None:
-        """Four bids round the table, each followed by the nil partner's raise where the rules allow it."""
-        rules, rows = self.rules, h.rows
-        raise_key = 14 + self.size
-
-        def choose_raise(options: np.ndarray, seat: np.ndarray) -> np.ndarray:
-            return self._choose(options, policy, rng, lambda: hash_key(h.hands[rows, seat], raise_key))
-        for _ in range(4):
-            seat = h.bidder()
-            choice = self._choose(h.legal_bids(), policy, rng, lambda: hash_key(h.hands[rows, seat], 13 + self.size))
-            if (choice < 0).any():
-                bad = int(np.argmin(choice))
-                raise DeadEndError(f"{C.SEATS[int(seat[bad])]} has no legal bid (hand {bad} of the batch)", "bids")
-            h.bid(rules.cand_kind[choice], rules.cand_n[choice])
-            if rules.params["nil.partner_may_raise"]:
-                h.raise_bid(choose_raise)
-
     def play(self, count: int, seed: int = 0, policy: str = "random", dealer: int = 0,
              deals: np.ndarray | None = None) -> BatchResult:
         """Deal (or take ``deals``), bid, exchange, play and score ``count`` hands from 0-0."""
         rng = np.random.default_rng(seed)
-        hands = self.deal(rng, count) if deals is None else np.array(deals, dtype=np.int64)
-        dealt = hands.copy()
-        h = BatchHand(self.rules, hands, np.full(len(hands), dealer, dtype=np.int64))
-        self._bids(h, policy, rng)
-        h.exchange(lambda masks, k: self._pick_cards(masks, k, policy, rng))
-        for number in range(1, self.size + 1):
-            for _ in range(4):
-                seat = h.to_play()
-                legal = h.legal(seat)[0]
-                h.play(self._choose_card(legal, policy, rng, lambda: hash_key(dealt[h.rows, seat], number)), seat)
-            h.finish_trick()
-        points, bags_added, bags_after = h.score()
-        return BatchResult(h.kind, h.num, h.won, points, bags_added, bags_after, dealt, np.asarray(h.dealer),
-                           h.plays, h.leaders, h.winners, h.gave, h.received)
+        dealt = self.deal(rng, count) if deals is None else np.array(deals, dtype=np.int64)
+        n, size = len(dealt), self.size
+        hands = np.ascontiguousarray(dealt.T)          # (the array functions keep the hands on the last axis)
+
+        def zeros(*shape: int, dtype=np.int64) -> np.ndarray:
+            return np.zeros((*shape, n), dtype=dtype)
+        kind, num, opening, won = zeros(4), zeros(4), zeros(4), zeros(4)
+        points, bags_added, bags_after = zeros(2), zeros(2), zeros(2)
+        plays, leaders = zeros(size, 4, dtype=np.int8), zeros(size, dtype=np.int8)
+        winners, gave, received = zeros(size), zeros(4), zeros(4)
+        choosers = self._choosers(policy, rng, hands.copy())
+        self.module.whole_hand(np.arange(n), hands, np.full(n, dealer, dtype=np.int64), zeros(2), zeros(2), kind, num,
+                               opening, won, points, bags_added, bags_after, plays, leaders, winners, gave, received,
+                               zeros(2 * size + 2), zeros(size + 1),
+                               *(choosers[name] for name in self.module.choosers["whole_hand"]))
+        by_row = [np.ascontiguousarray(np.moveaxis(a, -1, 0)) for a in (kind, num, won, points, bags_added, bags_after)]
+        return BatchResult(*by_row, dealt, np.full(n, dealer, dtype=np.int64),
+                           *(np.ascontiguousarray(np.moveaxis(a, -1, 0)) for a in (plays, leaders, winners, gave,
+                                                                                    received)))

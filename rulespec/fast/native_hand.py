@@ -79,6 +79,9 @@ def _constants(rs: Ruleset) -> str:
     return "".join(lines)
 
 
+TEMPLATES = (_HEADER, HELPERS, _FAIL, text("native_hand"))     # every text the generator writes (besides the form's)
+
+
 def source(rs: Ruleset) -> str:
     """The numba module of ``rs``'s random hand (raises ``NativeRuleError`` for a rule it cannot express)."""
     rules = NativeRules(rs)

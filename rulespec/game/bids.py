@@ -210,12 +210,16 @@ def legal_bids(rs: Ruleset, seat: int, hand: int, dealer: int, bids, scores, bag
     if found is None:
         if len(answers) >= _BID_MEMO_LIMIT:
             answers.clear()
-        team = seat % 2
-        options = [False] * (2 * rs.params["deal.hand_size"] + 2)
-        steps_of(rs).legal_bids(options, hand, seat, dealer, _position(rs, seat, dealer), *_code(pbid),
-                                *_team_basics(scores, bags, team))
-        found = answers[key] = tuple(b for b, ok in zip(_candidates(rs), options) if ok)
+        found = answers[key] = tuple(_legal_bids(rs, seat, hand, dealer, pbid, scores, bags))
     return list(found)
+
+
+def _legal_bids(rs: Ruleset, seat: int, hand: int, dealer: int, pbid: Bid | None, scores, bags) -> list[Bid]:
+    """``legal_bids`` without the memo (``pbid``: the partner's bid so far)."""
+    options = [False] * (2 * rs.params["deal.hand_size"] + 2)
+    steps_of(rs).legal_bids(options, hand, seat, dealer, _position(rs, seat, dealer), *_code(pbid),
+                            *_team_basics(scores, bags, seat % 2))
+    return [b for b, ok in zip(_candidates(rs), options) if ok]
 
 
 def seat_rule(rs: Ruleset, rule: str, dealer: int) -> int:

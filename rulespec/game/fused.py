@@ -13,15 +13,15 @@ from ..model.ruleset import Ruleset, per_ruleset
 from ..procedure.python import loop
 from .steps import failure
 
-# a player's choice of a card: (seat, legal cards, the trick's cards by position, how many, hand) -> card
-Choose = Callable[[int, int, list[int], int, int], int]
+# a player's choice of a card: (seat, legal cards, the trick's cards by position, how many, hand, trick number)
+Choose = Callable[[int, int, list[int], int, int, int], int]
 PlayCards = Callable[[list[int], int, Choose], tuple[list[int], list[tuple[int, int]], list[int]]]
 
 
 def random_card(random: Callable[[], float]) -> Choose:
     """``policies.RandomPolicy.play`` written out (``random`` is its generator's): the k-th legal card, lowest
     id first, for k = int(random() * count) -- the same draw, so the same cards."""
-    def choose(seat: int, allowed: int, trick: list[int], position: int, hand: int) -> int:
+    def choose(seat: int, allowed: int, trick: list[int], position: int, hand: int, number: int) -> int:
         k = int(random() * allowed.bit_count())
         while k:
             allowed &= allowed - 1
@@ -32,7 +32,7 @@ def random_card(random: Callable[[], float]) -> Choose:
 
 def policy_card(rs: Ruleset, play: Callable) -> Choose:
     """A policy's ``play(rs, seat, legal, trick, hand)`` as a choice of the loop."""
-    def choose(seat: int, allowed: int, trick: list[int], position: int, hand: int) -> int:
+    def choose(seat: int, allowed: int, trick: list[int], position: int, hand: int, number: int) -> int:
         return play(rs, seat, allowed, trick[:position], hand)
     return choose
 

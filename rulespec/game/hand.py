@@ -33,7 +33,7 @@ class HandState:
 
     __slots__ = ("rs", "dealer", "dealt", "hands", "scores", "bags", "bids", "order", "exchanges", "size",
                  "leader", "number", "trick", "trick_mask", "led", "broken", "played", "won", "plays",
-                 "winners", "last", "_steps", "_cards", "_seats")
+                 "winners", "last", "_steps")
 
     def __init__(self, rs: Ruleset, hands: Sequence[int], dealer: int, scores: Sequence[int] = (0, 0),
                  bags: Sequence[int] = (0, 0)):
@@ -55,7 +55,6 @@ class HandState:
         self.winners: list[int] = []
         self.last: tuple[int, list[int]] | None = None
         self._steps = steps_of(rs)
-        self._cards, self._seats = [0, 0, 0, 0], [0, 0, 0, 0]     # the trick's cards and seats by position
 
     # ----------------------------------------------------------------------- bids
     @property
@@ -144,7 +143,8 @@ class HandState:
         seat = self.to_play if seat is None else seat
         position = len(self.trick) + 1
         self.broken, self.played, self.trick_mask, self.led = self._steps.play_card(
-            self.hands, seat, card, self._cards, self._seats, self.trick_mask, self.led, self.number, position,
+            self.hands, seat, self.hands[seat], card, [0, 0, 0, 0], [0, 0, 0, 0], self.trick_mask, self.led, self.number,
+            position,
             position == 1, self.broken, self.played)
         self.trick.append(card)
         self.plays.append((seat, card))
@@ -152,7 +152,8 @@ class HandState:
     def finish_trick(self) -> int:
         """Settle the complete trick: the seat that played the winning card leads next; returns it."""
         trick_leader, trick = self.plays[-4][0], self.trick
-        self.leader = self._steps.trick_winner(self._cards, self._seats, self.trick_mask, self.led, self.number)
+        self.leader = self._steps.trick_winner(trick, [seat for seat, _ in self.plays[-4:]], self.trick_mask, self.led,
+                                               self.number)
         self.won[self.leader] += 1
         self.winners.append(self.leader)
         if self.number == self.size:
@@ -169,7 +170,6 @@ class HandState:
         other.hands, other.bids, other.order = list(self.hands), list(self.bids), list(self.order)
         other.trick, other.won, other.plays = list(self.trick), list(self.won), list(self.plays)
         other.winners, other.exchanges = list(self.winners), list(self.exchanges)
-        other._cards, other._seats = list(self._cards), list(self._seats)
         return other
 
     # ----------------------------------------------------------------------- score

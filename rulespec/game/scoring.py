@@ -93,8 +93,7 @@ def score_hand(rs: Ruleset, bids: Sequence[Bid], tricks: Sequence[int], scores=(
     st = steps_of(rs)
     won = list(tricks)
     adjust, offenders = [0, 0], [False, False]
-    st.renege_transfers(won, list(reneges), len(reneges), adjust, offenders)
-    forfeit = rs.params["renege.mode"] == "forfeit" and any(offenders)
+    forfeit = st.renege_transfers(won, list(reneges), len(reneges), adjust, offenders)
     kind = [KIND_CODE[b.kind] for b in bids]
     num = [b.n for b in bids]
     winner, cards = last_trick if last_trick is not None else (0, (0, 0, 0, 0))

@@ -139,17 +139,9 @@ def bid_refusal(kind, bid_n, hand, seat, dealer, position, partner_kind, partner
 @inline
 def candidate(choice, size):
     """The bid of candidate ``choice``: its kind and number."""
-    kind = K_BLIND
-    bid_n = choice - size - 1
-    if choice < size:
-        kind = K_REGULAR
-        bid_n = choice + 1
-    elif choice == size:
-        kind = K_NIL
-        bid_n = 0
-    elif choice == size + 1:
-        kind = K_BLIND_NIL
-        bid_n = 0
+    kind = K_REGULAR if choice < size else (K_NIL if choice == size else (K_BLIND_NIL if choice == size + 1
+                                                                          else K_BLIND))
+    bid_n = choice + 1 if choice < size else (choice - size - 1 if choice > size + 1 else 0)
     return kind, bid_n
 
 

@@ -14,16 +14,16 @@ def narrow(allowed, hand, permitted, constraint: Note, card, index, refused):
     a constraint that allows none of the hand is a dead end, one that allows none of what the earlier
     ones left is a conflict (the earlier rule stands).  ``refused``: the first constraint applied that
     excludes ``card`` (its ``index`` in ``schema.PLAY_CONSTRAINTS``), when a card is asked about."""
-    permitted = permitted & hand
-    narrowed = allowed & permitted
-    if permitted != hand:
-        if permitted == 0:
+    narrowed = allowed & permitted          # (allowed is a part of the hand)
+    held = permitted & hand
+    if held != hand:
+        if held == 0:
             note("dead_end", constraint)
         elif narrowed == 0:
-            note("conflict", constraint, permitted)
+            note("conflict", constraint, held)
         else:
-            note("applied", constraint, permitted)
-            if card != NONE and refused == NO_RULE and (permitted >> card) & 1 == 0:
+            note("applied", constraint, held)
+            if card != NONE and refused == NO_RULE and (held >> card) & 1 == 0:
                 refused = index
     if narrowed != 0:
         allowed = narrowed
@@ -79,13 +79,11 @@ def winner_card(trick_cards, trick_led_suit, trick_number, trick_lead):
     return rule("trick.winner")
 
 
-def play_card(hands, seat, card, trick, trick_seats, trick_cards, trick_led_suit, trick_number: Same,
+def play_card(hands, seat, hand, card, trick, trick_seats, trick_cards, trick_led_suit, trick_number: Same,
               trick_position: Same, leading: Same, trump_broken, played):
-    """``seat`` plays ``card``: trumps may break, the card leaves the hand and joins the trick.  Returns
-    whether trumps are broken, the cards played, the trick's cards and the suit led."""
-    hand = hands[seat]
-    if not trump_broken:
-        trump_broken = breaks(card, hand, leading, trick_led_suit, trick_number)
+    """``seat`` plays ``card`` from its ``hand``: trumps may break, the card leaves the hand and joins the trick.
+    Returns whether trumps are broken, the cards played, the trick's cards and the suit led."""
+    trump_broken = trump_broken or breaks(card, hand, leading, trick_led_suit, trick_number)
     bit = 1 << card
     hands[seat] = hand & ~bit
     played = played | bit
@@ -97,13 +95,21 @@ def play_card(hands, seat, card, trick, trick_seats, trick_cards, trick_led_suit
     return trump_broken, played, trick_cards, trick_led_suit
 
 
-def trick_winner(trick, trick_seats, trick_cards, trick_led_suit, trick_number: Same):
-    """The seat that played the card rule ``trick.winner`` names in the complete trick (it leads next)."""
+@inline
+def winner_place(trick, trick_cards, trick_led_suit, trick_number):
+    """Where in the complete trick the card rule ``trick.winner`` names is (``NONE``: the rule named a card that
+    is not in the trick)."""
     win = winner_card(trick_cards, trick_led_suit, trick_number, trick[0])
     place = NONE
     for position in (3, 2, 1, 0):
         if trick[position] == win:
             place = position
+    return place
+
+
+def trick_winner(trick, trick_seats, trick_cards, trick_led_suit, trick_number: Same):
+    """The seat that played the card rule ``trick.winner`` names in the complete trick (it leads next)."""
+    place = winner_place(trick, trick_cards, trick_led_suit, trick_number)
     if place == NONE:
-        fail(BAD_WINNER, win)
+        fail(BAD_WINNER, winner_card(trick_cards, trick_led_suit, trick_number, trick[0]))
     return trick_seats[place]

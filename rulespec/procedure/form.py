@@ -195,6 +195,12 @@ class _Expander:
             return name not in self.external
         return self.form.functions[name].inline
 
+    def is_expression(self, name: str) -> bool:
+        """Whether function ``name`` is one ``return`` of an expression (and takes only names or constants)."""
+        body = [stmt for stmt in self.form.functions[name].node.body
+                if not (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant))]     # (its docstring)
+        return len(body) == 1 and isinstance(body[0], ast.Return)
+
     def function(self, name: str) -> ast.FunctionDef:
         """Function ``name`` expanded (shared: copy before changing it)."""
         if name not in self._done:
@@ -219,12 +225,13 @@ class _Expander:
                 out.append(stmt)
         return out
 
-    def inlined(self, caller: Function, call: ast.Call, before: list[ast.stmt]) -> ast.expr:
+    def inlined(self, caller: Function, call: ast.Call, before: list[ast.stmt], in_place: bool = False) -> ast.expr:
         """The statements of inline function ``call.func`` into ``before`` (as the caller's); its result.
 
         Literal arguments are put in the body first (a rule's name may be one) and its rules made explicit;
         then each name of the callee is replaced at once: a parameter that the body never assigns by its
-        argument when that is a name, every other by a name of its own."""
+        argument when that is a name (``in_place``: any argument, the function being one expression), every
+        other by a name of its own."""
         callee = self.form.functions[call.func.id]
         if len(call.args) != len(callee.params) or call.keywords:
             raise ProcedureError(f"{caller.where(call)}: {callee.name} takes {len(callee.params)} arguments")
@@ -239,7 +246,7 @@ class _Expander:
         for param, arg in zip(callee.params, call.args):
             if param in literal:
                 continue
-            if isinstance(arg, ast.Name) and param not in assigned:
+            if (isinstance(arg, ast.Name) or in_place) and param not in assigned:
                 values[param] = arg
             else:
                 values[param] = ast.Name(tag + param, ast.Load())
@@ -392,9 +399,13 @@ class _Calls(ast.NodeTransformer):
         return node
 
     def _lazy(self, node: ast.expr) -> None:
+        """In a lazy place (``and``, ``or``, if-else) only an inline function that is one expression is written
+        in (where it stands, evaluated as lazily as the call was)."""
         for sub in ast.walk(node):
-            if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and self._is_inline(sub.func.id):
+            if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and self._is_inline(sub.func.id) \
+                    and not self.expander.is_expression(sub.func.id):
                 raise ProcedureError(f"{self.fn.where(sub)}: an inline call in a lazy place (and, or, if-else)")
+        _ExpressionCalls(self.expander, self.fn).visit(node)
 
     def _is_inline(self, name: str) -> bool:
         return self.expander.inlines(name)
@@ -403,6 +414,24 @@ class _Calls(ast.NodeTransformer):
         node = self.generic_visit(node)
         if isinstance(node.func, ast.Name) and self._is_inline(node.func.id):
             return self.expander.inlined(self.fn, node, self.before)
+        return node
+
+
+class _ExpressionCalls(ast.NodeTransformer):
+    """Calls of inline functions that are one expression, written in where they stand."""
+
+    def __init__(self, expander: _Expander, fn: Function):
+        self.expander, self.fn = expander, fn
+
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        node = self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and self.expander.inlines(node.func.id) \
+                and self.expander.is_expression(node.func.id):
+            before: list[ast.stmt] = []
+            result = self.expander.inlined(self.fn, node, before, in_place=True)
+            if before:
+                raise ProcedureError(f"{self.fn.where(node)}: {node.func.id} cannot be written in where it stands")
+            return result
         return node
 
 
@@ -455,6 +484,7 @@ def _is_note(stmt: ast.stmt) -> bool:
 
 def _drop_notes(body: list[ast.stmt], notes: frozenset[str], functions: dict[str, Function]) -> list[ast.stmt]:
     """``body`` without its notes, the ``Note`` arguments of calls, and blocks left empty."""
+    noted = {name: fn for name, fn in functions.items() if fn.notes and not fn.inline}
     out = []
     for stmt in body:
         if _is_note(stmt):
@@ -466,9 +496,9 @@ def _drop_notes(body: list[ast.stmt], notes: frozenset[str], functions: dict[str
                 continue
             if not stmt.body:
                 stmt.body = [ast.Pass()]
-        for node in ast.walk(stmt):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in functions:
-                callee = functions[node.func.id]
+        for node in ast.walk(stmt) if noted else ():
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in noted:
+                callee = noted[node.func.id]
                 node.args = [a for p, a in zip(callee.params, node.args) if p not in callee.notes]
         out.append(stmt)
     return out
@@ -534,39 +564,46 @@ def _fold_block(body: list[ast.stmt]) -> list[ast.stmt]:
     """``body`` folded: an ``if`` on a constant is its taken branch, one with nothing left in either branch is
     gone (its test reads values, it changes none), a loop over nothing is gone."""
     out: list[ast.stmt] = []
+    fold = _Fold()
     for stmt in body:
-        stmt = _Fold().visit(stmt)
         if isinstance(stmt, ast.If):
-            stmt.body, stmt.orelse = _fold_block(stmt.body), _fold_block(stmt.orelse)
+            stmt.test = fold.visit(stmt.test)
             if _const(stmt.test):
-                out.extend(stmt.body if stmt.test.value else stmt.orelse)
+                out.extend(_fold_block(stmt.body if stmt.test.value else stmt.orelse))
                 continue
+            stmt.body, stmt.orelse = _fold_block(stmt.body), _fold_block(stmt.orelse)
             if not stmt.body and not stmt.orelse:
                 continue
             if not stmt.body:
                 stmt.test, stmt.body, stmt.orelse = ast.UnaryOp(ast.Not(), stmt.test), stmt.orelse, []
         elif isinstance(stmt, ast.For):
+            stmt.iter = fold.visit(stmt.iter)
             stmt.body = _fold_block(stmt.body) or [ast.Pass()]
             if isinstance(stmt.iter, ast.Call) and stmt.iter.func.id == "range" and all(map(_const, stmt.iter.args)) \
                     and not range(*(a.value for a in stmt.iter.args)):
                 continue
+        else:
+            stmt = fold.visit(stmt)
         if not isinstance(stmt, ast.Pass):
             out.append(stmt)
     return out
 
 
 class _Recording(Target):
-    """A target that puts a mark of each rule in its place (a name, so nothing folds it away)."""
+    """A target that puts a mark of each rule in its place (a name, so nothing folds it away; a parameter
+    left as its name too)."""
 
     def __init__(self) -> None:
-        super().__init__(lambda rs, name, context, args: ast.Name("_rule_" + name.replace(".", "__"), ast.Load()))
+        super().__init__(lambda rs, name, context, args: ast.Name("_rule_" + name.replace(".", "__"), ast.Load()),
+                         fold=False)
 
 
 def rules_asked(rs: Ruleset, name: str, values: dict[str, object]) -> tuple[str, ...]:
     """The rules function ``name`` asks, in the order written, when its parameters ``values`` have those
     values (the branches they rule out left out): e.g. the play constraints of a seat leading a trick."""
-    marks = [n for n in names_in(Lowering(rs, _Recording()).function(name, values)) if n.startswith("_rule_")]
-    return tuple(dict.fromkeys(mark[len("_rule_"):].replace("__", ".") for mark in marks))
+    marks = [n for n in names_in(Lowering(rs, _Recording()).function(name, values)) if n.startswith(("_rule_", "P_"))]
+    return tuple(dict.fromkeys(mark.split("_", 2)[-1].replace("__", ".") if mark.startswith("_rule_")
+                               else mark[2:].replace("__", ".") for mark in marks))
 
 
 def renamed(node: ast.FunctionDef, names: dict[str, str]) -> ast.FunctionDef:
@@ -581,12 +618,13 @@ def _propagate(body: list[ast.stmt], params: set[str]) -> list[ast.stmt]:
     """Copies and constants put in place (forward, branch by branch), then the assignments no one reads
     dropped: what writing functions into their callers leaves behind; folded again."""
     body = _Forward().block(_split_tuples(body), {})
-    while True:
+    for _ in range(4):          # (each round drops what only the dropped assignments read)
         read = set(names_in(ast.Module(body, [])))
         before = _size(body)
         body = _drop_dead(body, read | params)
         if _size(body) == before:
-            return _fold_block(body)
+            break
+    return _fold_block(body)
 
 
 def _size(body: list[ast.stmt]) -> int:
@@ -608,6 +646,15 @@ def _split_tuples(body: list[ast.stmt]) -> list[ast.stmt]:
                 continue
         out.append(stmt)
     return out
+
+
+def _targets(target: ast.expr) -> set[str]:
+    """The names an assignment's target gives a value (a subscript's array keeps its binding)."""
+    if isinstance(target, ast.Name):
+        return {target.id}
+    if isinstance(target, ast.Tuple):
+        return set().union(*(_targets(t) for t in target.elts))
+    return set()
 
 
 class _Forward:
@@ -645,8 +692,8 @@ class _Forward:
                 if isinstance(target, ast.Subscript):
                     target.value = self.expr(target.value, known)
                     target.slice = self.expr(target.slice, known)
-            self._forget(known, _assigned(ast.Module([ast.Assign(stmt.targets, ast.Constant(0))], [])))
             (target,) = stmt.targets
+            self._forget(known, _targets(target))
             if isinstance(target, ast.Name) and (_const(stmt.value) or isinstance(stmt.value, ast.Name)) \
                     and not (isinstance(stmt.value, ast.Name) and stmt.value.id == target.id):
                 known[target.id] = stmt.value
@@ -654,6 +701,8 @@ class _Forward:
 
     @staticmethod
     def _forget(known: dict[str, ast.expr], names: set[str]) -> None:
+        if not known or not names:
+            return
         for name in list(known):
             value = known[name]
             if name in names or isinstance(value, ast.Name) and value.id in names:

@@ -99,9 +99,9 @@ def choose_cards(seat: int, hand: int, count: int) -> int:
     raise NotImplementedError(seat)
 
 
-def choose_card(seat: int, allowed: int, trick, position: int, hand: int) -> int:
+def choose_card(seat: int, allowed: int, trick, position: int, hand: int, number: int) -> int:
     """The card a seat plays from its legal cards ``allowed`` (``trick``: the cards so far, ``position``
-    of them)."""
+    of them, of trick ``number``)."""
     raise NotImplementedError(seat)
 
 

@@ -13,7 +13,8 @@ from .lang import (K_BLIND, K_BLIND_NIL, K_NIL, K_REGULAR, NONE, RENEGE_BOTH, RE
 
 def renege_transfers(won, reneges, count: Same, adjust, offenders):
     """The tricks each partnership gains (or loses) by the ``count`` reneges (their seats, in order) in
-    transfer mode (into ``adjust``), and which partnerships reneged (``offenders``)."""
+    transfer mode (into ``adjust``), and which partnerships reneged (``offenders``); returns whether the reneges
+    forfeit the hand (forfeit mode: the offenders are set, the other side makes its bid)."""
     mode = rule("renege.mode")
     adjust[0] = 0
     adjust[1] = 0
@@ -32,6 +33,7 @@ def renege_transfers(won, reneges, count: Same, adjust, offenders):
                 adjust[1 - off] = adjust[1 - off] + moved
     if mode == "forfeit" and offenders[0] and offenders[1]:
         fail(RENEGE_BOTH, 0)
+    return mode == "forfeit" and (offenders[0] or offenders[1])
 
 
 @inline

@@ -70,13 +70,13 @@ def play_tricks(hands, leader, won, plays, leaders, winners):
         leaders[trick_number - 1] = leader
         for trick_position in range(1, 5):
             leading = trick_position == 1
-            seat = (leader + trick_position - 1) % 4
+            seat = (leader + (trick_position - 1)) % 4
             hand = hands[seat]
             allowed = legal(hand, trick_cards, trick_led_suit, trick_number, trick_position, leading, trump_broken,
                             played)
-            card = choose_card(seat, allowed, trick, trick_position - 1, hand)
+            card = choose_card(seat, allowed, trick, trick_position - 1, hand, trick_number)
             trump_broken, played, trick_cards, trick_led_suit = play_card(
-                hands, seat, card, trick, trick_seats, trick_cards, trick_led_suit, trick_number, trick_position,
+                hands, seat, hand, card, trick, trick_seats, trick_cards, trick_led_suit, trick_number, trick_position,
                 leading, trump_broken, played)
             plays[trick_number - 1, trick_position - 1] = card
         leader = trick_winner(trick, trick_seats, trick_cards, trick_led_suit, trick_number)

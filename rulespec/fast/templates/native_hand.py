@@ -56,7 +56,7 @@ def _choose_cards(seat, mask, count):
 
 
 @numba.njit(cache=True, no_cpython_wrapper=True)
-def _choose_card(seat, allowed, trick, position, hand):
+def _choose_card(seat, allowed, trick, position, hand, number):
     k = int(np.random.random() * _cnt(allowed))
     while k:
         allowed &= allowed - 1

@@ -18,10 +18,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...core import cards as C
-from ...core.contexts import ARGS
 from ...core.schema import PLAY_CONSTRAINTS
 from ...errors import RulespecError
-from ...fast.hand import BID_RULES, KIND_CODE, BatchHand, HandRules, StepMemo
+from ...fast.hand import BID_RULES, KIND_CODE, BatchHand, HandRules
 from ...model.ruleset import Ruleset
 from .replay import Outcome, Transcript, play_signature, replay
 
@@ -104,14 +103,10 @@ class BatchReplayer:
         h.adopt_play(p.hand)
         points, _, bags_after = h.score()
         after = h.scores + points
-        high, low = after.max(axis=1), after.min(axis=1)
-        args = ARGS["game"](ns_score=after[:, 0], ns_bags=bags_after[:, 0], ew_score=after[:, 1],
-                            ew_bags=bags_after[:, 1], high_score=high, low_score=low, lead=high - low,
-                            hands=hands_played)
-        n, fn = len(after), self.rules.fn
-        ends = (np.broadcast_to(np.asarray(fn["game.target_reached"](*args), dtype=bool), (n,))
-                | np.broadcast_to(np.asarray(fn["game.mercy"](*args), dtype=bool), (n,)))
-        winner = np.where(ends, np.broadcast_to(fn["game.winner"](*args), (n,)), -1)
+        n = len(after)
+        _, _, winner = self.rules.module.game_end(np.arange(n), np.ascontiguousarray(after.T),
+                                                  np.ascontiguousarray(bags_after.T), hands_played)
+        winner = np.broadcast_to(winner, (n,))
         return points, bags_after, winner >= 0, winner
 
 
@@ -134,14 +129,12 @@ def replayers_for(rss: Sequence[Ruleset]) -> list[BatchReplayer | None]:
 
 def play_all(rps: Sequence[BatchReplayer], b: _Batch) -> dict[tuple, _Play]:
     """The card play of every row under each distinct set of play rules among ``rps`` (by play
-    signature), in one pass: one ``BatchHand`` per set, all sharing a ``StepMemo`` so that each
-    distinct rule (by ``HandRules.key``) is evaluated once per step and trump-breaking state."""
+    signature), in one pass: one ``BatchHand`` per set."""
     groups = list({rp.sig: rp for rp in rps}.values())
     n, tricks = len(b.ts), b.cards.shape[1] // 4
     bits = np.left_shift(1, b.cards)
     hands = np.stack([np.bitwise_or.reduce(np.where(b.seats == s, bits, 0), axis=1) for s in range(4)], axis=1)
-    memo = StepMemo()
-    plays = [_Play(BatchHand(rp.rules, hands.copy(), b.dealer, leader=b.seats[:, 0], memo=memo),
+    plays = [_Play(BatchHand(rp.rules, hands.copy(), b.dealer, leader=b.seats[:, 0]),
                    np.full(n, -1, dtype=np.int64), np.full(n, -1, dtype=np.int64)) for rp in groups]
     in_deck = [((rp.rs.deck >> b.cards) & 1).astype(bool) for rp in groups]
     for number in range(1, tricks + 1):
@@ -154,7 +147,6 @@ def play_all(rps: Sequence[BatchReplayer], b: _Batch) -> dict[tuple, _Play]:
         leader = b.seats[:, 4 * number] if number < tricks else None
         for p in plays:
             p.hand.finish_trick(leader)
-        memo.clear()
     return {rp.sig: p for rp, p in zip(groups, plays)}
 
 

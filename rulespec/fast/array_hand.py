@@ -1,0 +1,484 @@
+"""The array back end: the lowered form's functions on numpy arrays, one row per hand, every row at one step.
+
+Each function of the form is written for many hands at once (``ArrayModule``): a value the same for every
+row (a parameter annotated ``Same``, a loop's counter, a constant, what is made of them only) stays a Python
+value and an ``if`` on it stays an ``if``; every other value is an array with a row per hand, and an ``if``
+on one is a mask (each assignment in it keeps the old value where the mask is false, ``np.where``; a
+block that calls anything is skipped when no row takes it).  An array of the form is stored with the hands
+as its last axis: ``x[i]`` for an ``i`` the same in every row is a row of values, one per hand; for an ``i``
+that differs by row it is read and written at flat positions (``_get``, ``_set``); a card table stays one
+table.  A loop must run alike for every
+row.  A ``@distinct`` function is worked out once per distinct row of the arguments it reads.  Each rule is
+its array function (``vector.vector_rules``), given only the context values it reads.  ``fail`` raises
+when any row fails.
+
+Bad constructs (a loop over values that differ by row, a return inside a masked block) are refused with
+``ProcedureError`` when the module is made, never run.
+"""
+from __future__ import annotations
+
+import ast
+import itertools
+from collections.abc import Callable
+
+import numpy as np
+
+from ..core.schema import BID_KINDS, CONTEXTS
+from ..errors import DeadEndError, GameError
+from ..model.ruleset import Ruleset, per_ruleset
+from ..procedure import lang
+from ..procedure.form import Lowering, ProcedureError, Target, form, names_in
+from .vector import vector_rules
+
+_TABLES = frozenset({"_SUIT", "_SM", "_POW", "_KIND_NAME"})
+
+
+def rule_global(name: str) -> str:
+    return "V_" + name.replace(".", "__")
+
+
+class _Rules:
+    """The array target's rules: a call of the rule's array function with the context values it reads."""
+
+    def __init__(self, rs: Ruleset):
+        self.rs = rs
+
+    def expr(self, rs: Ruleset, name: str, context: str, args: list[ast.expr]) -> ast.expr:
+        reads = rs.rules[name].names
+        given = [arg if dotted in reads else ast.Constant(0) for dotted, arg in zip(CONTEXTS[context], args)]
+        return ast.Call(ast.Name(rule_global(name), ast.Load()), given, [])
+
+
+def _kind_name(value: ast.expr) -> ast.expr:
+    return ast.Subscript(ast.Name("_KIND_NAME", ast.Load()), value, ast.Load())
+
+
+class _Vectorize:
+    """One lowered function written for arrays (see the module's text)."""
+
+    def __init__(self, node: ast.FunctionDef, same: frozenset[str], functions: frozenset[str]):
+        self.node, self.functions = node, functions
+        self.params = [a.arg for a in node.args.args]
+        self.arrays = {n.value.id for n in ast.walk(node) if isinstance(n, ast.Subscript)
+                       and isinstance(n.value, ast.Name) and n.value.id not in _TABLES}
+        self.perrow = (set(self.params) - set(same)) | self.arrays
+        self._analyse()
+        self.defined: set[str] = set(self.params)
+        self._masks = itertools.count(1)
+
+    # ----------------------------------------------------------------- which values differ by row
+    def _analyse(self) -> None:
+        while True:
+            before = len(self.perrow)
+            self._mark(self.node.body, False)
+            if len(self.perrow) == before:
+                return
+
+    def _mark(self, body: list[ast.stmt], masked: bool) -> None:
+        for stmt in body:
+            if isinstance(stmt, ast.If):
+                inner = masked or not self.same(stmt.test)
+                self._mark(stmt.body, inner)
+                self._mark(stmt.orelse, inner)
+            elif isinstance(stmt, ast.For):
+                if not self.same(stmt.iter):
+                    self.perrow.add(stmt.target.id)
+                self._mark(stmt.body, masked)
+            elif isinstance(stmt, (ast.Assign, ast.AugAssign)):
+                value = stmt.value
+                for target in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]):
+                    for name in (t.id for t in ast.walk(target) if isinstance(t, ast.Name) and
+                                 isinstance(t.ctx, ast.Store)):
+                        if masked or not self.same(value) or isinstance(target, ast.Tuple):
+                            self.perrow.add(name)
+
+    def same(self, node: ast.expr) -> bool:
+        """Whether ``node`` has one value for every row."""
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Name) and sub.id in self.perrow:
+                return False
+            if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and (
+                    sub.func.id in self.functions or sub.func.id.startswith("choose_") or sub.func.id == "zeros"):
+                return False
+        return True
+
+    # ----------------------------------------------------------------- writing it
+    def run(self) -> ast.FunctionDef:
+        node = self.node
+        node.body = self.block(node.body, None) or [ast.Pass()]
+        node.args.args.insert(0, ast.arg("_R"))
+        return ast.fix_missing_locations(node)
+
+    def block(self, body: list[ast.stmt], mask: str | None) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for stmt in body:
+            out.extend(self.stmt(stmt, mask))
+        return out
+
+    def stmt(self, stmt: ast.stmt, mask: str | None) -> list[ast.stmt]:
+        if isinstance(stmt, ast.AugAssign):
+            load = _as_load(stmt.target)
+            stmt = ast.Assign([stmt.target], ast.BinOp(load, stmt.op, stmt.value))
+        if isinstance(stmt, ast.Assign):
+            return self.assign(stmt.targets[0], self.expr(stmt.value), mask)
+        if isinstance(stmt, ast.If):
+            return self.if_(stmt, mask)
+        if isinstance(stmt, ast.For):
+            if not self.same(stmt.iter):
+                raise ProcedureError(f"{self.node.name}: a loop over values that differ from hand to hand")
+            self.defined.add(stmt.target.id)
+            return [ast.For(stmt.target, self.expr(stmt.iter), self.block(stmt.body, mask) or [ast.Pass()], [])]
+        if isinstance(stmt, ast.Return):
+            if mask is not None:
+                raise ProcedureError(f"{self.node.name}: a return where only some hands are")
+            return [ast.Return(self.expr(stmt.value))]
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and _called(stmt.value) == "fail":
+            args = [ast.Name(mask, ast.Load()) if mask else ast.Constant(True), *map(self.expr, stmt.value.args)]
+            return [ast.Expr(ast.Call(ast.Name("_fail", ast.Load()), args, []))]
+        if isinstance(stmt, ast.Expr):
+            if mask is not None:
+                raise ProcedureError(f"{self.node.name}: a call for its effect where only some hands are")
+            return [ast.Expr(self.expr(stmt.value))]
+        if isinstance(stmt, ast.Pass):
+            return []
+        raise ProcedureError(f"{self.node.name}: {type(stmt).__name__} has no array form")
+
+    def assign(self, target: ast.expr, value: ast.expr, mask: str | None) -> list[ast.stmt]:
+        if isinstance(target, ast.Tuple):
+            if mask is None and not any(self.row_index(t) for t in target.elts):
+                self.defined.update(t.id for t in target.elts if isinstance(t, ast.Name))
+                return [ast.Assign([ast.Tuple([self.store(t) for t in target.elts], ast.Store())], value)]
+            held = f"_t{next(self._masks)}"
+            out: list[ast.stmt] = [ast.Assign([ast.Name(held, ast.Store())], value)]
+            for i, element in enumerate(target.elts):
+                part = ast.Subscript(ast.Name(held, ast.Load()), ast.Constant(i), ast.Load())
+                out.extend(self.assign(element, part, mask))
+            return out
+        if isinstance(target, ast.Name):
+            if mask is not None and target.id in self.defined:
+                value = _call("_where", ast.Name(mask, ast.Load()), value, ast.Name(target.id, ast.Load()))
+            self.defined.add(target.id)
+            return [ast.Assign([ast.Name(target.id, ast.Store())], value)]
+        row_index = self.row_index(target)
+        if row_index is not None:                 # x[rows, i] = v: put by flat offsets
+            base, index = row_index
+            if mask is not None:
+                value = _call("_where", ast.Name(mask, ast.Load()), value, self.expr(target))
+            return [ast.Expr(_call("_set", base, ast.Name("_R", ast.Load()), value, *index))]
+        stored = self.store(target)
+        if mask is not None:
+            value = _call("_where", ast.Name(mask, ast.Load()), value, _as_load(stored))
+        return [ast.Assign([stored], value)]
+
+    def if_(self, stmt: ast.If, mask: str | None) -> list[ast.stmt]:
+        test = self.expr(stmt.test)
+        if self.same(stmt.test):
+            return [ast.If(test, self.block(stmt.body, mask) or [ast.Pass()], self.block(stmt.orelse, mask))]
+        out: list[ast.stmt] = []
+        for branch, cond in ((stmt.body, test), (stmt.orelse, _call("_not", test))):
+            if not branch:
+                continue
+            name = f"_m{next(self._masks)}"
+            value = _call("_and", ast.Name(mask, ast.Load()), cond) if mask else cond
+            out.append(ast.Assign([ast.Name(name, ast.Store())], value))
+            first = _stored(branch) - self.defined
+            inner = self.block(branch, name) or [ast.Pass()]
+            if first or not _calls(branch):     # a name first given here is given in every row; a block of
+                out.extend(inner)                # plain arithmetic costs less than asking whether to skip it
+            else:
+                out.append(ast.If(_call("_any", ast.Name(name, ast.Load())), inner, []))
+        return out
+
+    def store(self, target: ast.expr) -> ast.expr:
+        """An assignment's target in array terms (see ``subscript``)."""
+        if isinstance(target, ast.Subscript):
+            return self.subscript(target, ast.Store())
+        return target
+
+    def subscript(self, node: ast.Subscript, ctx) -> ast.expr:
+        base = node.value
+        index = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if isinstance(base, ast.Name) and base.id in _TABLES:
+            return ast.Subscript(base, self.expr(node.slice), ctx)
+        if all(self.same(i) for i in index):      # (the rows are the last axis: x[i] is a row of values)
+            return ast.Subscript(self.expr(base), self.expr(node.slice), ctx)
+        return _call("_get", self.expr(base), ast.Name("_R", ast.Load()), *map(self.expr, index))
+
+    def row_index(self, node: ast.expr) -> tuple[ast.expr, list[ast.expr]] | None:
+        """An array with a row per hand indexed by values that differ by row: its array and index."""
+        if not (isinstance(node, ast.Subscript) and not (isinstance(node.value, ast.Name) and node.value.id in _TABLES)):
+            return None
+        index = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if all(self.same(i) for i in index):
+            return None
+        return self.expr(node.value), [self.expr(i) for i in index]
+
+    def expr(self, node: ast.expr) -> ast.expr:
+        if isinstance(node, ast.Subscript):
+            return self.subscript(node, ast.Load())
+        if isinstance(node, ast.BoolOp):
+            values = [self.expr(v) for v in node.values]
+            if all(self.same(v) for v in node.values):
+                return ast.BoolOp(node.op, values)
+            name = "_and" if isinstance(node.op, ast.And) else "_or"
+            result = values[0]
+            for value in values[1:]:
+                result = _call(name, result, value)
+            return result
+        if isinstance(node, ast.UnaryOp):
+            operand = self.expr(node.operand)
+            if isinstance(node.op, ast.Not) and not self.same(node.operand):
+                return _call("_not", operand)
+            return ast.UnaryOp(node.op, operand)
+        if isinstance(node, ast.IfExp):
+            parts = [self.expr(node.test), self.expr(node.body), self.expr(node.orelse)]
+            return ast.IfExp(*parts) if self.same(node.test) else _call("_where", *parts)
+        if isinstance(node, ast.Call):
+            return self.call(node)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mod, ast.FloorDiv)) and not self.same(node) \
+                and isinstance(node.right, ast.Constant) and type(node.right.value) is int and node.right.value > 0:
+            return _by_constant(self.expr(node.left), node.op, node.right.value)
+        if isinstance(node, (ast.BinOp, ast.Compare, ast.Tuple)):
+            node = _copy_fields(node)
+            for field in ("left", "right"):
+                if hasattr(node, field):
+                    setattr(node, field, self.expr(getattr(node, field)))
+            if isinstance(node, ast.Compare):
+                node.comparators = [self.expr(c) for c in node.comparators]
+            if isinstance(node, ast.Tuple):
+                node.elts = [self.expr(e) for e in node.elts]
+            return node
+        return node
+
+    def call(self, node: ast.Call) -> ast.expr:
+        name = _called(node)
+        args = [self.expr(a) for a in node.args]
+        if name in ("min", "max"):
+            if all(self.same(a) for a in node.args):
+                return ast.Call(node.func, args, [])
+            return _call("_" + name, *args)
+        if name == "zeros":
+            return _call("_zeros", ast.Name("_R", ast.Load()), *args)
+        if name == "popcount":
+            return _call("_cnt", *args)
+        if name in self.functions or name.startswith("choose_"):
+            callee = name if name in self.functions else "_" + name
+            return _call(callee, ast.Name("_R", ast.Load()), *args)
+        return ast.Call(node.func, args, [])
+
+
+def _flat_offsets(x: np.ndarray, rows: np.ndarray, index: tuple) -> np.ndarray:
+    """The flat positions of ``x[*index, rows]`` in ``x`` (C-ordered, the rows its last axis)."""
+    offsets = rows
+    for k, i in enumerate(index):
+        step = x.strides[k] // x.itemsize
+        if isinstance(i, np.ndarray) and i.dtype != np.int64:     # (a small type would overflow)
+            i = i.astype(np.int64)
+        offsets = offsets + (i if step == 1 else i * step)
+    return offsets
+
+
+def _get(x: np.ndarray, rows: np.ndarray, *index) -> np.ndarray:
+    """``x[*index, rows]`` for an index that differs by row, one value per row (by flat positions)."""
+    if not x.flags.c_contiguous:
+        return x[(*index, rows)]
+    return np.take(x.reshape(-1), _flat_offsets(x, rows, index))
+
+
+def _set(x: np.ndarray, rows: np.ndarray, value, *index) -> None:
+    """``x[*index, rows] = value``."""
+    if not x.flags.c_contiguous:
+        x[(*index, rows)] = value
+    else:
+        np.put(x.reshape(-1), _flat_offsets(x, rows, index), value)
+
+
+def _by_constant(left: ast.expr, op: ast.operator, divisor: int) -> ast.expr:
+    """``left % divisor`` or ``left // divisor`` without numpy's integer division (several times slower than the
+    rest of a step): a mask or a shift for a power of two (the same floor semantics for negative values in two's
+    complement), else ``left - (left // divisor) * divisor``."""
+    if divisor & (divisor - 1) == 0:
+        if isinstance(op, ast.Mod):
+            return ast.BinOp(left, ast.BitAnd(), ast.Constant(divisor - 1))
+        return ast.BinOp(left, ast.RShift(), ast.Constant(divisor.bit_length() - 1))
+    if isinstance(op, ast.FloorDiv):
+        return ast.BinOp(left, op, ast.Constant(divisor))
+    quotient = ast.BinOp(left, ast.FloorDiv(), ast.Constant(divisor))
+    return ast.BinOp(left, ast.Sub(), ast.BinOp(quotient, ast.Mult(), ast.Constant(divisor)))
+
+
+def _called(node: ast.Call) -> str:
+    return node.func.id if isinstance(node.func, ast.Name) else ""
+
+
+def _call(name: str, *args: ast.expr) -> ast.Call:
+    return ast.Call(ast.Name(name, ast.Load()), list(args), [])
+
+
+def _as_load(node: ast.expr) -> ast.expr:
+    if isinstance(node, ast.Subscript):
+        return ast.Subscript(node.value, node.slice, ast.Load())
+    if isinstance(node, ast.Name):
+        return ast.Name(node.id, ast.Load())
+    return node
+
+
+def _copy_fields(node: ast.expr) -> ast.expr:
+    new = node.__class__.__new__(node.__class__)
+    for field in node._fields:
+        value = getattr(node, field, None)
+        setattr(new, field, list(value) if isinstance(value, list) else value)
+    return new
+
+
+def _calls(body: list[ast.stmt]) -> bool:
+    """Whether a block calls anything (a rule, a function, a player's choice): worth skipping when no row is in it."""
+    return any(isinstance(n, ast.Call) for n in ast.walk(ast.Module(body, [])))
+
+
+def _stored(body: list[ast.stmt]) -> set[str]:
+    return {n.id for n in ast.walk(ast.Module(body, [])) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+
+
+def _written(node: ast.FunctionDef) -> set[str]:
+    """The parameters a function writes into (``x[i] = ...``)."""
+    return {n.value.id for n in ast.walk(node) if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store)
+            and isinstance(n.value, ast.Name)}
+
+
+# --------------------------------------------------------------------------- the helpers
+def distinct_rows(columns: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The first row of each distinct combination of ``columns`` and, per row, its combination's number (the
+    columns as digits of one key where their ranges allow it, else numbered one by one)."""
+    n = len(columns[0]) if columns else 0
+    key = np.zeros(n, dtype=np.int64)
+    span = 1
+    for column in columns:
+        column = column.astype(np.int64, copy=False)
+        low, high = int(column.min(initial=0)), int(column.max(initial=0))
+        width = high - low + 1
+        if span * width < 1 << 62:
+            key = key + (column - low) * span
+            span *= width
+        else:       # renumber the key so far, then add the column's codes
+            _, key = np.unique(key, return_inverse=True)
+            _, codes = np.unique(column, return_inverse=True)
+            span = int(key.max(initial=0)) + 1
+            key = key + codes.reshape(-1) * span
+            span *= int(codes.max(initial=0)) + 1
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    return first, inverse.reshape(-1)
+
+
+def _once_per_distinct_row(rows_fn: Callable, live: tuple[int, ...], written: tuple[int, ...]) -> Callable:
+    """``rows_fn`` worked out once per distinct row of its ``live`` arguments (``written``: the arrays it fills)."""
+    def call(_R, *args):
+        n = len(_R)
+        varied = [i for i in live if np.ndim(args[i]) > 0 and n > 1 and (args[i] != args[i][..., :1]).any()]
+        if not varied:
+            first, inverse = np.zeros(min(n, 1), dtype=np.int64), np.zeros(n, dtype=np.int64)
+        else:
+            first, inverse = distinct_rows([c for i in varied for c in np.asarray(args[i]).reshape(-1, n)])
+        if len(first) == n:
+            return rows_fn(_R, *args)
+        sub = list(args)
+        for i in live:
+            if np.ndim(args[i]) > 0:
+                sub[i] = np.asarray(args[i])[..., first]
+        for i in written:
+            sub[i] = np.zeros((*args[i].shape[:-1], len(first)), dtype=args[i].dtype)
+        result = rows_fn(np.arange(len(first)), *sub)
+        for i in written:
+            args[i][...] = sub[i][..., inverse]
+        if isinstance(result, tuple):
+            return tuple(r[inverse] if np.ndim(r) else r for r in result)
+        return result[inverse] if np.ndim(result) else result
+    return call
+
+
+def _fail_for(rs: Ruleset) -> Callable:
+    def fail(mask, code: int, value) -> None:
+        if not np.any(mask):
+            return
+        if code == lang.BAD_WINNER:
+            raise GameError(lang.FAILURES[code], "cards", "trick.winner", rs.rules["trick.winner"].cite)
+        if code == lang.NO_BID:
+            raise DeadEndError(lang.FAILURES[code], "bids")
+        raise GameError(lang.FAILURES[code], "events", "renege.mode", rs.rules["renege.mode"].cite)
+    return fail
+
+
+def _env(rs: Ruleset) -> dict:
+    return {"__builtins__": {"range": range, "min": min, "max": max, "len": len},
+            "_where": np.where, "_and": np.logical_and, "_or": np.logical_or, "_not": np.logical_not,
+            "_min": np.minimum, "_max": np.maximum, "_any": np.any,
+            "_cnt": lambda mask: np.bitwise_count(np.asarray(mask, dtype=np.int64)).astype(np.int64),
+            "_zeros": lambda rows, n: np.zeros((n, len(rows)), dtype=np.int64),
+            "_fail": _fail_for(rs), "_KIND_NAME": np.array(BID_KINDS), "_get": _get, "_set": _set,
+            "_SUIT": np.asarray(rs.suit_of, dtype=np.int64), "_SM": np.asarray(rs.suit_masks, dtype=np.int64),
+            "_POW": np.asarray(rs.power, dtype=np.int64)}
+
+
+# --------------------------------------------------------------------------- the module
+ENTRIES = ("whole_hand", "bid_refusal", "legal_bids", "raise_options", "may_raise", "exchange", "legal", "forbidding",
+           "play_card", "trick_winner", "winner_place", "renege_transfers", "score_team", "game_end")
+
+
+class ArrayModule:
+    """The array functions of one ruleset (``ENTRIES`` and what they call), each taking the row numbers first;
+    a function that makes the players' decisions (itself or through what it calls) takes the choosers it
+    needs last (``_choose_card``, ...), and passes them on."""
+
+    def __init__(self, rs: Ruleset):
+        self.rs = rs
+        functions = form().functions
+        distinct = frozenset(name for name, fn in functions.items() if fn.distinct)
+        lowering = Lowering(rs, Target(_Rules(rs).expr, kind_arg=_kind_name))
+        env = _env(rs)
+        env.update({rule_global(name): fn for name, fn in vector_rules(rs).items()})
+        names = lowering.reachable(ENTRIES)
+        nodes = {name: _Vectorize(lowering.function(name), functions[name].same, frozenset(functions)).run()
+                 for name in names}
+        choices = _choosers(nodes, names)
+        self.choosers: dict[str, list[str]] = choices      # the chooser parameters of each function, in order
+        for name, node in nodes.items():
+            _pass_choosers(node, choices)
+            if name in distinct:
+                node.name = name + "__rows"
+        self.source = "\n\n".join(ast.unparse(nodes[name]) for name in names) + "\n"
+        exec(compile(self.source, f"<arrays {rs.id}>", "exec"), env)  # noqa: S102 - the lowered form + checked rules
+        for name in names:
+            if name in distinct:
+                node = nodes[name]
+                params = [a.arg for a in node.args.args][1:]        # (after the row numbers)
+                written = _written(node)      # (arrays it fills: not part of what makes a row distinct)
+                live = set(names_in(ast.Module(node.body, []))) - written
+                env[name] = _once_per_distinct_row(env[name + "__rows"],
+                                                   tuple(i for i, p in enumerate(params) if p in live),
+                                                   tuple(i for i, p in enumerate(params) if p in written))
+            setattr(self, name, env[name])
+
+
+def _choosers(nodes: dict[str, ast.FunctionDef], order: list[str]) -> dict[str, list[str]]:
+    """The choosers each function needs, itself or through its callees (``order``: callees first)."""
+    needs: dict[str, list[str]] = {}
+    for name in order:
+        found: set[str] = set()
+        for sub in ast.walk(nodes[name]):
+            if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name):
+                if sub.func.id.startswith("_choose_"):
+                    found.add(sub.func.id)
+                found.update(needs.get(sub.func.id, ()))
+        needs[name] = sorted(found)
+    return needs
+
+
+def _pass_choosers(node: ast.FunctionDef, needs: dict[str, list[str]]) -> None:
+    """The choosers ``node`` needs as its last parameters, and passed to each callee that needs them."""
+    node.args.args.extend(ast.arg(name) for name in needs[node.name])
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and needs.get(sub.func.id):
+            sub.args.extend(ast.Name(name, ast.Load()) for name in needs[sub.func.id])
+
+
+array_module: Callable[[Ruleset], ArrayModule] = per_ruleset(ArrayModule)

@@ -1,0 +1,246 @@
+"""Shared by tests/test_every_slot.py: each rule slot's probe (a value that changes what the slot does), the
+back ends run on a ruleset, and the comparison of each with the scalar procedure (``HandState``).
+
+Back ends: the array engine (numpy), the compiled engine's code run as Python (its numba text, each function
+undecorated: the code the machine code is made from, without the minutes of compiling 50 variants), the
+Python card-play loop, the Python search and the compiled search's code run as Python; and, for the steps
+no engine plays (reneges, scores and bags before a hand, the game's end), the array functions against the
+scalar ones on random states."""
+from __future__ import annotations
+
+import builtins
+import random
+import types
+
+import numpy as np
+import yaml
+
+from rulespec.core import cards as C
+from rulespec.core.schema import BOOL, CARDS, ENUM, INT, SLOTS, Slot
+from rulespec.fast.batch import BatchEngine
+from rulespec.fast.compiled import CompiledResult
+from rulespec.fast.hand import BatchHand, HandRules
+from rulespec.fast.native_hand import source as native_source
+from rulespec.game import BLIND, BLIND_NIL, NIL, REGULAR, Bid, HandState, deal_for, game_status, play_hand, score_hand
+from rulespec.game.policies import RandomPolicy
+from rulespec.model.ruleset import Ruleset, load_ruleset, ruleset_from_text
+
+KINDS = {0: REGULAR, 1: NIL, 2: BLIND_NIL, 3: BLIND}
+
+
+def probe_text(slot: Slot, base: Ruleset) -> str:
+    """A value of the slot's type that changes what it does: the declared ``probe``, else by its type from
+    ``base``'s value (a boolean negated, a number moved by 3, a set of cards without the hearts, a choice
+    the next one)."""
+    if slot.probe is not None:
+        return slot.probe
+    text = base.rules[slot.name].text
+    if slot.type == BOOL:
+        return f"not ({text})"
+    if slot.type == INT:
+        return f"({text}) + 3"
+    if slot.type == CARDS:
+        return f"({text}) - hearts"
+    if slot.type == ENUM:
+        options = slot.options
+        return options[(options.index(text) + 1) % len(options)]
+    raise AssertionError(f"slot {slot.name} ({slot.type}) needs a declared probe (core/schema.py)")
+
+
+def probed(name: str) -> Ruleset:
+    """``standard`` with slot ``name`` set to its probe (and the rules the probe needs to be reached)."""
+    slot = SLOTS[name]
+    rules = {other: {"value": value, "cite": "house §probe"} for other, value in slot.probe_with}
+    rules[name] = {"value": probe_text(slot, load_ruleset("standard")), "cite": "house §probe"}
+    text = yaml.safe_dump({"id": "probe", "source": {"doc": "house", "title": "probe"}, "extends": "standard",
+                           "rules": rules}, sort_keys=False)
+    return ruleset_from_text(text, f"<probe {name}>")
+
+
+# --------------------------------------------------------------------------- replay through HandState
+def _bid(kind: int, n: int) -> Bid:
+    return Bid(KINDS[kind], n if KINDS[kind] in (REGULAR, BLIND) else 0)
+
+
+def replay(rs: Ruleset, result, row: int) -> list:
+    """Hand ``row`` of an engine's result replayed through ``HandState``: each bid and card must be legal,
+    each trick's winner and the score the same.  Returns the scalar outcome (bids, tricks, score)."""
+    state = HandState(rs, [int(m) for m in result.deals[row]], int(result.dealer[row]))
+    final = [_bid(k, n) for k, n in zip(result.bid_kind[row].tolist(), result.bid_n[row].tolist())]
+    opening = ([_bid(k, n) for k, n in zip(result.bid_kind[row].tolist(), result.opening[row].tolist())]
+               if isinstance(result, CompiledResult) else final)
+    while state.bidder is not None:
+        seat = state.bidder
+        partner = C.partner_of(seat)
+        assert opening[seat] in state.legal_bids(), (row, seat, opening[seat])
+        raises = state.bid(opening[seat])
+        if raises and final[partner] != state.bids[partner]:
+            assert final[partner] in raises, (row, partner)
+            state.raise_bid(partner, final[partner])
+    assert state.bids == final, row
+    for seat in state.exchange_seats():
+        state.exchange(seat, C.card_list(int(result.gave[row, seat])), C.card_list(int(result.received[row, seat])))
+    for number in range(state.size):
+        assert state.leader == result.leaders[row, number], (row, number)
+        for card in result.plays[row, number].tolist():
+            assert state.legal() >> card & 1, (row, number, C.card_name(card))
+            state.play(card)
+        assert state.finish_trick() == result.winners[row, number], (row, number)
+    scored = state.score()
+    assert [t.points for t in scored] == result.points[row].tolist(), row
+    assert [t.bags_added for t in scored] == result.bags_added[row].tolist(), row
+    assert [t.bags for t in scored] == result.bags[row].tolist(), row
+    return [[str(b) for b in state.bids], list(state.won), [t.points for t in scored], [t.bags for t in scored]]
+
+
+def outcome(rs: Ruleset, result, row: int) -> object:
+    """What the scalar procedure makes of an engine's hand: its outcome, or the first thing it refuses."""
+    try:
+        return replay(rs, result, row)
+    except (AssertionError, ValueError) as exc:
+        return f"refused: {exc}"
+
+
+# --------------------------------------------------------------------------- the engines
+def array_hands(rs: Ruleset, count: int, seed: int):
+    return BatchEngine(rs).play(count, seed=seed, policy="random", dealer=seed % 4)
+
+
+class _Numba(types.ModuleType):
+    """numba as the generated module imports it, for running its text as Python: ``njit`` leaves a
+    function as it is, ``trailing_zeros`` is the lowest set bit's place."""
+
+    def __init__(self) -> None:
+        super().__init__("numba")
+        self.cpython = self.unsafe = self.numbers = self
+
+    @staticmethod
+    def njit(*args, **kwargs):
+        if args and callable(args[0]):
+            return args[0]
+        return lambda function: function
+
+    @staticmethod
+    def trailing_zeros(mask):
+        mask = int(mask)
+        return (mask & -mask).bit_length() - 1
+
+
+_NUMBA = _Numba()
+
+
+def as_python(source: str) -> dict:
+    """A generated numba module's text run as Python (its functions undecorated)."""
+    def importer(name, globals=None, locals=None, fromlist=(), level=0):
+        if name == "numba" or name.startswith("numba."):
+            return _NUMBA
+        return builtins.__import__(name, globals, locals, fromlist, level)
+    env = {"__builtins__": {**vars(builtins), "__import__": importer}, "__name__": "generated"}
+    exec(compile(source, "<numba as python>", "exec"), env)  # noqa: S102 - the project's own generated text
+    return env
+
+
+def native_hands(rs: Ruleset, count: int, seed: int) -> CompiledResult:
+    """``count`` hands of the compiled engine's code, run as Python (its own generator: numpy's, seeded)."""
+    module = as_python(native_source(rs))
+    size = rs.params["deal.hand_size"]
+
+    def zeros(*shape: int) -> np.ndarray:
+        return np.zeros((count, *shape), dtype=np.int64)
+    arrays = (zeros(4), zeros(4), zeros(4), zeros(4), zeros(4), zeros(2), zeros(2), zeros(2), zeros(size, 4),
+              zeros(size), zeros(size), zeros(4), zeros(4))
+    module["play"](count, seed, seed % 4, *arrays)
+    deals, kinds, nums, openings, tricks, points, bags_added, bags_after, plays, leaders, winners, gave, received = (
+        arrays)
+    return CompiledResult(kinds, nums, tricks, points, bags_added, bags_after, deals,
+                          np.full(count, seed % 4, dtype=np.int64), plays, leaders, winners, gave, received, openings)
+
+
+def loop_agrees(rs: Ruleset, count: int, seed: int) -> list:
+    """Hands played by the Python card-play loop and step by step (the same policy draws): the same records."""
+    out = []
+    for i in range(count):
+        deal = deal_for(f"probe{seed}", i, rs)
+        records = []
+        for stepped in (False, True):
+            try:
+                records.append(play_hand(rs, list(deal), i % 4, RandomPolicy(random.Random(i)), stepped=stepped))
+            except ValueError as exc:
+                records.append(repr(exc))
+        assert records[0] == records[1], (rs.id, i)
+        out.append(records[0] if isinstance(records[0], str) else (records[0]["bids"], records[0]["score"]))
+    return out
+
+
+# --------------------------------------------------------------------------- states no engine plays
+def score_states(rs: Ruleset, count: int, seed: int) -> list[dict]:
+    """Random bids (every kind), tricks, the last trick, scores and bags before (past the bag limit too), and
+    0 to 2 reneges."""
+    rng = random.Random(f"score:{seed}")
+    size = rs.params["deal.hand_size"]
+    deck = C.card_list(rs.deck)
+    out = []
+    for _ in range(count):
+        cuts = sorted(rng.randint(0, size) for _ in range(3))
+        tricks = [cuts[0], cuts[1] - cuts[0], cuts[2] - cuts[1], size - cuts[2]]
+        bids = [rng.choice([Bid(REGULAR, rng.randint(1, 6)), Bid(NIL), Bid(BLIND_NIL)]) for _ in range(4)]
+        if rng.random() < 0.15:
+            team, n = rng.randrange(2), rng.randint(5, 9)
+            bids[team] = bids[team + 2] = Bid(BLIND, n)
+        reneges = [rng.randrange(4) for _ in range(rng.choice([0, 0, 1, 2]))]
+        out.append({"bids": bids, "tricks": tricks, "scores": (rng.randint(-300, 600), rng.randint(-300, 600)),
+                    "bags": (rng.randint(0, 25), rng.randint(0, 25)), "reneges": reneges,
+                    "last": (rng.choice([s for s in range(4) if tricks[s]]), rng.sample(deck, 4))})
+    return out
+
+
+def scalar_scores(rs: Ruleset, states: list[dict]) -> list:
+    out = []
+    for s in states:
+        try:
+            teams = score_hand(rs, s["bids"], s["tricks"], s["scores"], s["bags"], s["reneges"], s["last"], False)
+            out.append([[t.points, t.bags_added, t.bags] for t in teams])
+        except ValueError as exc:
+            out.append(type(exc).__name__)
+    return out
+
+
+def array_scores(rs: Ruleset, states: list[dict]) -> list:
+    """The same states scored by the array functions, one state a row (a batch of one: a refusal is the row's)."""
+    rules = HandRules(rs)
+    out = []
+    for s in states:
+        h = BatchHand(rules, np.zeros((1, 4), dtype=np.int64), np.zeros(1, dtype=np.int64),
+                      np.array([s["scores"]]), np.array([s["bags"]]))
+        h.kind = np.array([[{"regular": 0, "nil": 1, "blind_nil": 2, "blind": 3}[b.kind] for b in s["bids"]]])
+        h.num = np.array([[b.n for b in s["bids"]]])
+        h.won = np.array([s["tricks"]])
+        h.last_winner, h.last_cards = np.array([s["last"][0]]), np.array([s["last"][1]])
+        reneges = np.array([s["reneges"] + [-1] * (2 - len(s["reneges"]))])
+        try:
+            points, added, after = h.score(reneges)
+            out.append([[int(points[0, t]), int(added[0, t]), int(after[0, t])] for t in (0, 1)])
+        except ValueError as exc:
+            out.append(type(exc).__name__)
+    return out
+
+
+def game_states(count: int, seed: int) -> list[tuple]:
+    rng = random.Random(f"game:{seed}")
+    return [((rng.randint(-600, 700), rng.randint(-600, 700)), (rng.randint(0, 9), rng.randint(0, 9)),
+             rng.randint(1, 30)) for _ in range(count)]
+
+
+def scalar_game_end(rs: Ruleset, states: list[tuple]) -> list:
+    return [(status["over"], status["winner"]) for status in
+            (game_status(rs, scores, bags, hands) for scores, bags, hands in states)]
+
+
+def array_game_end(rs: Ruleset, states: list[tuple]) -> list:
+    module = HandRules(rs).module
+    scores = np.array([s for s, _, _ in states]).T.copy()
+    bags = np.array([b for _, b, _ in states]).T.copy()
+    hands = np.array([h for _, _, h in states])
+    reached, mercy, winner = module.game_end(np.arange(len(states)), scores, bags, hands)
+    winner = np.broadcast_to(winner, (len(states),))
+    return [(w >= 0, C.TEAMS[w] if w >= 0 else None) for w in winner.tolist()]
