@@ -157,8 +157,9 @@ def capture(out, seed: str) -> int:
     count = 0
     for path, body in requests(seed):
         response = client.post(path, json=body)
-        out.write(json.dumps({"path": path, "request": body, "status": response.status_code,
-                              "answer": _without_nodes(response.get_json())}, sort_keys=True, ensure_ascii=False) + "\n")
+        record = {"path": path, "request": body, "status": response.status_code,
+                  "answer": _without_nodes(response.get_json())}
+        out.write(json.dumps(record, sort_keys=True, ensure_ascii=False) + "\n")
         count += 1
     return count
 

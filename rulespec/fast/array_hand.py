@@ -206,7 +206,7 @@ class _Vectorize:
 
     def row_index(self, node: ast.expr) -> tuple[ast.expr, list[ast.expr]] | None:
         """An array with a row per hand indexed by values that differ by row: its array and index."""
-        if not (isinstance(node, ast.Subscript) and not (isinstance(node.value, ast.Name) and node.value.id in _TABLES)):
+        if not isinstance(node, ast.Subscript) or isinstance(node.value, ast.Name) and node.value.id in _TABLES:
             return None
         index = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         if all(self.same(i) for i in index):

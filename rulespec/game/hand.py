@@ -143,9 +143,8 @@ class HandState:
         seat = self.to_play if seat is None else seat
         position = len(self.trick) + 1
         self.broken, self.played, self.trick_mask, self.led = self._steps.play_card(
-            self.hands, seat, self.hands[seat], card, [0, 0, 0, 0], [0, 0, 0, 0], self.trick_mask, self.led, self.number,
-            position,
-            position == 1, self.broken, self.played)
+            self.hands, seat, self.hands[seat], card, [0, 0, 0, 0], [0, 0, 0, 0], self.trick_mask, self.led,
+            self.number, position, position == 1, self.broken, self.played)
         self.trick.append(card)
         self.plays.append((seat, card))
 
