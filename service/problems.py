@@ -29,7 +29,16 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
     "method-not-allowed": (405, "Method not allowed"),
     "payload-too-large": (413, "Request body too large"),
     "unsupported-media-type": (415, "Unsupported content type"),
+    "answer-too-large": (422, "The answer would be too large"),
     "http-error": (400, "HTTP error"),
+    # the server's own answers, before the app sees the request (service/worker.py)
+    "bad-request": (400, "Malformed HTTP request"),
+    "forbidden": (403, "Forbidden"),
+    "request-timeout": (408, "Request not received in time"),
+    "expectation-failed": (417, "Expectation failed"),
+    "uri-too-long": (414, "Request line too long"),
+    "header-fields-too-large": (431, "Request header fields too large"),
+    "not-implemented": (501, "Transfer coding not implemented"),
     "internal-error": (500, "Internal error"),
 }
 _BY_STATUS = {404: "not-found", 405: "method-not-allowed", 413: "payload-too-large",
@@ -88,7 +97,7 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(BudgetExceeded)
     def _budget(exc: BudgetExceeded):
-        return problem_response("work-limit", str(exc), field="variant")
+        return problem_response("work-limit", str(exc), field=exc.field)
 
     @app.errorhandler(RulespecError)
     def _rules_error(exc: RulespecError):
