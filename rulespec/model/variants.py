@@ -534,6 +534,12 @@ def _read_variant_text(text: str, file: str) -> VariantSpec:
     return spec
 
 
+def read_request_text(text: str, file: str) -> VariantSpec:
+    """``read_variant_text`` for a text sent with a request, not memoised: each is read once, and a cache
+    would keep up to 64 of them (256 KiB each, more in their specs) for as long as the process lives."""
+    return _read_variant_text.__wrapped__(text, file)
+
+
 def read_variant_file(path: str | Path) -> VariantSpec:
     path = Path(path)
     try:
