@@ -62,7 +62,11 @@ def _post_script(folder: str, name: str) -> str:
     return str(path)
 
 
-SETTINGS = {"gthread": (), "sync": ("--worker-class", "sync", "--threads", "1")}   # after, before
+# "gthread": as make serve runs it now (its own gthread worker, service/worker.py); "sync": before issue 16;
+# "plain-gthread": before issue 28 (gunicorn's own gthread); "gevent": a candidate measured for issue 28
+SETTINGS = {"gthread": (), "sync": ("--worker-class", "sync", "--threads", "1"),
+            "plain-gthread": ("--worker-class", "gthread"),
+            "gevent": ("--worker-class", "gevent", "--worker-connections", "1000")}
 
 
 def measure(seconds: int = 30, connections: int = 16, workers: int | None = None, rounds: int = 5,

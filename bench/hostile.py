@@ -14,10 +14,15 @@ import http.client
 import json
 import socket
 import statistics
+import subprocess
+import sys
 import threading
 import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 
-from service.local import gunicorn
+from service.local import ROOT, free_port, gunicorn
 
 HAND = {"bids": {"N": 4, "E": 3, "S": "nil", "W": 4}, "tricks": {"N": 5, "E": 3, "S": 1, "W": 4}}
 SCORE = {"variant": "standard", **HAND}
@@ -44,6 +49,25 @@ def house(k: int, cite: str | None = None) -> dict:
     if cite is not None:     # on the rules that give a line in every hand's trail
         rules.update({name: {"value": rules.get(name, value), "cite": cite} for name, value in CITED.items()})
     return {"extends": "standard", "rules": rules}
+
+
+def played_hand() -> dict:
+    """A whole hand of 'standard' as a score request's fields (deal, dealer, bids and play), each seat playing its
+    lowest legal card."""
+    from rulespec import game as G
+    from rulespec.core import cards as C
+    from rulespec.model.ruleset import load_ruleset
+    rs = load_ruleset("standard")
+    hands = G.deal_for("bench-hostile", 0, rs)
+    state, play = G.HandState(rs, hands, 0), []
+    while not state.over:
+        card = next(C.iter_cards(state.legal()))
+        state.play(card)
+        play.append(C.card_name(card))
+        if len(state.trick) == 4:
+            state.finish_trick()
+    return {"dealer": "N", "bids": {s: 3 for s in "NESW"},
+            "deal": {"NESW"[s]: C.card_names(hands[s]) for s in range(4)}, "play": play}
 
 
 def heavy_requests() -> dict[str, tuple[str, dict]]:
@@ -124,15 +148,28 @@ class SlowClients:
         return self
 
     def run(self) -> None:
-        start, sent = time.monotonic(), 0
+        """Each second, one more byte on every connection; one the server closed is opened again (as an
+        attacker would), its request started over."""
+        start = time.monotonic()
+        sent = [0] * len(self.socks)
         while not self.stop.is_set() and time.monotonic() - start < self.limit:
-            for sock, dribble in self.socks:
-                if sent < len(dribble) - 1:     # never the last byte: the request stays incomplete
+            for i, (sock, dribble) in enumerate(self.socks):
+                if sent[i] >= len(dribble) - 1:     # never the last byte: the request stays incomplete
+                    continue
+                try:
+                    sock.send(dribble[sent[i]:sent[i] + 1])
+                    sent[i] += 1
+                except OSError:
+                    self.closed_by_server += 1
+                    sock.close()
                     try:
-                        sock.send(dribble[sent:sent + 1])
+                        again = socket.create_connection((self.host, self.port), timeout=5)
+                        prefix = self.plans[i][0]
+                        if prefix:
+                            again.sendall(prefix)
+                        self.socks[i], sent[i] = (again, dribble), 0
                     except OSError:
-                        self.closed_by_server += 1
-            sent += 1
+                        pass
             self.stop.wait(1.0)
 
     def __exit__(self, *exc) -> None:
@@ -190,16 +227,66 @@ def measure_slow(host: str, port: int, counts: list[int], requests: int) -> list
     return out
 
 
+@contextmanager
+def waitress(threads: int) -> Iterator[str]:
+    """The app under waitress (a candidate measured beside gunicorn: one process, ``threads`` threads, its
+    channels buffering each request before a thread takes it); yields the base URL once it answers."""
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "waitress", f"--listen=127.0.0.1:{port}", f"--threads={threads}",
+                             "--call", "service.app:create_app"], cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(150):
+            try:
+                urllib.request.urlopen(base + "/healthz", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.2)
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(timeout=15)
+
+
+# a rule that is cheap to compile and heavy to evaluate for every card played: a game of it runs until the
+# request's allowance stops it (5 s, or its steps)
+HEAVY_FOLLOW = ("if count(c in hand where count(d in played | hand where d.rank > c.rank) >= 0) >= 0 then "
+                "(if hand.has(trick.led_suit) then hand & trick.led_suit else hand) else hand")
+
+
+def measure_busy(host: str, port: int, counts: list[int], requests: int, hand: dict) -> list[dict]:
+    """/healthz and /v1/score latencies while ``count`` requests that use their whole allowance run."""
+    heavy = json.dumps({"variant": {"extends": "standard", "rules": {"play.follow": HEAVY_FOLLOW, **ENDLESS}},
+                        "hands": [hand] * 300}).encode()
+    score = json.dumps(SCORE).encode()
+    out = []
+    for count in counts:
+        busy = [threading.Thread(target=_request, args=(host, port, "POST", "/v1/game", heavy)) for _ in range(count)]
+        for t in busy:
+            t.start()
+        time.sleep(0.5)
+        row = {"busy_requests": count, "healthz": latencies(host, port, "/healthz", None, requests, limit=4.0),
+               "score": latencies(host, port, "/v1/score", score, requests, limit=4.0)}
+        for t in busy:
+            t.join()
+        out.append(row)
+        print(json.dumps(row), flush=True)
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--slow", type=int, nargs="*", default=[0, 50, 100])
     parser.add_argument("--requests", type=int, default=400)
     parser.add_argument("--skip-heavy", action="store_true")
     parser.add_argument("--skip-slow", action="store_true")
+    parser.add_argument("--busy", type=int, nargs="*", default=[], help="also measure under N heavy requests")
     parser.add_argument("--option", action="append", default=[], help="a gunicorn option, e.g. --option=--threads=8")
+    parser.add_argument("--waitress", type=int, metavar="THREADS", help="serve with waitress (one process) instead")
     args = parser.parse_args(argv)
-    result: dict = {"options": args.option}
-    with gunicorn(options=args.option, timeout=60) as base:
+    result: dict = {"options": args.option, "waitress": args.waitress}
+    with (waitress(args.waitress) if args.waitress else gunicorn(options=args.option, timeout=60)) as base:
         host, port = base.removeprefix("http://").split(":")
         _request(host, int(port), "POST", "/v1/score", json.dumps(SCORE).encode())   # warm both workers
         _request(host, int(port), "POST", "/v1/score", json.dumps(SCORE).encode())
@@ -207,6 +294,8 @@ def main(argv: list[str] | None = None) -> None:
             result["heavy"] = measure_heavy(host, int(port))
         if not args.skip_slow:
             result["slow"] = measure_slow(host, int(port), args.slow, args.requests)
+        if args.busy:
+            result["busy"] = measure_busy(host, int(port), args.busy, args.requests, played_hand())
     print(json.dumps(result, indent=1))
 
 
