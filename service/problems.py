@@ -12,6 +12,7 @@ import logging
 from flask import Flask, Response, json, request
 from werkzeug.exceptions import HTTPException
 
+from rulespec.app.repeats import once
 from rulespec.errors import BudgetExceeded, InputError, RulespecError, SearchBudgetError
 
 PROBLEM_JSON = "application/problem+json"
@@ -70,7 +71,8 @@ def problem_response(slug: str, detail: str, status: int | None = None, field: s
     if field is not None:
         body["field"] = field
     body.update({k: v for k, v in extra.items() if v is not None})
-    return Response(json.dumps(body), status=status, headers=headers, mimetype=PROBLEM_JSON)
+    # a long text of the request echoed in the detail, a problem's message and its line: in full once
+    return Response(json.dumps(once(body)), status=status, headers=headers, mimetype=PROBLEM_JSON)
 
 
 def from_input_error(exc: InputError) -> Response:

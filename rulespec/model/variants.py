@@ -198,7 +198,7 @@ def cite_problem(cite: str | None, inline_cite: str | None,
         return "rule has both an inline '@ citation' and a 'cite:' key", None
     cite = cite or inline_cite
     if cite is not None and not CITE_RE.match(cite):
-        return (f"citation {cite!r} is not of the form 'DOC §Section' or 'DOC ¶N'",
+        return (f"citation {_shown(cite)!r} is not of the form 'DOC §Section' or 'DOC ¶N'",
                 "cite the document id and its section, e.g. 004 §Nil and Blind Nil")
     if cite is None and unspecified is None:
         return ("rule has no citation: add '@ NNN §Section' or a 'cite:' key "
