@@ -357,14 +357,19 @@ def test_slow_bodies_to_every_endpoint_cost_no_thread(server):
             sock.close()
 
 
-def _raw(server: str, data: bytes) -> tuple[int, str, dict]:
+def _exchange(server: str, data: bytes) -> bytes:
+    """Everything the server sends back, until it closes the connection, to ``data`` sent on a new one."""
     host, port = server.removeprefix("http://").split(":")
     with socket.create_connection((host, int(port)), timeout=10) as sock:
         sock.sendall(data)
         reply = b""
         while chunk := sock.recv(65536):
             reply += chunk
-    head, _, body = reply.partition(b"\r\n\r\n")
+    return reply
+
+
+def _raw(server: str, data: bytes) -> tuple[int, str, dict]:
+    head, _, body = _exchange(server, data).partition(b"\r\n\r\n")
     lines = head.decode("latin-1").split("\r\n")
     headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
     return int(lines[0].split()[1]), headers.get("content-type", ""), json.loads(body)
@@ -385,13 +390,8 @@ def test_the_servers_own_errors_are_problems(server, data, status, slug):
 
 def test_pipelined_chunked_and_continued_requests_still_work(server):
     two = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    assert _exchange(server, two).count(b"HTTP/1.1 200 OK") == 2
     host, port = server.removeprefix("http://").split(":")
-    with socket.create_connection((host, int(port)), timeout=10) as sock:
-        sock.sendall(two)
-        reply = b""
-        while chunk := sock.recv(65536):
-            reply += chunk
-    assert reply.count(b"HTTP/1.1 200 OK") == 2
     conn = http.client.HTTPConnection(host, int(port), timeout=10)
     body = json.dumps(SCORE).encode()
     conn.request("POST", "/v1/score", body=iter([body[:10], body[10:]]), encode_chunked=True,
