@@ -128,6 +128,19 @@ def test_plain_arithmetic_is_charged_to_the_allowance():
     assert rs.fn["scoring.made"] is not None
 
 
+def test_parsing_a_new_rule_text_is_charged_too():
+    """Parsing many long texts takes seconds before any rule is evaluated: each new text charges its length
+    (and the clock is read), a text parsed before nothing."""
+    text = " + ".join(["team.contract"] * 30) + " + 17"
+    with L.budget(steps=len(text) - 1):
+        with pytest.raises(BudgetExceeded, match="steps"):
+            compiler.parse(text)
+    compiler.parse(text)
+    with L.budget(steps=1) as left:
+        compiler.parse(text)
+    assert left.steps == 1
+
+
 def test_one_allowance_for_every_variant_of_a_request():
     one = {"variant": {"extends": "standard", "rules": ENDLESS}, "hands": [HAND] * 100}
     with L.budget(steps=10 ** 9) as left:

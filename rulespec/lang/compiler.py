@@ -62,13 +62,15 @@ def _syntax_error(text: str, message: str, line: int, column: int, found: str, e
 
 
 def parse(text: str) -> Tree:
-    """Parse a rule text; raise ``CompileError`` with the position on failure.
-    (Kept in the text cache: variants that inherit a rule share its tree; trees are never modified.)"""
+    """Parse a rule text; raise ``CompileError`` with the position on failure.  A text not parsed before charges
+    its length to the request's allowance.  (Kept in the text cache: variants that inherit a rule share its
+    tree; trees are never modified.)"""
     entry = _CACHE.get(text)
     if entry is not None:
         return entry.tree
     if len(text) > MAX_RULE_CHARS:
         raise CompileError(f"rule text is {len(text)} characters long; the limit is {MAX_RULE_CHARS}")
+    charge(len(text))        # parsing is work of the request too (and reads its clock: many long texts take seconds)
     try:
         tree = parser().parse(text)
     except UnexpectedEOF as exc:
