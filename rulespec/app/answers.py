@@ -15,7 +15,7 @@ from ..core import cards as C
 from .. import game as E
 from . import reasons as R
 from .inline import compile_inline
-from .repeats import has_long_texts, once
+from .repeats import has_long_rules, has_long_texts, once
 from ..model.ablation import differing_rules, with_rule_from
 from ..errors import (BudgetExceeded, CardError, GameError, InputError, RulesFileError, RulespecError,
                       SearchBudgetError, UnknownVariantError, did_you_mean)
@@ -662,7 +662,7 @@ def compare(req, allow_paths: bool = False) -> dict:
     for difference in differences:
         difference["sentences"] = R.difference_sentences(difference, rulings, docs)
     result = {"kind": kind, "rulings": rulings, "differences": differences, "agree": not differences}
-    return once(result) if any(has_long_texts(rs) for rs in rulesets) else result
+    return once(result) if any(has_long_texts(rs) or has_long_rules(rs) for rs in rulesets) else result
 
 
 def _bound_work(kind: str, body: Mapping, rulesets: list[Ruleset]) -> None:

@@ -50,9 +50,14 @@ _END = object()
 
 @per_ruleset
 def has_long_texts(rs: Ruleset) -> bool:
-    """Whether an answer under ``rs`` can hold a text longer than ``LONG_TEXT_CHARS`` (a rule's text, or a
-    field of its citation record: the cite, the note of a silent or inherited rule); only those answers
-    are walked (``once``: about as long as scoring a hand)."""
-    return any(len(rule.text) > LONG_TEXT_CHARS
-               or any(type(value) is str and len(value) > LONG_TEXT_CHARS for value in rs.cite(name).values())
-               for name, rule in rs.rules.items())
+    """Whether a ruling under ``rs`` can hold a text longer than ``LONG_TEXT_CHARS``: a field of a rule's
+    citation record (the cite, the note of a silent or inherited rule), which its lines repeat; only those
+    answers are walked (``once`` costs about as much as scoring a hand)."""
+    return any(type(value) is str and len(value) > LONG_TEXT_CHARS for name in rs.rules
+               for value in rs.cite(name).values())
+
+
+@per_ruleset
+def has_long_rules(rs: Ruleset) -> bool:
+    """Whether a rule's own text is longer than ``LONG_TEXT_CHARS`` (a comparison quotes the rules that differ)."""
+    return any(len(rule.text) > LONG_TEXT_CHARS for rule in rs.rules.values())
