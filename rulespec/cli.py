@@ -426,9 +426,10 @@ def coverage(clauses: str | None, as_json: bool) -> None:
 def serve(host: str, port: int, workers: int) -> None:
     """Run the dispute service (page and HTTP API, bundled variants) with gunicorn, as in production."""
     import os
-    # gunicorn as a module of this interpreter: it serves the installed package, whatever the working folder
-    os.execv(sys.executable, [sys.executable, "-m", "gunicorn", "--bind", f"{host}:{port}",
-                              "--workers", str(workers), "service.app:create_app()"])
+    # gunicorn as a module of this interpreter: it serves the installed package, whatever the working folder,
+    # with the settings `make serve` reads (service/serving.py: the worker class, threads, keep-alive)
+    os.execv(sys.executable, [sys.executable, "-m", "gunicorn", "-c", "python:service.serving",
+                              "--bind", f"{host}:{port}", "--workers", str(workers), "service.app:create_app()"])
 
 
 if __name__ == "__main__":

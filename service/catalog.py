@@ -6,7 +6,7 @@ from rulespec.app.answers import MAX_INLINE_RULES
 from rulespec.errors import Problem, RulesFileError, RulespecError
 from rulespec.model.ruleset import Ruleset, compile_spec, load_ruleset
 from rulespec.core.schema import SLOTS
-from rulespec.model.variants import bundled_ids, read_variant_text
+from rulespec.model.variants import bundled_ids, read_request_text
 
 from .problems import ApiProblem
 
@@ -84,7 +84,7 @@ def _problems(problems: list[Problem]) -> ApiProblem:
 def check_house_rule(text: str) -> dict:
     """Compile house-rule YAML; raise ``ApiProblem`` listing every problem, else the compiled variant."""
     try:
-        spec = read_variant_text(text, REQUEST_FILE)
+        spec = read_request_text(text, REQUEST_FILE)
     except RulesFileError as exc:
         raise _problems(exc.problems) from None
     except RecursionError:

@@ -15,9 +15,10 @@ from ..core import cards as C
 from .. import game as E
 from . import reasons as R
 from .inline import compile_inline
+from .repeats import has_long_rules, has_long_texts, once
 from ..model.ablation import differing_rules, with_rule_from
-from ..errors import (CardError, GameError, InputError, RulesFileError, RulespecError, SearchBudgetError,
-                      UnknownVariantError)
+from ..errors import (BudgetExceeded, CardError, GameError, InputError, RulesFileError, RulespecError,
+                      SearchBudgetError, UnknownVariantError, did_you_mean)
 from ..lang.limits import MAX_CONTEXT_INT
 from ..model.ruleset import Ruleset, load_ruleset
 from ..model.readings import readings_for
@@ -26,6 +27,7 @@ from . import claims
 MAX_INLINE_RULES = 64
 MAX_VARIANTS = 8
 MAX_ABLATIONS = 32     # single-rule swaps tried per pair of variants in compare
+MAX_SCORED_HANDS = 20_000   # hands one comparison may score, its rule swaps included (its worst case)
 
 
 # --------------------------------------------------------------------------- variants
@@ -496,7 +498,7 @@ def answer_game(rs: Ruleset, req: Mapping) -> dict:
     sheet = []
     status: dict = {"over": False, "winner": None}
     for i, hand in enumerate(hands):
-        hand = _obj(hand, f"hands[{i}]")
+        hand = _game_hand(hand, i)
         if status["over"]:
             raise InputError(f"the game already ended after hand {i} ({status['winner']} won)", f"hands[{i}]")
         sub = _present(hand)
@@ -517,6 +519,24 @@ def answer_game(rs: Ruleset, req: Mapping) -> dict:
     return {"variant": rs.id, "sheet": sheet, "result": result}
 
 
+_POSITION = ("hands", "leader", "trick", "broken", "deal", "dealer", "play", "budget")
+FIELDS: dict[str, tuple[str, ...]] = {       # the fields each kind reads (and 'variant' or 'variants')
+    "trick": ("leader", "cards", "number"), "legal": ("hand", "trick", "number", "broken"),
+    "bid": ("seat", "bid", "dealer", "bids", "hand", "before"),
+    "score": ("bids", "tricks", "deal", "play", "dealer", "before", "hands_played", "last_trick", "events"),
+    "game": ("hands", "before"), "solve": _POSITION, "claim": (*_POSITION, "claim"), "nil": (*_POSITION, "nil"),
+}
+def _game_hand(hand, i: int) -> Mapping:
+    """A game's hand ``i``: a score request's fields, less those the game sets (the scores before it)."""
+    hand = _obj(hand, f"hands[{i}]")
+    for key in ("before", "hands_played"):
+        if key in hand:
+            raise InputError(f"a game's hand takes no '{key}': each hand starts from the scores the hands "
+                             "before it leave (the game's own 'before' is its start)", f"hands[{i}].{key}")
+    known_fields(hand, FIELDS["score"], f"hands[{i}]", "a game's hand")
+    return hand
+
+
 REQUIRED: dict[str, tuple[str, ...]] = {     # fields each kind needs, whatever the variant
     "trick": ("leader", "cards"), "legal": ("hand",), "bid": ("seat", "bid"), "score": ("bids",), "game": ("hands",),
     "solve": (), "claim": ("claim",), "nil": ("nil",),
@@ -527,11 +547,22 @@ KINDS: dict[str, Callable[[Ruleset, Mapping], dict]] = {
 }
 
 
+def known_fields(req: Mapping, allowed: tuple[str, ...], field: str, what: str) -> None:
+    """Refuse a field ``what`` does not read (it would be ignored without a word)."""
+    for key in req:
+        if key not in allowed:
+            hint = did_you_mean(str(key), allowed)
+            raise InputError(f"unknown field '{str(key)[:40]}'" + (f"; did you mean '{hint}'?" if hint else
+                                                                   f" ({what} takes: {', '.join(allowed)})"),
+                             _join(field, str(key)[:100]))
+
+
 def answer(kind: str, req, allow_paths: bool = False) -> dict:
     """Answer a request of ``kind``; with ``"variants": [...]`` answer side by side (see ``compare``)."""
-    req = _present(_obj(req, ""))
     if kind not in KINDS:
         raise InputError(f"unknown kind '{kind}' (one of: {', '.join(KINDS)})", "kind")
+    known_fields(_obj(req, ""), ("variant", "variants", *FIELDS[kind]), "", f"a {kind} request")
+    req = _present(req)
     if "variants" in req:
         if "variant" in req:
             raise InputError("give either 'variant' (one ruling) or 'variants' (side by side), not both", "variants")
@@ -542,8 +573,13 @@ def answer(kind: str, req, allow_paths: bool = False) -> dict:
             if exc.field.startswith("input."):
                 raise InputError(exc.message, exc.field[len("input."):], exc.rule, exc.cite, exc.details) from None
             raise
+        except BudgetExceeded as exc:
+            if exc.field.startswith("input."):
+                raise BudgetExceeded(str(exc), exc.field[len("input."):], exc.spent) from None
+            raise
     rs = resolve_variant(_get(req, "variant", ""), "variant", allow_paths)
-    return with_readings(rs, KINDS[kind](rs, req))
+    ruling = with_readings(rs, KINDS[kind](rs, req))
+    return once(ruling) if has_long_texts(rs) else ruling
 
 
 def with_readings(rs: Ruleset, answer_: dict) -> dict:
@@ -602,16 +638,20 @@ def values_of(answer_: object, key: str) -> set[str]:
 def compare(req, allow_paths: bool = False) -> dict:
     """The same situation under several variants: each ruling, what differs, and which rules differ."""
     req = _obj(req, "")
+    known_fields(req, ("variants", "kind", "input"), "", "a comparison")
     variants = _get(req, "variants", "")
     if not isinstance(variants, list) or not 1 <= len(variants) <= MAX_VARIANTS:
         raise InputError(f"expected a list of 1 to {MAX_VARIANTS} variants", "variants")
     kind = _get(req, "kind", "") if "kind" in req else "score"
     if not isinstance(kind, str) or kind not in KINDS:
         raise InputError(f"unknown kind '{kind}' (one of: {', '.join(KINDS)})", "kind")
-    body = _present(_obj(_get(req, "input", ""), "input"))
+    body = _obj(_get(req, "input", ""), "input")
+    known_fields(body, FIELDS[kind], "input", f"a {kind} request")
+    body = _present(body)
     for key in REQUIRED[kind]:
         _get(body, key, "input")
     rulesets = [resolve_variant(v, f"variants[{i}]", allow_paths) for i, v in enumerate(variants)]
+    _bound_work(kind, body, rulesets)
     rulings = _rulings(kind, body, rulesets)
     _refuse_wrong_input(rulings)
     keys = list(rulings)
@@ -621,7 +661,25 @@ def compare(req, allow_paths: bool = False) -> dict:
     docs = {key: rs.doc for key, rs in zip(keys, rulesets)}
     for difference in differences:
         difference["sentences"] = R.difference_sentences(difference, rulings, docs)
-    return {"kind": kind, "rulings": rulings, "differences": differences, "agree": not differences}
+    result = {"kind": kind, "rulings": rulings, "differences": differences, "agree": not differences}
+    return once(result) if any(has_long_texts(rs) or has_long_rules(rs) for rs in rulesets) else result
+
+
+def _bound_work(kind: str, body: Mapping, rulesets: list[Ruleset]) -> None:
+    """Refuse up front (``BudgetExceeded``: a work-limit problem) a comparison that could score more than
+    ``MAX_SCORED_HANDS`` hands: each variant's ruling scores the game's hands (one ruling for other kinds),
+    and so may each single-rule swap tried for a variant that differs from the first.  The double-dummy
+    kinds are bounded by their search budget instead."""
+    if kind != "game" or not isinstance(body.get("hands"), list):
+        return
+    hands = len(body["hands"])
+    swaps = sum(min(len(differing_rules(rulesets[0], rs)), MAX_ABLATIONS) for rs in rulesets[1:])
+    worst = hands * (len(rulesets) + swaps)
+    if worst > MAX_SCORED_HANDS:
+        raise BudgetExceeded(f"this comparison could score {worst:,} hands ({hands} hands under each of "
+                             f"{len(rulesets)} variants, and again for each of {swaps} single-rule swaps that "
+                             f"find the rules responsible for a difference); at most {MAX_SCORED_HANDS:,} per "
+                             "request: send fewer hands or variants", field="input.hands", spent="work")
 
 
 def _refuse_wrong_input(rulings: Mapping[str, dict]) -> None:
@@ -673,7 +731,7 @@ def _causes(kind: str, body: Mapping, base_rs: Ruleset, rs: Ruleset, base: dict,
         try:
             swapped = with_rule_from(base_rs, rs, rule)
             trial = _leaves(KINDS[kind](swapped, body))
-        except SearchBudgetError:     # a spent budget says nothing about the rule
+        except (SearchBudgetError, BudgetExceeded):     # a spent budget says nothing about the rule
             raise
         except InputError as exc:     # (named as the first variant: the swap stands for it, one rule changed)
             trial = {"error.field": f"input.{exc.field}" if exc.field else "input",
