@@ -248,24 +248,47 @@ def answer_bid(rs: Ruleset, req: Mapping) -> dict:
     notes = [f"{step['rule']} not checked without the hand" for step in checked if step["value"] is None]
     partner = bids[(seat + 2) % 4]
     pair = f"{C.SEATS[seat]} {bid}" + (f", {C.SEATS[(seat + 2) % 4]} {partner}" if partner else "")
+    refusing = {step["rule"] for step in refusals}
     for step in checked:
-        step["reason"] = _bid_reason(rs, step, seat, bid, pair, scores, refused=False)
+        step["reason"] = _bid_reason(rs, step, seat, bid, pair, scores, refused=step["rule"] in refusing,
+                                     partner=partner)
     for step in refusals:
-        step["reason"] = _bid_reason(rs, step, seat, bid, pair, scores, refused=True)
+        step["reason"] = _bid_reason(rs, step, seat, bid, pair, scores, refused=True, partner=partner)
     return {"variant": rs.id, "seat": C.SEATS[seat], "bid": str(bid), "allowed": not refusals,
             "refusals": refusals, "notes": notes, "explanation": checked}
 
 
-def _bid_reason(rs: Ruleset, step: dict, seat: int, bid: E.Bid, pair: str, scores, refused: bool) -> str:
-    """The plain-language reason of one bidding step (a seat's bid or the partnership's pair)."""
+_SCORE_NAMES = frozenset({"team.score", "opponents.score", "team.bags", "opponents.bags"})
+
+
+def _bid_reason(rs: Ruleset, step: dict, seat: int, bid: E.Bid, pair: str, scores, refused: bool,
+                partner: E.Bid | None = None) -> str:
+    """The plain-language reason of one bidding step (a seat's bid, beside ``partner``'s where it is
+    known, or the partnership's pair)."""
     rule = step["rule"]
     if R.TEMPLATES[rule].group == "team_bid":
-        facts = R.team_bid_facts(C.TEAMS[seat % 2], pair, step["value"])
-    else:
-        facts = R.bid_facts(C.SEATS[seat], str(bid.n) if bid.kind == E.BLIND else str(bid),
-                            tuple(scores), step["value"])
-    case = "never" if rs.rules[rule].text.strip() == "false" else "scores"
-    return R.reason(rule, facts, refused=refused, case=case)
+        return R.reason(rule, R.team_bid_facts(C.TEAMS[seat % 2], pair, step["value"]), refused=refused)
+    if rule == "blind_bid.allowed" and refused and partner is not None and E.BLIND in (bid.kind, partner.kind) \
+            and bid != partner:     # a blind bid beside another bid: the side's bid is one blind bid
+        (blind_seat, blind), (other_seat, other) = sorted([(seat, bid), ((seat + 2) % 4, partner)],
+                                                          key=lambda sb: sb[1].kind != E.BLIND)
+        facts = R.bid_facts(C.SEATS[blind_seat], str(blind.n), tuple(scores), step.get("value"),
+                            f"{R.SEAT_NAMES[C.SEATS[other_seat]]}'s {other}")
+        return R.reason(rule, facts, refused=True, case="pair")
+    facts = R.bid_facts(C.SEATS[seat], str(bid.n) if bid.kind == E.BLIND else str(bid), tuple(scores),
+                        step.get("value"))
+    return R.reason(rule, facts, refused=refused, case=_bid_case(rs, rule))
+
+
+def _bid_case(rs: Ruleset, rule: str) -> str:
+    """Which ``why_not`` text of a bid kind's rule fits: never allowed, or allowed only for some numbers of
+    tricks, at some scores, or both (by the names the rule reads)."""
+    names = rs.rules[rule].names
+    if rs.rules[rule].text.strip() == "false":
+        return "never"
+    if "bid.n" in names:
+        return "number_scores" if names & _SCORE_NAMES else "number"
+    return "scores"
 
 
 def _validate_bids(rs: Ruleset, bids: list[E.Bid], scores, bags, dealer: int | None) -> None:
@@ -287,7 +310,7 @@ def _validate_bids(rs: Ruleset, bids: list[E.Bid], scores, bags, dealer: int | N
         if refusals:
             r = refusals[0]
             text = f"{C.SEATS[team]} {pair[0]}, {C.SEATS[team + 2]} {pair[1]}"
-            why = _bid_reason(rs, r, team, pair[0], text, scores, refused=True)
+            why = _bid_reason(rs, r, team, pair[0], text, scores, refused=True, partner=pair[1])
             raise InputError(f"{C.TEAMS[team]}'s bids are not allowed together: {why}", "bids",
                              r["rule"], r["cite"])
 

@@ -31,7 +31,7 @@ GROUPS: dict[str, frozenset[str]] = {
     "plain": frozenset({"value"}),
     "play": frozenset({"value", "card", "allowed", "led_suit", "trump", "trump_state", "holding", "trick_number"}),
     "trick": frozenset({"value", "led_card", "led_suit", "trump", "trumps_played", "winner_card"}),
-    "bid": frozenset({"value", "seat", "bid", "team", "team_score", "opponents", "opponents_score"}),
+    "bid": frozenset({"value", "seat", "bid", "team", "team_score", "opponents", "opponents_score", "other_bid"}),
     "team_bid": frozenset({"value", "team", "bids"}),
     "hand": frozenset({"value", "team", "points", "detail"}),
     "game": frozenset({"value", "ns_score", "ew_score", "target"}),
@@ -84,7 +84,13 @@ TEMPLATES: dict[str, Template] = {
     "blind_bid.allowed": T("bid", "{team} may bid blind {bid}",
                            {"never": "these rules do not allow a blind team bid",
                             "scores": "a blind team bid is allowed only at some scores, and not with {team} on "
-                                      "{team_score} against {opponents} on {opponents_score}"},
+                                      "{team_score} against {opponents} on {opponents_score}",
+                            "number": "these rules allow a blind bid of only some numbers of tricks, not blind {bid}",
+                            "number_scores": "a blind team bid is allowed only for some numbers of tricks and at "
+                                             "some scores, and not blind {bid} with {team} on {team_score} against "
+                                             "{opponents} on {opponents_score}",
+                            "pair": "a blind bid is {team}'s bid as a side, made by both partners together "
+                                    "(blind {bid}); {other_bid} beside it is not allowed"},
                            "a blind team bid"),
     "bid.team_min": T("team_bid", "{team}'s bids together must make at least {value}",
                       "{team}'s bids ({bids}) add up to too little: together they must make at least {value}",
@@ -274,11 +280,13 @@ def trick_facts(cards: list[str], suits: list[str], trump: str, winner: str, val
             "winner_card": pretty(winner)}
 
 
-def bid_facts(seat: str, bid: str, scores: tuple[int, int], value) -> dict[str, str]:
+def bid_facts(seat: str, bid: str, scores: tuple[int, int], value, other_bid: str = "") -> dict[str, str]:
+    """Facts about a seat's bid; ``other_bid`` is the other bid of the side it is judged beside
+    ("South's 3"), where there is one."""
     team = C.SEATS.index(seat) % 2
     return {"value": value_text("", value), "seat": SEAT_NAMES[seat], "bid": bid, "team": C.TEAMS[team],
             "team_score": num(scores[team]), "opponents": C.TEAMS[1 - team],
-            "opponents_score": num(scores[1 - team])}
+            "opponents_score": num(scores[1 - team]), "other_bid": other_bid or "another bid"}
 
 
 def team_bid_facts(team: str, bids: str, value) -> dict[str, str]:
