@@ -355,7 +355,7 @@ def game_facts(scores: tuple[int, int], target: int, value) -> dict[str, str]:
             "target": num(target)}
 
 
-_SEAT_WORD = re.compile(r"\b([NESW])(?= bid| with)|(?<=by )([NESW])\b")
+_SEAT_WORD = re.compile(r"\b([NESW])(?= bid| with| played)|(?<=by )([NESW])\b")
 _OVERTRICKS = re.compile(r"\b(\d+) overtrick\(s\) x (\d+)")
 _OUTCOME = re.compile(r": (made|set)\b")
 _CARD = re.compile(r"\b([2-9JQKA]|10)([SHDC])\b")
