@@ -114,7 +114,7 @@ def test_disputed_hand_ruled_side_by_side(page):
     assert "nil.failed: standard -100 (001 §Nil bids), classic -50" in page.locator(".differences").inner_text()
     # Where a book is ambiguous, the ruling says which reading it rests on, with the clause and the alternative.
     notes = other.locator("details.readings")
-    assert notes.locator("summary").inner_text() == "This answer rests on 4 readings of the rules"
+    assert notes.locator("summary").inner_text() == "This answer rests on 5 readings of the rules"
     notes.locator("summary").click()
     text = notes.inner_text()
     assert "ambiguous: " in text and "nil.tricks_bags · 004 §Making a Bid" in text

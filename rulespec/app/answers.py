@@ -181,6 +181,10 @@ def answer_trick(rs: Ruleset, req: Mapping) -> dict:
         raise InputError(f"a complete trick has 4 cards, got {len(trick)}", "cards")
     number = _int(req.get("number", 1), "number", 1, rs.params["deal.hand_size"])
     index, steps = E.trick_winner(rs, trick, number, explain=True)
+    rivals = [c for c in trick if rs.suit_of[c] == rs.suit_of[trick[index]]]
+    if len(rivals) > 1:     # the winner beat a card of its own suit: the order of the cards decided it
+        steps.insert(len(steps) - 1, rs.step("card.power", [C.card_name(c) for c in
+                                                            sorted(rivals, key=lambda c: -rs.power[c])]))
     winner = (leader + index) % 4
     played_by = {C.SEATS[(leader + i) % 4]: C.card_name(c) for i, c in enumerate(trick)}
     suits = [_suit(rs, c) for c in trick]
@@ -216,6 +220,8 @@ def answer_legal(rs: Ruleset, req: Mapping) -> dict:
     for step in result.steps:
         step["reason"] = R.reason(step["rule"], R.play_facts(None, step["value"], hand_suits, led, trump, broken,
                                                               number))
+    if not result.steps:    # every card is legal: the rules that allowed them all
+        result.steps.extend(_allowing_steps(rs, result, hand, not trick, number, (hand_suits, led, trump, broken)))
     illegal = []
     for card in C.iter_cards(hand & ~result.cards):
         name = C.card_name(card)
@@ -226,6 +232,21 @@ def answer_legal(rs: Ruleset, req: Mapping) -> dict:
         illegal.append({"card": name, "reasons": reasons})
     return {"variant": rs.id, "legal": C.card_names(result.cards), "illegal": illegal,
             "explanation": result.steps, "conflicts": result.conflicts, "dead_ends": result.dead_ends}
+
+
+def _allowing_steps(rs: Ruleset, result: E.Legal, hand: int, leading: bool, number: int, suits: tuple) -> list[dict]:
+    """A step for each play rule that applied and left every card of ``hand`` (not a dead end or a clash),
+    with its reason; ``suits`` is (the hand's suits, the suit led, trumps, broken) as ``play_facts`` takes."""
+    hand_suits, led, trump, broken = suits
+    skipped = {d["rule"] for d in result.dead_ends} | {c["rules"][-1] for c in result.conflicts}
+    steps = []
+    for name in E.applicable_constraints(leading, number == 1):
+        if name not in skipped:
+            step = rs.step(name, C.card_names(hand))
+            facts = R.play_facts(None, step["value"], hand_suits, led, trump, broken, number)
+            step["reason"] = R.reason(name, facts, case=R.allowed_case(name, hand_suits, led, trump, broken))
+            steps.append(step)
+    return steps
 
 
 def answer_bid(rs: Ruleset, req: Mapping) -> dict:
@@ -250,24 +271,47 @@ def answer_bid(rs: Ruleset, req: Mapping) -> dict:
     notes = [f"{step['rule']} not checked without the hand" for step in checked if step["value"] is None]
     partner = bids[(seat + 2) % 4]
     pair = f"{C.SEATS[seat]} {bid}" + (f", {C.SEATS[(seat + 2) % 4]} {partner}" if partner else "")
+    refusing = {step["rule"] for step in refusals}
     for step in checked:
-        step["reason"] = _bid_reason(rs, step, seat, bid, pair, scores, refused=False)
+        step["reason"] = _bid_reason(rs, step, seat, bid, pair, scores, refused=step["rule"] in refusing,
+                                     partner=partner)
     for step in refusals:
-        step["reason"] = _bid_reason(rs, step, seat, bid, pair, scores, refused=True)
+        step["reason"] = _bid_reason(rs, step, seat, bid, pair, scores, refused=True, partner=partner)
     return {"variant": rs.id, "seat": C.SEATS[seat], "bid": str(bid), "allowed": not refusals,
             "refusals": refusals, "notes": notes, "explanation": checked}
 
 
-def _bid_reason(rs: Ruleset, step: dict, seat: int, bid: E.Bid, pair: str, scores, refused: bool) -> str:
-    """The plain-language reason of one bidding step (a seat's bid or the partnership's pair)."""
+_SCORE_NAMES = frozenset({"team.score", "opponents.score", "team.bags", "opponents.bags"})
+
+
+def _bid_reason(rs: Ruleset, step: dict, seat: int, bid: E.Bid, pair: str, scores, refused: bool,
+                partner: E.Bid | None = None) -> str:
+    """The plain-language reason of one bidding step (a seat's bid, beside ``partner``'s where it is
+    known, or the partnership's pair)."""
     rule = step["rule"]
     if R.TEMPLATES[rule].group == "team_bid":
-        facts = R.team_bid_facts(C.TEAMS[seat % 2], pair, step["value"])
-    else:
-        facts = R.bid_facts(C.SEATS[seat], str(bid.n) if bid.kind == E.BLIND else str(bid),
-                            tuple(scores), step["value"])
-    case = "never" if rs.rules[rule].text.strip() == "false" else "scores"
-    return R.reason(rule, facts, refused=refused, case=case)
+        return R.reason(rule, R.team_bid_facts(C.TEAMS[seat % 2], pair, step["value"]), refused=refused)
+    if rule == "blind_bid.allowed" and refused and partner is not None and E.BLIND in (bid.kind, partner.kind) \
+            and bid != partner:     # a blind bid beside another bid: the side's bid is one blind bid
+        (blind_seat, blind), (other_seat, other) = sorted([(seat, bid), ((seat + 2) % 4, partner)],
+                                                          key=lambda sb: sb[1].kind != E.BLIND)
+        facts = R.bid_facts(C.SEATS[blind_seat], str(blind.n), tuple(scores), step.get("value"),
+                            f"{R.SEAT_NAMES[C.SEATS[other_seat]]}'s {other}")
+        return R.reason(rule, facts, refused=True, case="pair")
+    facts = R.bid_facts(C.SEATS[seat], str(bid.n) if bid.kind == E.BLIND else str(bid), tuple(scores),
+                        step.get("value"))
+    return R.reason(rule, facts, refused=refused, case=_bid_case(rs, rule))
+
+
+def _bid_case(rs: Ruleset, rule: str) -> str:
+    """Which ``why_not`` text of a bid kind's rule fits: never allowed, or allowed only for some numbers of
+    tricks, at some scores, or both (by the names the rule reads)."""
+    names = rs.rules[rule].names
+    if rs.rules[rule].text.strip() == "false":
+        return "never"
+    if "bid.n" in names:
+        return "number_scores" if names & _SCORE_NAMES else "number"
+    return "scores"
 
 
 def _validate_bids(rs: Ruleset, bids: list[E.Bid], scores, bags, dealer: int | None) -> None:
@@ -289,7 +333,7 @@ def _validate_bids(rs: Ruleset, bids: list[E.Bid], scores, bags, dealer: int | N
         if refusals:
             r = refusals[0]
             text = f"{C.SEATS[team]} {pair[0]}, {C.SEATS[team + 2]} {pair[1]}"
-            why = _bid_reason(rs, r, team, pair[0], text, scores, refused=True)
+            why = _bid_reason(rs, r, team, pair[0], text, scores, refused=True, partner=pair[1])
             raise InputError(f"{C.TEAMS[team]}'s bids are not allowed together: {why}", "bids",
                              r["rule"], r["cite"])
 
@@ -389,8 +433,10 @@ def answer_score(rs: Ruleset, req: Mapping) -> dict:
     game = E.game_status(rs, new_scores, new_bags, hands, explain=True)
     names = [str(b) for b in bids]
     explanation = [step for t, r in enumerate(results) for step in _team_steps(rs, bids, names, t, r)]
+    target = rs.params["game.target"]
     for step in game["explanation"]:
-        step["reason"] = R.game_reason(step["rule"], new_scores, rs.params["game.target"], step["value"])
+        step["reason"] = R.game_reason(step["rule"], new_scores, target, step["value"],
+                                       _target_case(rs, step, new_scores, new_bags, hands))
     explanation += game.pop("explanation")
     out = {"variant": rs.id, "bids": dict(zip(C.SEATS, names)), "tricks": dict(zip(C.SEATS, tricks)),
            "teams": {C.TEAMS[t]: r.as_dict() for t, r in enumerate(results)},
@@ -398,6 +444,17 @@ def answer_score(rs: Ruleset, req: Mapping) -> dict:
     if irregular:
         out["irregularities"] = irregular
     return out
+
+
+def _target_case(rs: Ruleset, step: dict, scores: tuple[int, int], bags: tuple[int, int], hands: int) -> str | None:
+    """``not_past`` where the target is not reached although a side is on it and one point more would
+    reach it (these rules end the game only above the target), else None."""
+    high = max(scores)
+    if step["rule"] != "game.target_reached" or step["value"] or high != rs.params["game.target"]:
+        return None
+    above = tuple(s + 1 if s == high else s for s in scores)
+    past = E.game_status(rs, above, bags, hands, explain=True)["explanation"][0]["value"]
+    return "not_past" if past else None
 
 
 def _hand_tricks(rs: Ruleset, req: Mapping, bids: list[E.Bid], irregular: list[dict]

@@ -181,7 +181,10 @@ class _TeamScore:
                                    "last_trick_nil_cards": C.mask_of(by_seat[s] for s in self.nil_seats)})
         bonus = self.rs.fn["bonus.last_trick"](*args)
         if bonus:
-            self.line("bonus.last_trick", bonus, f"last trick won by {C.SEATS[winner]} with {C.card_name(win_card)}")
+            own = ", ".join(f"{C.SEATS[s]}{f' bid {self.bids[s]} and' if s in self.nil_seats else ''} played "
+                            f"{C.card_name(by_seat[s])}" for s in self.seats)
+            self.line("bonus.last_trick", bonus,
+                      f"{own}; last trick won by {C.SEATS[winner]} with {C.card_name(win_card)}")
 
     def bags_added(self, base: tuple, counts_overtricks: bool, victim: bool) -> int:
         """Bags taken this hand (none for a renege's victims, the innocent side of a forfeit or the side
