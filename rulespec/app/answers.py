@@ -15,7 +15,7 @@ from ..core import cards as C
 from .. import game as E
 from . import reasons as R
 from .inline import compile_inline
-from ..model.ablation import differing_rules, with_rule_from
+from ..model.ablation import Cause, rules_behind
 from ..errors import (CardError, GameError, InputError, RulesFileError, RulespecError, SearchBudgetError,
                       UnknownVariantError)
 from ..lang.limits import MAX_CONTEXT_INT
@@ -25,7 +25,8 @@ from . import claims
 
 MAX_INLINE_RULES = 64
 MAX_VARIANTS = 8
-MAX_ABLATIONS = 32     # single-rule swaps tried per pair of variants in compare
+MAX_ABLATIONS = 32     # differing rules swapped (each into both variants) per pair of variants in compare
+MAX_PAIRS = 32         # pairs of them swapped together, for a difference no single rule moves
 
 
 # --------------------------------------------------------------------------- variants
@@ -656,32 +657,27 @@ def _difference(kind: str, body: Mapping, first: tuple[str, Ruleset], other: tup
               for path in sorted(set(base) | set(leaves)) if base.get(path) != leaves.get(path)]
     if not fields:
         return None
-    causes = _causes(kind, body, base_rs, rs, base, {f["field"] for f in fields})
+    causes = _causes(kind, body, base_rs, rs, (base, leaves), {f["field"] for f in fields})
     return {"variants": [base_key, key], "fields": fields,
-            "rules": [{"rule": r, "changes": moved,
-                       base_key: {"value": base_rs.rules[r].text, "cite": base_rs.rules[r].cite},
-                       key: {"value": rs.rules[r].text, "cite": rs.rules[r].cite}}
-                      for r, moved in causes]}
+            "rules": [{"rule": c.rule, "changes": sorted(c.changes),
+                       **({"together_with": sorted(c.together)} if c.together else {}),
+                       base_key: {"value": base_rs.rules[c.rule].text, "cite": base_rs.rules[c.rule].cite},
+                       key: {"value": rs.rules[c.rule].text, "cite": rs.rules[c.rule].cite}}
+                      for c in causes]}
 
 
-def _causes(kind: str, body: Mapping, base_rs: Ruleset, rs: Ruleset, base: dict, fields: set[str]
-            ) -> list[tuple[str, list[str]]]:
-    """The rules that make the rulings differ: each rule whose definition differs and which, swapped
-    alone into the first variant, changes one of the differing ``fields`` (ablation)."""
-    out = []
-    for rule in differing_rules(base_rs, rs)[:MAX_ABLATIONS]:
+def _causes(kind: str, body: Mapping, base_rs: Ruleset, rs: Ruleset, leaves: tuple[dict, dict], fields: set[str]
+            ) -> list[Cause]:
+    """The rules that make the rulings differ: each differing rule whose change moves one of the differing
+    ``fields``, swapped into either variant, alone or with one other (``ablation.rules_behind``)."""
+    def trial(swapped: Ruleset, like: Ruleset) -> dict | None:
         try:
-            swapped = with_rule_from(base_rs, rs, rule)
-            trial = _leaves(KINDS[kind](swapped, body))
+            return _leaves(KINDS[kind](swapped, body))
         except SearchBudgetError:     # a spent budget says nothing about the rule
             raise
-        except InputError as exc:     # (named as the first variant: the swap stands for it, one rule changed)
-            trial = {"error.field": f"input.{exc.field}" if exc.field else "input",
-                     "error.detail": exc.message.replace(f"'{swapped.id}'", f"'{base_rs.id}'")}
+        except InputError as exc:     # (named as the variant the swap stands for: one rule changed)
+            return {"error.field": f"input.{exc.field}" if exc.field else "input",
+                    "error.detail": exc.message.replace(f"'{swapped.id}'", f"'{like.id}'")}
         except RulespecError:   # the rule does not fit the other variant's rules on its own
-            continue
-        moved = sorted(path for path in fields if trial.get(path) != base.get(path))
-        if moved:
-            out.append((rule, moved))
-    return out
-
+            return None
+    return rules_behind(base_rs, rs, leaves, fields, trial, MAX_ABLATIONS, MAX_PAIRS)
