@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from ..core import cards as C
 from .. import game as E
 from . import reasons as R
+from .conditions import game_end, when
 from .inline import compile_inline
 from ..model.ablation import Cause, rules_behind
 from ..errors import (CardError, GameError, InputError, RulesFileError, RulespecError, SearchBudgetError,
@@ -266,6 +267,9 @@ def _bid_reason(rs: Ruleset, step: dict, seat: int, bid: E.Bid, pair: str, score
         facts = R.bid_facts(C.SEATS[seat], str(bid.n) if bid.kind == E.BLIND else str(bid),
                             tuple(scores), step["value"])
     case = "never" if rs.rules[rule].text.strip() == "false" else "scores"
+    words = when(rs, rule, {"team": facts.get("team", "")}) if rule in R.CONDITIONS and refused else None
+    if words and case == "scores":
+        return R.condition_reason(rule, words, facts, any(w in words for w in ("behind", "score", "lead", " have ")))
     return R.reason(rule, facts, refused=refused, case=case)
 
 
@@ -386,6 +390,8 @@ def answer_score(rs: Ruleset, req: Mapping) -> dict:
     new_bags = (results[0].bags, results[1].bags)
     hands = _int(req.get("hands_played", 0), "hands_played", 0, 10_000) + 1
     game = E.game_status(rs, new_scores, new_bags, hands, explain=True)
+    if game["over"] and game.get("rule", {}).get("rule") == "game.mercy":
+        game["reason"] = game_end(rs, game, new_scores) or game["reason"]
     names = [str(b) for b in bids]
     explanation = [step for t, r in enumerate(results) for step in _team_steps(rs, bids, names, t, r)]
     for step in game["explanation"]:
