@@ -21,6 +21,7 @@ from .fastpath import DisputeFastPath
 from .openapi import build_spec
 from .page import page as dispute_page
 from .problems import register_error_handlers
+from .reports import reports
 
 DEFAULTS = {
     "MAX_CONTENT_LENGTH": 256 * 1024,  # bytes; larger bodies get 413
@@ -67,6 +68,7 @@ def create_app(config: Mapping | None = None) -> Flask:
     register_error_handlers(app)
     app.register_blueprint(v1)
     app.register_blueprint(dispute_page)
+    app.register_blueprint(reports)
 
     @app.get("/healthz")
     def healthz():
