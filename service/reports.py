@@ -56,6 +56,16 @@ def listing(folder: Path) -> dict[str, Path]:
     return found
 
 
+def title(name: str) -> str:
+    """A report's title in the index: its own, or the document a verification report is of."""
+    if name in TITLES:
+        return TITLES[name]
+    stem = Path(name).stem
+    if name.startswith("verify/") and stem[:3].isdigit():
+        return f"Verification of {stem[:3]} ({stem[4:]}): dead ends, conflicts, endless games, open points"
+    return name
+
+
 def _folder() -> Path:
     return Path(current_app.config.get("REPORTS_DIR") or BUNDLED)
 
@@ -63,7 +73,8 @@ def _folder() -> Path:
 @reports.get("/")
 def index():
     files = listing(_folder())
-    pages = [(name, TITLES.get(name, name)) for name in files if name.endswith(".html")]
+    pages = sorted(((name, title(name)) for name in files if name.endswith(".html")),
+                   key=lambda page: (list(TITLES).index(page[0]) if page[0] in TITLES else len(TITLES), page[0]))
     others = [name for name in files if not name.endswith(".html")]
     return _page(render_template("reports.html", pages=pages, others=others, variants=bundled_ids(),
                                  max_deals=current_app.config["DIFF_MAX_DEALS"],

@@ -65,8 +65,8 @@ def test_verify_index_compares_the_documents(tmp_path):
     recs = [json.loads((out / f"{n}.json").read_text()) for n in ("001-standard", "002-pirates")]
     for rec, name in zip(recs, ("001 standard", "002 pirates")):
         row = verify_report.summary_row(rec)
-        assert (f'<td role=cell data-label="open points" class=num>{row["open_points"]}</td>'
-                f'<td role=cell data-label="claims checked" class=num>{row["claims"]}</td>') in index, name
+        assert (f'<td role=cell data-label="open points" class=num><span>{row["open_points"]}</span></td>'
+                f'<td role=cell data-label="claims checked" class=num><span>{row["claims"]}</span></td>') in index, name
     assert index.count("<svg") == 1 and 'aria-label="Open points per document"' in index
     # the cross-document table: one row per open point, a column per document
     rows = re.findall(r"<tr role=row><th scope=row role=rowheader><code>([^<]+)</code></th>(.*?)</tr>", index)

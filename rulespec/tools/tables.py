@@ -31,7 +31,8 @@ def _text(html: str) -> str:
 
 def _cell(cell: Cell, label: str) -> str:
     body, attrs = (cell, "") if isinstance(cell, str) else cell
-    return f'<td role=cell data-label="{label}"{" " + attrs if attrs else ""}>{body}</td>'
+    # (one element inside: beside its column's name on a phone, however many lines it holds)
+    return f'<td role=cell data-label="{label}"{" " + attrs if attrs else ""}><span>{body}</span></td>'
 
 
 def reflow_table(head: Sequence[str], rows: Sequence[Sequence[Cell]], caption: str = "",

@@ -13,7 +13,7 @@ _CSS = """
 body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}
 h2{border-top:2px solid #ccd;padding-top:.6em;margin-top:2em} table{border-collapse:collapse;margin:.6em 0}
 td,th{border:1px solid #ccd;padding:3px 7px;text-align:left} th{background:#eef} td.num{text-align:right}
-pre{background:#f6f6fa;padding:.6em;overflow:auto} code{background:#f3f3f7;padding:0 2px}
+pre{background:#f6f6fa;padding:.6em;white-space:pre-wrap;overflow-wrap:anywhere} code{background:#f3f3f7;padding:0 2px}
 .ok{color:#176017;font-weight:bold} .diff{color:#a01818;font-weight:bold}
 svg{max-width:100%;height:auto} figure{margin:0;max-width:100%} code{overflow-wrap:anywhere}
 """ + TABLE_CSS
