@@ -233,7 +233,11 @@ def test_screenshots(page):
     page.locator("#legal-answer .verdict").first.wait_for()
     page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=out / "phone-top.png")
-    for name in ("hand-section", "ruling-section", "cards", "sheet-section"):
+    page.click("#claim-example")
+    page.click("#claim-form button[type=submit]")
+    page.locator("#claim-answer .verdict").first.wait_for()
+    page.evaluate("window.scrollTo(0, 0)")
+    for name in ("hand-section", "ruling-section", "cards", "claim-section", "sheet-section"):
         page.locator(f"#{name}").screenshot(path=out / f"phone-{name.removesuffix('-section')}.png")
     page.set_viewport_size({"width": 1280, "height": 900})
     page.screenshot(path=out / "desktop.png", full_page=True)

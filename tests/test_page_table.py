@@ -293,6 +293,7 @@ def test_house_rules_made_by_tapping_and_shared_by_a_link(page, browser, shots):
     page.wait_for_function("document.getElementById('hf-nil-made').value === '80'")
 
     page.click("#share")
+    page.wait_for_function("document.getElementById('share-link').value.includes('#rules=')")
     link = page.input_value("#share-link")
     assert link.startswith(page.url.split("#")[0] + "#rules=z.")
     page.locator("#share-status").filter(has_text="Anyone who opens the link gets our-table").wait_for()
