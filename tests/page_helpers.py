@@ -6,6 +6,10 @@ import json
 import os
 from pathlib import Path
 
+import pytest
+
+from serve_helpers import tab_on
+
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT_MS = 10_000
 MINE = "(my house rules)"   # the rule-book option for house rules made or pasted on the page
@@ -15,6 +19,20 @@ AXE_OPTIONS = {"resultTypes": ["violations"],
                "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa",
                                                      "best-practice", "experimental"]}}
 PHONE, DESKTOP = {"width": 375, "height": 812}, {"width": 1280, "height": 800}
+
+
+@pytest.fixture(scope="session")
+def shots(tmp_path_factory) -> Path:
+    """The run's folder for screenshots and axe results (``shot_folder``); a test module takes it as
+    ``shots = page_helpers.shots``."""
+    return shot_folder(tmp_path_factory)
+
+
+@pytest.fixture
+def phone_page(browser, server):
+    """A 375-px tab on the page once the variants are in (browser and server: tests/conftest.py)."""
+    with tab_on(browser, server, "#variant option[value=standard]", PHONE, TIMEOUT_MS) as tab:
+        yield tab
 
 
 def shot_folder(tmp_path_factory) -> Path:

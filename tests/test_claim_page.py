@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import re
 
-import pytest
 
-from page_helpers import MINE, PHONE, TIMEOUT_MS, assert_accessible, compare_with, keep, shot_folder
-from serve_helpers import tab_on
+import page_helpers
+from page_helpers import MINE, assert_accessible, compare_with, keep
 
 # Spades not broken; North holds A♠: with spades led at any time NS take all three tricks, else not.
 ENDING = {"N": "JC AS KH", "E": "KD 9D 9H", "S": "8H KC 10D", "W": "AD 10S 10H"}
@@ -21,15 +20,8 @@ rules:
 """
 
 
-@pytest.fixture(scope="session")
-def shots(tmp_path_factory):
-    return shot_folder(tmp_path_factory)
-
-
-@pytest.fixture
-def page(browser, server):
-    with tab_on(browser, server, "#variant option[value=standard]", PHONE, TIMEOUT_MS) as tab:
-        yield tab
+shots = page_helpers.shots
+page = page_helpers.phone_page
 
 
 def claim(page, hands: dict, tricks: int, side: str = "NS"):

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from page_helpers import (MINE, PHONE, TIMEOUT_MS, assert_accessible, compare_with, enter_hand, in_view, keep, rule,
-                          shot_folder)
-from serve_helpers import tab_on
+import page_helpers
+from page_helpers import (MINE, PHONE, TIMEOUT_MS, assert_accessible, compare_with, enter_hand, in_view, keep, rule)
 
 # Our table: a nil is worth 75, and a nil bidder's tricks neither help the partner nor count as bags.
 OURS = """id: ours
@@ -24,15 +23,8 @@ rules:
 """
 
 
-@pytest.fixture(scope="session")
-def shots(tmp_path_factory):
-    return shot_folder(tmp_path_factory)
-
-
-@pytest.fixture
-def page(browser, server):
-    with tab_on(browser, server, "#variant option[value=standard]", PHONE, TIMEOUT_MS) as tab:
-        yield tab
+shots = page_helpers.shots
+page = page_helpers.phone_page
 
 
 def fits(page) -> bool:
