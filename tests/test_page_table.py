@@ -335,6 +335,12 @@ def test_house_rules_made_by_tapping_and_shared_by_a_link(page, browser, shots):
     tab.click("#shared-note button")
     tab.locator("#house-status").filter(has_text="✓ mine").wait_for()
     other.close()
+    # A link cut short, or naming a book the service does not have, changes nothing and says so.
+    page.evaluate("window.location.hash = 'rules=z.AAAA'")
+    page.locator("#shared-note").filter(has_text="The link's rules were not opened").wait_for()
+    page.evaluate("window.location.hash = 'variant=nosuch'")
+    page.locator("#shared-note").filter(has_text="“nosuch”, which this service does not have").wait_for()
+    assert page.input_value("#variant") == MINE
     # The same link opened in a tab already on the page (only the address's fragment changes).
     page.fill("#house-yaml", OURS)
     page.locator("#house-status").filter(has_text="✓ ours").wait_for()

@@ -120,7 +120,12 @@ async function openSharedRules(ids) {
   if (!shared) return;
   window.history.replaceState(null, '', window.location.pathname + window.location.search);
   if (shared.variant) {
-    if (ids.includes(shared.variant)) $('variant').value = shared.variant;
+    if (ids.includes(shared.variant)) {
+      $('variant').value = shared.variant;
+    } else {
+      note.hidden = false;
+      note.replaceChildren(`The link names the rule book “${shared.variant}”, which this service does not have.`);
+    }
     return;
   }
   const own = $('house-yaml').value;
