@@ -3,6 +3,7 @@ checking a house rule's YAML."""
 from __future__ import annotations
 
 from rulespec.app.answers import MAX_INLINE_RULES
+from rulespec.core.cards import card_names
 from rulespec.errors import Problem, RulesFileError, RulespecError
 from rulespec.model.ruleset import Ruleset, compile_spec, load_ruleset
 from rulespec.core.schema import SLOTS
@@ -31,7 +32,7 @@ def rule_entry(rs: Ruleset, name: str) -> dict:
     entry = {"name": name, "text": rule.text, "type": rule.slot.type, "cite": rule.cite,
              "origin": rule.origin, "inherited": rule.origin != rs.id,
              "note": rule.note, "unspecified": rule.unspecified, "choices": _json_safe(rule.choices),
-             "parameter": rule.is_param, "doc": rule.slot.doc}
+             "parameter": rule.is_param, "doc": rule.slot.doc, "options": list(rule.slot.options)}
     citation_note = rule.citation(rs.id, rs.doc).get("note")
     if citation_note:
         entry["citation_note"] = citation_note
@@ -45,7 +46,8 @@ def variant_summary(rs: Ruleset) -> dict:
 
 
 def variant_detail(rs: Ruleset) -> dict:
-    return {**variant_summary(rs), "notes": rs.spec.notes,
+    """A variant's summary, notes, source, the cards of its pack and every rule."""
+    return {**variant_summary(rs), "notes": rs.spec.notes, "pack": card_names(rs.deck),
             "source": _json_safe(rs.spec.source) if isinstance(rs.spec.source, dict) else {"doc": rs.doc},
             "rules": [rule_entry(rs, name) for name in rs.rules]}
 

@@ -11,6 +11,8 @@ import tracemalloc
 
 import pytest
 
+from rulespec.model import ablation
+
 from rulespec.app import answers as A
 from rulespec.app.answers import answer, compare
 from rulespec.app.claims import allowance
@@ -171,7 +173,8 @@ def test_a_comparison_that_could_score_too_many_hands_is_refused_before_it_start
     monkeypatch.setitem(A.KINDS, "score", lambda rs, req: scored.append(1) or A.answer_score(rs, req))
     with pytest.raises(BudgetExceeded) as info:
         compare({"kind": "game", "variants": variants, "input": {"hands": [HAND] * 500}})
-    assert info.value.field == "input.hands" and "could score 32,000 hands" in str(info.value)
+    # each of 7 variants: 8 differing rules swapped both ways, then min(32, 28) pairs: 44 swaps of 500 hands
+    assert info.value.field == "input.hands" and "could score 158,000 hands" in str(info.value)
     assert not scored                          # refused before any hand is scored
     body = problem(client.post("/v1/game", json={"variants": variants, "hands": [HAND] * 500}), 422, "work-limit",
                    "hands")
@@ -182,12 +185,12 @@ def test_a_comparison_that_could_score_too_many_hands_is_refused_before_it_start
 def test_a_spent_allowance_in_a_rule_swap_fails_the_request_not_the_swap(monkeypatch):
     """Before, the swap's error was taken for a rule that does not fit (``except RulespecError: continue``) and
     the comparison answered without the rules that cause its difference."""
-    swap = A.with_rule_from
+    swap = ablation.with_rules_from
 
-    def spend_then_swap(base, other, rule):
+    def spend_then_swap(base, other, rules):
         L.current().steps = -1          # the allowance is spent by the time this swap is tried
-        return swap(base, other, rule)
-    monkeypatch.setattr(A, "with_rule_from", spend_then_swap)
+        return swap(base, other, rules)
+    monkeypatch.setattr(ablation, "with_rules_from", spend_then_swap)
     with L.budget(steps=10 ** 9):
         with pytest.raises(BudgetExceeded):
             compare({"variants": ["standard", "classic"], "input": {**HAND}})

@@ -14,9 +14,10 @@ from collections.abc import Callable, Mapping
 from ..core import cards as C
 from .. import game as E
 from . import reasons as R
+from .conditions import game_end, when
 from .inline import compile_inline
 from .repeats import has_long_rules, has_long_texts, once
-from ..model.ablation import differing_rules, with_rule_from
+from ..model.ablation import Cause, differing_rules, rules_behind
 from ..errors import (BudgetExceeded, CardError, GameError, InputError, RulesFileError, RulespecError,
                       SearchBudgetError, UnknownVariantError, did_you_mean)
 from ..lang.limits import MAX_CONTEXT_INT
@@ -26,7 +27,8 @@ from . import claims
 
 MAX_INLINE_RULES = 64
 MAX_VARIANTS = 8
-MAX_ABLATIONS = 32     # single-rule swaps tried per pair of variants in compare
+MAX_ABLATIONS = 32     # differing rules swapped (each into both variants) per pair of variants in compare
+MAX_PAIRS = 32         # pairs of them swapped together, for a difference no single rule moves
 MAX_SCORED_HANDS = 20_000   # hands one comparison may score, its rule swaps included (its worst case)
 
 
@@ -300,7 +302,11 @@ def _bid_reason(rs: Ruleset, step: dict, seat: int, bid: E.Bid, pair: str, score
         return R.reason(rule, facts, refused=True, case="pair")
     facts = R.bid_facts(C.SEATS[seat], str(bid.n) if bid.kind == E.BLIND else str(bid), tuple(scores),
                         step.get("value"))
-    return R.reason(rule, facts, refused=refused, case=_bid_case(rs, rule))
+    case = _bid_case(rs, rule)
+    words = when(rs, rule, {"team": facts.get("team", "")}) if rule in R.CONDITIONS and refused else None
+    if words and case != "never":        # the rule's own condition, in words (app/conditions)
+        return R.condition_reason(rule, words, facts, any(w in words for w in ("behind", "score", "lead", " have ")))
+    return R.reason(rule, facts, refused=refused, case=case)
 
 
 def _bid_case(rs: Ruleset, rule: str) -> str:
@@ -431,6 +437,8 @@ def answer_score(rs: Ruleset, req: Mapping) -> dict:
     new_bags = (results[0].bags, results[1].bags)
     hands = _int(req.get("hands_played", 0), "hands_played", 0, 10_000) + 1
     game = E.game_status(rs, new_scores, new_bags, hands, explain=True)
+    if game["over"] and game.get("rule", {}).get("rule") == "game.mercy":
+        game["reason"] = game_end(rs, game, new_scores) or game["reason"]
     names = [str(b) for b in bids]
     explanation = [step for t, r in enumerate(results) for step in _team_steps(rs, bids, names, t, r)]
     target = rs.params["game.target"]
@@ -730,11 +738,14 @@ def _bound_work(kind: str, body: Mapping, rulesets: list[Ruleset]) -> None:
     if kind != "game" or not isinstance(body.get("hands"), list):
         return
     hands = len(body["hands"])
-    swaps = sum(min(len(differing_rules(rulesets[0], rs)), MAX_ABLATIONS) for rs in rulesets[1:])
+    swaps = 0
+    for rs in rulesets[1:]:      # each differing rule swapped both ways, then pairs of them (rules_behind)
+        differing = min(len(differing_rules(rulesets[0], rs)), MAX_ABLATIONS)
+        swaps += 2 * differing + (min(MAX_PAIRS, differing * (differing - 1) // 2))
     worst = hands * (len(rulesets) + swaps)
     if worst > MAX_SCORED_HANDS:
         raise BudgetExceeded(f"this comparison could score {worst:,} hands ({hands} hands under each of "
-                             f"{len(rulesets)} variants, and again for each of {swaps} single-rule swaps that "
+                             f"{len(rulesets)} variants, and again for each of {swaps} rule swaps that "
                              f"find the rules responsible for a difference); at most {MAX_SCORED_HANDS:,} per "
                              "request: send fewer hands or variants", field="input.hands", spent="work")
 
@@ -771,32 +782,27 @@ def _difference(kind: str, body: Mapping, first: tuple[str, Ruleset], other: tup
               for path in sorted(set(base) | set(leaves)) if base.get(path) != leaves.get(path)]
     if not fields:
         return None
-    causes = _causes(kind, body, base_rs, rs, base, {f["field"] for f in fields})
+    causes = _causes(kind, body, base_rs, rs, (base, leaves), {f["field"] for f in fields})
     return {"variants": [base_key, key], "fields": fields,
-            "rules": [{"rule": r, "changes": moved,
-                       base_key: {"value": base_rs.rules[r].text, "cite": base_rs.rules[r].cite},
-                       key: {"value": rs.rules[r].text, "cite": rs.rules[r].cite}}
-                      for r, moved in causes]}
+            "rules": [{"rule": c.rule, "changes": sorted(c.changes),
+                       **({"together_with": sorted(c.together)} if c.together else {}),
+                       base_key: {"value": base_rs.rules[c.rule].text, "cite": base_rs.rules[c.rule].cite},
+                       key: {"value": rs.rules[c.rule].text, "cite": rs.rules[c.rule].cite}}
+                      for c in causes]}
 
 
-def _causes(kind: str, body: Mapping, base_rs: Ruleset, rs: Ruleset, base: dict, fields: set[str]
-            ) -> list[tuple[str, list[str]]]:
-    """The rules that make the rulings differ: each rule whose definition differs and which, swapped
-    alone into the first variant, changes one of the differing ``fields`` (ablation)."""
-    out = []
-    for rule in differing_rules(base_rs, rs)[:MAX_ABLATIONS]:
+def _causes(kind: str, body: Mapping, base_rs: Ruleset, rs: Ruleset, leaves: tuple[dict, dict], fields: set[str]
+            ) -> list[Cause]:
+    """The rules that make the rulings differ: each differing rule whose change moves one of the differing
+    ``fields``, swapped into either variant, alone or with one other (``ablation.rules_behind``)."""
+    def trial(swapped: Ruleset, like: Ruleset) -> dict | None:
         try:
-            swapped = with_rule_from(base_rs, rs, rule)
-            trial = _leaves(KINDS[kind](swapped, body))
+            return _leaves(KINDS[kind](swapped, body))
         except (SearchBudgetError, BudgetExceeded):     # a spent budget says nothing about the rule
             raise
-        except InputError as exc:     # (named as the first variant: the swap stands for it, one rule changed)
-            trial = {"error.field": f"input.{exc.field}" if exc.field else "input",
-                     "error.detail": exc.message.replace(f"'{swapped.id}'", f"'{base_rs.id}'")}
+        except InputError as exc:     # (named as the variant the swap stands for: one rule changed)
+            return {"error.field": f"input.{exc.field}" if exc.field else "input",
+                    "error.detail": exc.message.replace(f"'{swapped.id}'", f"'{like.id}'")}
         except RulespecError:   # the rule does not fit the other variant's rules on its own
-            continue
-        moved = sorted(path for path in fields if trial.get(path) != base.get(path))
-        if moved:
-            out.append((rule, moved))
-    return out
-
+            return None
+    return rules_behind(base_rs, rs, leaves, fields, trial, MAX_ABLATIONS, MAX_PAIRS)

@@ -250,6 +250,19 @@ def placeholders(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
+# A bid refused by a rule whose condition has words (``conditions.when``): the condition, then the scores
+# where it names them.
+CONDITIONS = {"blind_nil.allowed": "blind nil is allowed only {condition}",
+              "blind_bid.allowed": "a blind team bid is allowed only {condition}"}
+STANDING = ": {team} are on {team_score} against {opponents} on {opponents_score}"
+
+
+def condition_reason(rule: str, condition: str, facts: Mapping[str, str], scores_named: bool) -> str:
+    """Why a bid is refused, in the words of the rule's condition ("blind nil is allowed only when EW are
+    behind by 200 or more: EW are on 0 against NS on 0")."""
+    return CONDITIONS[rule].format(condition=condition) + (STANDING.format_map(facts) if scores_named else "")
+
+
 def reason(rule: str, facts: Mapping[str, str], refused: bool = False, case: str | None = None) -> str:
     """The plain-language reason for one rule: why it applied, or (``refused``) why not."""
     template = TEMPLATES[rule]
@@ -364,7 +377,9 @@ _CARD = re.compile(r"\b([2-9JQKA]|10)([SHDC])\b")
 def _plain_detail(detail: str) -> str:
     """The engine's short note in words: "N bid nil, took 1" → "North bid nil, took 1"."""
     detail = _SEAT_WORD.sub(lambda m: SEAT_NAMES[m.group(1) or m.group(2)], detail)
-    detail = _OVERTRICKS.sub(lambda m: f"{m.group(1)} overtrick(s), {m.group(2)} each", detail)
+    detail = _OVERTRICKS.sub(lambda m: f"{m.group(1)} overtrick{'' if m.group(1) == '1' else 's'}, "
+                             f"{'a trick' if m.group(1) == '1' else 'tricks'} won beyond the bid, at {m.group(2)} each",
+                             detail)
     detail = _OUTCOME.sub("", detail)
     return _CARD.sub(lambda m: pretty(m.group(0)), detail)
 
