@@ -63,6 +63,10 @@ def _post_script(folder: str, name: str) -> str:
 
 
 SETTINGS = {"gthread": (), "sync": ("--worker-class", "sync", "--threads", "1")}   # after, before
+# measured for issue 28 beside make serve's worker (gthread reading each request first, service/worker.py):
+# gunicorn's own gthread (before issue 28) and gevent (installed by hand for the measurement)
+CANDIDATES = {"plain-gthread": ("--worker-class", "gthread"),
+              "gevent": ("--worker-class", "gevent", "--worker-connections", "1000")}
 
 
 def measure(seconds: int = 30, connections: int = 16, workers: int | None = None, rounds: int = 5,
@@ -72,11 +76,11 @@ def measure(seconds: int = 30, connections: int = 16, workers: int | None = None
     each floor's, and 'cpu_ratios': of each floor's CPU per request to score's (the req/s ratio the server
     would show were it CPU-bound and alone on the machine); None without wrk.
     Each endpoint gets ``seconds`` in all, split into ``rounds`` that take turns (the machine's speed
-    drifts), each round in a rotated order.  ``settings``: a key of ``SETTINGS``."""
+    drifts), each round in a rotated order.  ``settings``: a key of ``SETTINGS`` or ``CANDIDATES``."""
     if shutil.which("wrk") is None:
         return None
     with tempfile.TemporaryDirectory() as tmp, gunicorn(workers=workers, app="bench.floor:create_app()",
-                                                           options=SETTINGS[settings]) as base:
+                                                           options={**SETTINGS, **CANDIDATES}[settings]) as base:
         script = _post_script(tmp, "score")
         check = urllib.request.Request(base + "/v1/score", data=json.dumps(SCORE_BODY).encode(),
                                        headers={"Content-Type": "application/json"})

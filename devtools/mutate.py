@@ -152,9 +152,50 @@ class _Replace(ast.NodeTransformer):
         return self.generic_visit(node)
 
 
-def enumerate_mutants(module: str) -> list[Mutant]:
-    tree = ast.parse((ROOT / module).read_text(encoding="utf-8"))
+def enumerate_mutants(module: str, root: Path = ROOT) -> list[Mutant]:
+    tree = ast.parse((root / module).read_text(encoding="utf-8"))
     return [Mutant(module, i, getattr(node, "lineno", 0), kind) for i, (node, kind) in enumerate(_points(tree))]
+
+
+def _signatures(module: str, root: Path) -> dict[str, tuple]:
+    """Each mutant of ``module`` (under ``root``) by id: what it changes, where (the enclosing function), and
+    which of the alike places it is -- the same for the same mutation after other code has moved."""
+    path = root / module
+    if not path.exists():
+        return {}
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    owner = {}
+    for parent in ast.walk(tree):
+        if isinstance(parent, (ast.FunctionDef, ast.ClassDef)):
+            for child in ast.walk(parent):
+                owner.setdefault(id(child), parent.name)
+    seen: Counter = Counter()
+    out = {}
+    for i, (node, kind) in enumerate(_points(tree)):
+        what = (module, kind.split()[0] if kind.startswith("template") else kind, owner.get(id(node), ""),
+                ast.unparse(node) if not isinstance(node, ast.Constant) or len(str(node.value)) < 200 else kind)
+        seen[what] += 1
+        out[Mutant(module, i, getattr(node, "lineno", 0), kind).id] = (*what, seen[what])
+    return out
+
+
+def relist(old_root: Path, ids: list[str]) -> tuple[dict[str, str], list[str]]:
+    """Each of ``ids`` (valid in the checkout at ``old_root``) as the id of this checkout's mutant that makes
+    the same change; and the ids whose mutation is gone (to be read again by hand)."""
+    out, gone = {}, []
+    signatures: dict[str, tuple[dict, dict]] = {}
+    for mutant_id in ids:
+        module = mutant_id.split(":", 1)[0]
+        if module not in signatures:
+            old, new = _signatures(module, old_root), _signatures(module, ROOT)
+            signatures[module] = (old, {signature: new_id for new_id, signature in new.items()})
+        old, by_signature = signatures[module]
+        found = by_signature.get(old.get(mutant_id))
+        if found is None:
+            gone.append(mutant_id)
+        else:
+            out[mutant_id] = found
+    return out, gone
 
 
 def mutated_source(mutant: Mutant) -> str:
@@ -287,6 +328,22 @@ def report(results: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def _rewrite_list(old_root: Path) -> None:
+    """``--relist``: the list's ids moved to this checkout's code; a mutant whose mutation is gone is dropped
+    and printed."""
+    mapped, gone = relist(old_root, list(equivalent()))
+    lines = []
+    for line in EQUIVALENT.read_text(encoding="utf-8").splitlines():
+        mutant_id, _, reason = line.partition(" ")
+        if not line.strip() or line.startswith("#"):
+            lines.append(line)
+        elif mutant_id in mapped:
+            lines.append(f"{mapped[mutant_id]} {reason}")
+    EQUIVALENT.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for mutant_id in gone:
+        print(f"gone (read it again): {mutant_id}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--per-group", type=int, default=60, help="mutants drawn from each group")
@@ -294,7 +351,13 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", default="mutation.json")
     parser.add_argument("--only", nargs="*", default=[], metavar="ID", help="run just these mutants (ids as printed)")
+    parser.add_argument("--relist", metavar="OLD_CHECKOUT",
+                        help="renumber equivalent_mutants.txt, whose ids are those of OLD_CHECKOUT's code, for "
+                             "this checkout's code (by what each mutant changes); print the ids whose mutation is gone")
     args = parser.parse_args()
+    if args.relist:
+        _rewrite_list(Path(args.relist))
+        return
     items = _named(args.only) if args.only else sample(args.per_group, args.seed)
     skip = equivalent()
     results = [_excluded(item, skip[item[1].id]) for item in items if item[1].id in skip]

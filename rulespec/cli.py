@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from .app.progress import Progress, terminal_progress
 from .errors import InputError, Problem, RulesFileError, RulespecError, ScenarioFileError
 
 if TYPE_CHECKING:   # imported when used (rulespec --help stays fast)
@@ -186,10 +187,11 @@ def simulate(variant: str, hands: int | None, games: int | None, seed: str, poli
     except RulespecError as exc:
         fail(str(exc))
     start = time.perf_counter()
-    if games is None:
-        tally, summary = _simulate_batch(rs, hands or 100, seed, out, engine)
-    else:
-        tally, summary = _simulate_games(rs, games, seed, out)
+    with terminal_progress() as progress:
+        if games is None:
+            tally, summary = _simulate_batch(rs, hands or 100, seed, out, engine, progress)
+        else:
+            tally, summary = _simulate_games(rs, games, seed, out, progress)
     seconds = time.perf_counter() - start
     if not stats:
         click.echo(f"{rs.id}: {summary}, {seconds:.2f} s, {tally.hands / seconds:.0f} hands/s"
@@ -203,14 +205,15 @@ def simulate(variant: str, hands: int | None, games: int | None, seed: str, poli
         click.echo(f"{rs.id}, seed {seed}: {summary}, {seconds:.2f} s\n" + stats_text(report, "hands"))
 
 
-def _simulate_batch(rs: Ruleset, hands: int, seed: str, out: str | None, engine: str) -> tuple[Tally, str]:
+def _simulate_batch(rs: Ruleset, hands: int, seed: str, out: str | None, engine: str,
+                    progress: Progress | None = None) -> tuple[Tally, str]:
     """Independent hands from 0-0 on the batch or compiled engine (records to ``out``): the tally and a summary."""
     from .app.simulation import CHUNK, Tally, batch_hands
     from .errors import JitUnavailable, NativeRuleError
     tally = Tally(bool(rs.params["nil.tricks_count"]))
     sink = open(out, "wb") if out else None
     try:
-        for chunk in batch_hands(rs, hands, seed, sink, engine):
+        for chunk in batch_hands(rs, hands, seed, sink, engine, progress):
             tally.add(chunk)
     except (NativeRuleError, JitUnavailable) as exc:
         fail(str(exc))
@@ -222,7 +225,8 @@ def _simulate_batch(rs: Ruleset, hands: int, seed: str, out: str | None, engine:
     return tally, f"{tally.hands} hands, each from 0-0"
 
 
-def _simulate_games(rs: Ruleset, games: int, seed: str, out: str | None) -> tuple[Tally, str]:
+def _simulate_games(rs: Ruleset, games: int, seed: str, out: str | None,
+                    progress: Progress | None = None) -> tuple[Tally, str]:
     """``games`` games on the scalar engine (records to ``out``): the tally and a summary."""
     from .app.simulation import Tally, game_hands, record_arrays
     tally = Tally(bool(rs.params["nil.tricks_count"]))
@@ -237,7 +241,7 @@ def _simulate_games(rs: Ruleset, games: int, seed: str, out: str | None) -> tupl
             tally.add_game_ends(rs, chunk)
             previous, chunk = chunk[-1], []
     try:
-        for record in game_hands(rs, None, games, seed):
+        for record in game_hands(rs, None, games, seed, progress):
             chunk.append(record)
             if sink:
                 sink.write(json.dumps({k: v for k, v in record.items() if not k.startswith("_")},
@@ -440,9 +444,10 @@ def coverage(clauses: str | None, as_json: bool) -> None:
 def serve(host: str, port: int, workers: int) -> None:
     """Run the dispute service (page and HTTP API, bundled variants) with gunicorn, as in production."""
     import os
-    # gunicorn as a module of this interpreter: it serves the installed package, whatever the working folder
-    os.execv(sys.executable, [sys.executable, "-m", "gunicorn", "--bind", f"{host}:{port}",
-                              "--workers", str(workers), "service.app:create_app()"])
+    # gunicorn as a module of this interpreter: it serves the installed package, whatever the working folder,
+    # with the settings `make serve` reads (service/serving.py: the worker class, threads, keep-alive)
+    os.execv(sys.executable, [sys.executable, "-m", "gunicorn", "-c", "python:service.serving",
+                              "--bind", f"{host}:{port}", "--workers", str(workers), "service.app:create_app()"])
 
 
 if __name__ == "__main__":

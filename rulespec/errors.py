@@ -179,7 +179,12 @@ class LimitError(RulespecError):
 
 
 class BudgetExceeded(RulespecError):
-    """A request's evaluation used up its step or time allowance."""
+    """A request's evaluation used up its step or time allowance (``spent``: "steps" or "time"), or would
+    (``spent``: "work", refused before it starts); ``field`` is the input that asks for the work."""
+
+    def __init__(self, message: str, field: str = "variant", spent: str = "steps"):
+        self.field, self.spent = field, spent
+        super().__init__(message)
 
 
 class VerifyError(RulespecError):

@@ -2,14 +2,15 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 
 from flask import Blueprint, current_app, jsonify
 from werkzeug.routing import BaseConverter
 
 from rulespec.app.answers import KINDS, answer, compare
 from rulespec.lang.limits import budget
-from rulespec.app.claims import allowance
+from rulespec.app.claims import API_SECONDS, KINDS as SEARCH_KINDS, allowance
 
 from .bodies import json_body, yaml_body
 from .catalog import check_house_rule, get_variant, list_variants, variant_detail
@@ -38,6 +39,16 @@ def bounded(view: Callable) -> Callable:
     return run
 
 
+@contextmanager
+def allowances(kind: str, config: Mapping) -> Iterator[None]:
+    """One allowance for all of a request's work: its rule evaluation (``RULE_STEPS``; ``RULE_SECONDS``, or for
+    the double-dummy kinds the search's own ``API_SECONDS``, so that their rules and searches run on one
+    clock) and one search budget (the double-dummy kinds' searches share it)."""
+    seconds = max(config["RULE_SECONDS"], API_SECONDS) if kind in SEARCH_KINDS else config["RULE_SECONDS"]
+    with budget(config["RULE_STEPS"], seconds), allowance():
+        yield
+
+
 @v1.get("/variants")
 def variants():
     return jsonify(variants=list_variants())
@@ -55,10 +66,9 @@ def check():
 
 
 def dispute(kind: str, config: Mapping, read_body: Callable[[], object]) -> dict:
-    """The answer of dispute ``kind`` to the document ``read_body`` gives, within the request's
-    rule-evaluation allowance (``RULE_STEPS``, ``RULE_SECONDS`` of ``config``) and one search budget
-    (the double-dummy kinds' searches share it)."""
-    with budget(config["RULE_STEPS"], config["RULE_SECONDS"]), allowance():
+    """The answer of dispute ``kind`` to the document ``read_body`` gives, within the request's allowances
+    (``allowances``)."""
+    with allowances(kind, config):
         return answer(kind, read_body())
 
 
@@ -75,10 +85,11 @@ for _kind in KINDS:
 
 
 @v1.post("/compare")
-@bounded
 def compare_view():
-    with allowance():
-        return jsonify(compare(json_body()))
+    body = json_body()
+    kind = body.get("kind") if isinstance(body, Mapping) else None
+    with allowances(kind if isinstance(kind, str) else "score", current_app.config):
+        return jsonify(compare(body))
 
 
 @v1.post("/diff")

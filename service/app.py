@@ -20,10 +20,14 @@ from .examples import EXAMPLES, answer_text
 from .fastpath import DisputeFastPath
 from .openapi import build_spec
 from .page import page as dispute_page
-from .problems import register_error_handlers
+from .problems import ApiProblem, register_error_handlers
+from .reports import reports
+
+MAX_ANSWER_BYTES = 8 * 1024 * 1024
 
 DEFAULTS = {
     "MAX_CONTENT_LENGTH": 256 * 1024,  # bytes; larger bodies get 413
+    "MAX_ANSWER_BYTES": MAX_ANSWER_BYTES,   # bytes of JSON; a larger answer is an answer-too-large problem
     "DIFF_MAX_DEALS": 200,
     "DIFF_TIME_LIMIT": 10.0,           # seconds per /v1/diff request
     "RULE_STEPS": REQUEST_STEPS,       # rule evaluation steps per request (rulespec.limits)
@@ -47,11 +51,17 @@ class FastJSON(DefaultJSONProvider):
         return json.dumps(obj, default=self.default, ensure_ascii=False)
 
     def encode(self, obj) -> bytes:
-        """A response body: ``obj`` as JSON and a newline, as ``jsonify`` sends it."""
+        """A response body: ``obj`` as JSON and a newline, as ``jsonify`` sends it; an ``answer-too-large``
+        problem when it is longer than the app's ``MAX_ANSWER_BYTES``."""
         try:      # bytes straight from orjson: no round trip through str
-            return orjson.dumps(obj, option=orjson.OPT_APPEND_NEWLINE)
+            body = orjson.dumps(obj, option=orjson.OPT_APPEND_NEWLINE)
         except TypeError:
-            return (self._fallback(obj) + "\n").encode()
+            body = (self._fallback(obj) + "\n").encode()
+        limit = self._app.config.get("MAX_ANSWER_BYTES")
+        if limit is not None and len(body) > limit:
+            raise ApiProblem("answer-too-large", f"the answer would be {len(body):,} bytes, more than the "
+                             f"{limit:,} an answer may have: ask about fewer hands, variants or deals", "body")
+        return body
 
     def response(self, *args, **kwargs) -> Response:
         return self._app.response_class(self.encode(self._prepare_response_obj(args, kwargs)), mimetype=self.mimetype)
@@ -67,6 +77,7 @@ def create_app(config: Mapping | None = None) -> Flask:
     register_error_handlers(app)
     app.register_blueprint(v1)
     app.register_blueprint(dispute_page)
+    app.register_blueprint(reports)
 
     @app.get("/healthz")
     def healthz():

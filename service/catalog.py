@@ -3,10 +3,11 @@ checking a house rule's YAML."""
 from __future__ import annotations
 
 from rulespec.app.answers import MAX_INLINE_RULES
+from rulespec.core.cards import card_names
 from rulespec.errors import Problem, RulesFileError, RulespecError
 from rulespec.model.ruleset import Ruleset, compile_spec, load_ruleset
 from rulespec.core.schema import SLOTS
-from rulespec.model.variants import bundled_ids, read_variant_text
+from rulespec.model.variants import bundled_ids, read_request_text
 
 from .problems import ApiProblem
 
@@ -31,7 +32,7 @@ def rule_entry(rs: Ruleset, name: str) -> dict:
     entry = {"name": name, "text": rule.text, "type": rule.slot.type, "cite": rule.cite,
              "origin": rule.origin, "inherited": rule.origin != rs.id,
              "note": rule.note, "unspecified": rule.unspecified, "choices": _json_safe(rule.choices),
-             "parameter": rule.is_param, "doc": rule.slot.doc}
+             "parameter": rule.is_param, "doc": rule.slot.doc, "options": list(rule.slot.options)}
     citation_note = rule.citation(rs.id, rs.doc).get("note")
     if citation_note:
         entry["citation_note"] = citation_note
@@ -45,7 +46,8 @@ def variant_summary(rs: Ruleset) -> dict:
 
 
 def variant_detail(rs: Ruleset) -> dict:
-    return {**variant_summary(rs), "notes": rs.spec.notes,
+    """A variant's summary, notes, source, the cards of its pack and every rule."""
+    return {**variant_summary(rs), "notes": rs.spec.notes, "pack": card_names(rs.deck),
             "source": _json_safe(rs.spec.source) if isinstance(rs.spec.source, dict) else {"doc": rs.doc},
             "rules": [rule_entry(rs, name) for name in rs.rules]}
 
@@ -84,7 +86,7 @@ def _problems(problems: list[Problem]) -> ApiProblem:
 def check_house_rule(text: str) -> dict:
     """Compile house-rule YAML; raise ``ApiProblem`` listing every problem, else the compiled variant."""
     try:
-        spec = read_variant_text(text, REQUEST_FILE)
+        spec = read_request_text(text, REQUEST_FILE)
     except RulesFileError as exc:
         raise _problems(exc.problems) from None
     except RecursionError:

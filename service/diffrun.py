@@ -2,8 +2,10 @@
 ``rulespec.tools.diff``: identical deals replayed under each variant, disagreements
 tallied by stage and attributed to the rules that cause them.
 
-Bounds: at most ``max_deals`` deals, and no deal after the first is started
-once ``time_limit`` seconds have passed (the report covers the deals run).  Deals
+Bounds: at most ``max_deals`` deals, all within ``time_limit`` seconds: a deal after the first starts only
+if, as slow as the slowest so far, it would end within the first ``1 - REPORT_SHARE`` of the limit; the
+report's minimal examples are searched in the rest, and those not reached by the limit say so (the report
+covers the deals run).  Deals
 run one at a time in the request's own thread, on a context built for the
 request, so concurrent requests share nothing but the compiled bundled
 variants.
@@ -23,6 +25,7 @@ from rulespec.game.policies import POLICIES
 from rulespec.model.variants import bundled_ids
 
 KEYS = ("variants", "deals", "seed", "policies", "time_limit")
+REPORT_SHARE = 0.2    # of the time limit, kept for the report's minimal examples
 
 
 def _variants(req: Mapping) -> tuple[str, ...]:
@@ -78,14 +81,18 @@ def run_diff(req, max_deals: int, time_limit: float) -> dict:
         raise InputError("expected a JSON object", "body")
     cfg, limit = _config(req, max_deals, time_limit)
     start = time.monotonic()
+    deadline = start + limit
     try:
         ctx = Context(cfg)
         acc = new_acc(ctx)
-        run = 0
-        while run < cfg.deals and (run == 0 or time.monotonic() - start < limit):
+        run, slowest = 0, 0.0
+        # a deal starts only if, taking as long as the slowest so far, it ends within the deals' share
+        while run < cfg.deals and (run == 0 or time.monotonic() + slowest <= deadline - REPORT_SHARE * limit):
+            began = time.monotonic()
             merge(acc, run_deals(ctx, run, run + 1))
+            slowest = max(slowest, time.monotonic() - began)
             run += 1
-        report = build(replace(cfg, deals=run, attribute=run), ctx, acc)
+        report = build(replace(cfg, deals=run, attribute=run), ctx, acc, deadline)
     except DiffError as exc:
         raise InputError(str(exc), "variants") from None
     except RulespecError as exc:  # a bundled variant that does not compile

@@ -4,6 +4,7 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator, Sequence
@@ -37,7 +38,9 @@ def gunicorn(workers: int | None = None, threads: int | None = None, timeout: fl
         cmd += ["--workers", str(workers)]
     if threads is not None:
         cmd += ["--threads", str(threads)]
-    proc = subprocess.Popen([*cmd, *options, app], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # the log goes to a file: a pipe nobody reads fills up (64 KiB) and then blocks the worker that logs
+    log = tempfile.TemporaryFile()
+    proc = subprocess.Popen([*cmd, *options, app], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + timeout
     try:
@@ -48,9 +51,12 @@ def gunicorn(workers: int | None = None, threads: int | None = None, timeout: fl
             except OSError:
                 if proc.poll() is not None or time.monotonic() > deadline:
                     proc.kill()
-                    raise ServerError(f"gunicorn did not start: {proc.stderr.read().decode()[-2000:]}") from None
+                    proc.wait(timeout=15)
+                    log.seek(0)
+                    raise ServerError(f"gunicorn did not start: {log.read().decode(errors='replace')[-2000:]}") from None
                 time.sleep(0.2)
         yield base
     finally:
         proc.terminate()
         proc.wait(timeout=15)
+        log.close()

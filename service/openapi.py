@@ -335,8 +335,9 @@ def _problems(*slugs: str) -> dict:
     return out
 
 
-COMMON = ("not-found", "method-not-allowed", "internal-error")
-POSTED = ("invalid-json", "payload-too-large", "unsupported-media-type", "http-error")
+COMMON = ("not-found", "method-not-allowed", "internal-error",       # (and the server's own, on any request)
+          "bad-request", "request-timeout", "uri-too-long", "header-fields-too-large")
+POSTED = ("invalid-json", "payload-too-large", "unsupported-media-type", "http-error", "answer-too-large")
 
 
 def _ok(schema: dict, description: str) -> dict:
@@ -457,10 +458,11 @@ def build_spec(max_deals: int, time_limit: float, max_bytes: int) -> dict:
                              "Each variant's ruling, the answer fields that differ, and the rules "
                              "(value and citation in each variant) that make them differ."),
         "/v1/diff": _post("Bounded differential run", "DiffRequest", ref("DiffAnswer"),
-                          f"Replays up to {max_deals} seeded deals under each bundled variant (no deal "
-                          f"after the first starts once {time_limit} s have passed) with the differential "
-                          "tester: per pair of variants and stage, how often they disagree, the rules "
-                          "responsible and minimal examples."),
+                          f"Replays up to {max_deals} seeded deals under each bundled variant, all within "
+                          f"{time_limit} s (a deal after the first starts only if, as slow as the slowest so "
+                          "far, it ends within 80% of that; the minimal examples are searched in the rest), "
+                          "with the differential tester: per pair of variants and stage, how often they "
+                          "disagree, the rules responsible and minimal examples."),
     }
     for kind, doc in KIND_DOCS.items():
         answer = ref(f"{kind.title()}Answer")

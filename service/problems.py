@@ -12,6 +12,7 @@ import logging
 from flask import Flask, Response, json, request
 from werkzeug.exceptions import HTTPException
 
+from rulespec.app.repeats import once
 from rulespec.errors import BudgetExceeded, InputError, RulespecError, SearchBudgetError
 
 PROBLEM_JSON = "application/problem+json"
@@ -29,7 +30,16 @@ PROBLEM_TYPES: dict[str, tuple[int, str]] = {
     "method-not-allowed": (405, "Method not allowed"),
     "payload-too-large": (413, "Request body too large"),
     "unsupported-media-type": (415, "Unsupported content type"),
+    "answer-too-large": (422, "The answer would be too large"),
     "http-error": (400, "HTTP error"),
+    # the server's own answers, before the app sees the request (service/worker.py)
+    "bad-request": (400, "Malformed HTTP request"),
+    "forbidden": (403, "Forbidden"),
+    "request-timeout": (408, "Request not received in time"),
+    "expectation-failed": (417, "Expectation failed"),
+    "uri-too-long": (414, "Request line too long"),
+    "header-fields-too-large": (431, "Request header fields too large"),
+    "not-implemented": (501, "Transfer coding not implemented"),
     "internal-error": (500, "Internal error"),
 }
 _BY_STATUS = {404: "not-found", 405: "method-not-allowed", 413: "payload-too-large",
@@ -61,7 +71,8 @@ def problem_response(slug: str, detail: str, status: int | None = None, field: s
     if field is not None:
         body["field"] = field
     body.update({k: v for k, v in extra.items() if v is not None})
-    return Response(json.dumps(body), status=status, headers=headers, mimetype=PROBLEM_JSON)
+    # a long text of the request echoed in the detail, a problem's message and its line: in full once
+    return Response(json.dumps(once(body)), status=status, headers=headers, mimetype=PROBLEM_JSON)
 
 
 def from_input_error(exc: InputError) -> Response:
@@ -88,7 +99,7 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(BudgetExceeded)
     def _budget(exc: BudgetExceeded):
-        return problem_response("work-limit", str(exc), field="variant")
+        return problem_response("work-limit", str(exc), field=exc.field)
 
     @app.errorhandler(RulespecError)
     def _rules_error(exc: RulespecError):

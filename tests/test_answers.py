@@ -136,12 +136,13 @@ def test_a_game_of_more_than_500_hands_is_refused_before_it_is_read():
 
 
 def test_input_no_variant_can_answer_is_refused_but_a_rule_refusal_is_a_ruling():
+    hand = {k: v for k, v in SCORE.items() if k != "variant"}     # (a compare's input names no variant)
     with pytest.raises(InputError) as refused:
         compare({"variants": ["standard", "classic"], "kind": "score",
-                 "input": {**SCORE, "tricks": {"N": 3, "E": 4, "S": 3, "W": 2}}})
+                 "input": {**hand, "tricks": {"N": 3, "E": 4, "S": 3, "W": 2}}})
     assert refused.value.field == "input.tricks" and "add up to 12" in refused.value.message
     result = compare({"variants": ["standard", "classic"], "kind": "score",
-                      "input": {**SCORE, "bids": {"N": "blind nil", "E": 3, "S": 3, "W": 3}}})
+                      "input": {**hand, "bids": {"N": "blind nil", "E": 3, "S": 3, "W": 3}}})
     assert all(ruling["error"]["rule"] == "blind_nil.allowed" for ruling in result["rulings"].values())
 
 

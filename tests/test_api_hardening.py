@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import socket
 import threading
 import time
 
@@ -241,8 +242,9 @@ def test_work_limit_is_a_problem(client):
 
 def test_inline_yaml_and_field_paths_over_http(client):
     text = "id: our-table\nextends: suicide\nsource: {doc: house}\nrules:\n  nil.made: 75 @ house §Nil\n"
+    hand = {k: v for k, v in SCORE.items() if k != "variant"}
     resp = client.post("/v1/compare", json={"variants": ["suicide", {"yaml": text}, {"extends": "suicide"}],
-                                            "input": SCORE})
+                                            "input": hand})
     assert resp.status_code == 200 and list(resp.get_json()["rulings"]) == ["suicide", "our-table", "inline-2"]
     body = problem(client.post("/v1/score", json={**SCORE, "variant": {"extends": "standard",
                                                                        "rules": {"nil.made": "75 @ hous §Nil"}}}),
@@ -264,3 +266,135 @@ def test_inline_lists_are_bounded_as_documented(client):
     rules = {"params": {"my.list": list(range(65))}}
     problem(client.post("/v1/score", json={**SCORE, "variant": {"extends": "standard", **rules}}), 422,
             "invalid-input", "variant.params.my.list")
+
+
+# --------------------------------------------------------------------------- issue 28: every string field attacked
+ATTACKS = {
+    "line separators": "\u2028extends: /proc/self/status\u2029id: x\u0085rules: {}",
+    "a deep expression": "-" * 1999 + "1",
+    "amplification": "x" * 4000,
+}
+INLINE = {"extends": "standard", "id": "our-table", "title": "Our table", "notes": "our notes",
+          "rules": {"nil.made": {"value": "75", "cite": "house §Nil", "note": "a note"}, "game.target": "300"}}
+
+
+def _string_paths(value, path=()) -> list[tuple]:
+    """The path of every string in a JSON document (dictionary keys and list indices)."""
+    if isinstance(value, str):
+        return [path]
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    return [found for key, item in items for found in _string_paths(item, (*path, key))]
+
+
+def _replaced(value, path: tuple, new):
+    if not path:
+        return new
+    copy = dict(value) if isinstance(value, dict) else list(value)
+    copy[path[0]] = _replaced(value[path[0]], path[1:], new)
+    return copy
+
+
+def _attacked_requests() -> list[tuple[str, dict, tuple]]:
+    from service.examples import EXAMPLES, HOUSE_YAML
+    bodies = [(ex.path, ex.body) for ex in EXAMPLES if isinstance(ex.body, dict)]
+    bodies += [("/v1/variants/check", {"yaml": HOUSE_YAML})]
+    bodies += [(path, {**body, "variant": INLINE}) for path, body in bodies if "variant" in body]
+    bodies += [("/v1/score", {**dict(bodies)["/v1/score"], "variant": {"yaml": HOUSE_YAML}})]
+    return [(path, body, where) for path, body in bodies for where in _string_paths(body)]
+
+
+ATTACKED = _attacked_requests()
+
+
+def test_every_string_field_of_every_endpoint_is_attacked():
+    """(The list below covers each endpoint that takes a body, its inline house rule's fields, its YAML.)"""
+    paths = {path for path, _, _ in ATTACKED}
+    assert paths == {"/v1/variants/check", "/v1/trick", "/v1/legal", "/v1/bid", "/v1/score", "/v1/game",
+                     "/v1/compare", "/v1/solve", "/v1/claim", "/v1/nil", "/v1/diff"}
+    assert len(ATTACKED) > 100
+
+
+@pytest.mark.parametrize("attack", ATTACKS)
+def test_attacks_in_every_string_field(client, attack):
+    """A line separator never adds a key (nor names a file), a deep expression is a problem, and no answer
+    grows with the attacker's text beyond one copy of it: never a 500, always JSON."""
+    for path, body, where in ATTACKED:
+        value = ATTACKS[attack]
+        original = body
+        for key in where:
+            original = original[key]
+        sent = _replaced(body, where, original + value if attack == "line separators" else value)
+        resp = client.post(path, json=sent)
+        label = f"{path} {'.'.join(map(str, where))}"
+        assert resp.status_code < 500 and resp.mimetype in ("application/json", "application/problem+json"), label
+        text = resp.get_data(as_text=True)
+        assert "VmRSS" not in text and "State:" not in text, label     # nothing of the file it names
+        assert text.count(ATTACKS["amplification"]) <= 1 and len(text) < 200_000, (label, len(text))
+
+
+def test_slow_bodies_to_every_endpoint_cost_no_thread(server):
+    """More slow clients than the server has threads, sending a request to every endpoint a byte at a time
+    (half still in their headers): /healthz and /v1/score answer as they do alone."""
+    host, port = server.removeprefix("http://").split(":")
+    paths = sorted({path for path, _, _ in ATTACKED})
+    slow = []
+    for path in paths * 2:
+        body = json.dumps(next(b for p, b, _ in ATTACKED if p == path)).encode()
+        head = f"POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+        sock = socket.create_connection((host, int(port)), timeout=5)
+        sock.sendall(head.encode() + (b"\r\n" + body[:5] if len(slow) % 2 else b""))    # a header or body begun
+        slow.append(sock)
+    try:
+        time.sleep(1.0)
+        for sock in slow:
+            sock.send(b" " if slow.index(sock) % 2 else b"X")      # one more byte each, as a slow client sends
+        start = time.monotonic()
+        assert call(server, "GET", "/healthz")[:2] == (200, "application/json")
+        assert call(server, "POST", "/v1/score", SCORE)[0] == 200
+        assert time.monotonic() - start < 5
+    finally:
+        for sock in slow:
+            sock.close()
+
+
+def _exchange(server: str, data: bytes) -> bytes:
+    """Everything the server sends back, until it closes the connection, to ``data`` sent on a new one."""
+    host, port = server.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as sock:
+        sock.sendall(data)
+        reply = b""
+        while chunk := sock.recv(65536):
+            reply += chunk
+    return reply
+
+
+def _raw(server: str, data: bytes) -> tuple[int, str, dict]:
+    head, _, body = _exchange(server, data).partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+    return int(lines[0].split()[1]), headers.get("content-type", ""), json.loads(body)
+
+
+@pytest.mark.parametrize("data, status, slug", [
+    (b"GARBAGE\r\n\r\n", 400, "bad-request"),
+    (b"GET /" + b"a" * 5000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414, "uri-too-long"),
+    (b"GET /healthz HTTP/1.1\r\nHost: x\r\n" + b"".join(b"X-%d: y\r\n" % i for i in range(150)) + b"\r\n", 431,
+     "header-fields-too-large"),
+    (b"GET /healthz HTTP/1.1\r\nHost: x\r\nBad Header: y\r\n\r\n", 400, "bad-request"),
+])
+def test_the_servers_own_errors_are_problems(server, data, status, slug):
+    got, ctype, body = _raw(server, data)
+    assert (got, ctype) == (status, "application/problem+json")
+    assert body["type"] == f"/api#problem-{slug}" and body["status"] == status and body["detail"]
+
+
+def test_pipelined_chunked_and_continued_requests_still_work(server):
+    two = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+    assert _exchange(server, two).count(b"HTTP/1.1 200 OK") == 2
+    host, port = server.removeprefix("http://").split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=10)
+    body = json.dumps(SCORE).encode()
+    conn.request("POST", "/v1/score", body=iter([body[:10], body[10:]]), encode_chunked=True,
+                 headers={"Content-Type": "application/json", "Expect": "100-continue"})
+    assert conn.getresponse().status == 200
+    conn.close()

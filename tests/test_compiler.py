@@ -102,7 +102,7 @@ def test_size_and_depth_are_bounded():
         parse("1 + " * 600 + "1")
     deep = "-(" * 45 + "1" + ")" * 45
     err = check(f"  bags.limit: \"{deep}\"\n")
-    assert any("nested too deeply" in p.message for p in err.problems)
+    assert any("nests 46 levels deep (45 of them minus signs)" in p.message for p in err.problems)
 
 
 def test_enum_rule_accepts_only_its_choices():

@@ -59,3 +59,51 @@ def test_explain_prints_the_irregular_card_and_the_readings():
     assert "stands under play.irregular 000 §Renounce" in text
     assert "play.irregular (000/renege/other-irregular, 000 §Renege; unspecified)" in text
     assert "alternative: the hand forfeited as for a renege, or the record refused" in text
+
+
+# --- issue 31: readings that were silent ---------------------------------------------------------------------
+def test_every_rule_that_names_its_choices_is_a_reading():
+    """A variant that lists other values for a rule (``choices``) records a choice its document offers: the
+    answers that apply the rule say so."""
+    from rulespec.model.variants import bundled_ids
+    choices = [(vid, name) for vid in bundled_ids() for name, rule in load_ruleset(vid).rules.items()
+               if rule.origin == vid and rule.choices]
+    assert len(choices) >= 8
+    silent = [(vid, name) for vid, name in choices if not readings_for(load_ruleset(vid), [name])]
+    assert silent == []
+
+
+def test_a_rule_rests_on_the_readings_of_the_parameters_it_names():
+    rs = load_ruleset("last-trick-ace-bonus")
+    notes = readings_for(rs, ["bonus.last_trick"])
+    assert [(n["rule"], n["clause"]) for n in notes] == [
+        ("nil.value", "003/p9/nil-value"), ("ace.bonus", "003/p9/ace-bonus"), ("nil_ace.bonus", "003/p9/nil-ace")]
+    assert readings_for(rs, ["ace.bonus"])[0]["alternative"] == "a bonus of 1"
+
+
+def test_an_inherited_rule_is_a_reading_only_where_its_document_is_silent():
+    house = load_ruleset("house")
+    [note] = readings_for(house, ["deal.next_dealer"])     # 003 never says who deals next
+    assert (note["clause"], note["status"], note["cite"]) == (None, "unspecified", "001 §Setup")
+    assert note["reading"] == "not stated in 003; inherited from standard: left_of(dealer)"
+    assert readings_for(house, ["bid.team_contract"]) == []     # 003 ¶13 and ¶20 state it
+    assert readings_for(load_ruleset("standard"), ["deal.next_dealer"]) == []
+    # a house rule of one's own inherits on purpose: its document has no clause index
+    mine = ruleset_from_text("id: mine\ntitle: t\nsource: {doc: house, title: t}\nextends: classic\nrules:\n"
+                             "  nil.made: 60 @ house §Nil\n")
+    assert readings_for(mine, ["deal.next_dealer", "nil.made"]) == []
+
+
+def test_the_clauses_that_offer_a_choice_or_a_scope_are_marked():
+    import yaml
+    from pathlib import Path
+    folder = Path(__file__).parents[1] / "rulespec" / "data" / "corpus" / "clauses"
+    status = {c["id"]: c["status"] for path in folder.glob("*.yaml")
+              for c in yaml.safe_load(path.read_text(encoding="utf-8"))["clauses"]}
+    offered = ["000/bidding/blind-nil-exchange", "001/variants/blind-nil", "001/variants/short-games",
+               "001/variants/bag-rule-changes", "002/bidding/blind-nil-exchange", "002/scoring/failed-nil-tricks",
+               "003/p6/target", "003/p7/target-choice", "003/p9/ace-bonus", "003/p9/nil-ace", "003/p10/passing",
+               "003/p14/blind-nil-100", "003/p14/suicide-min-four", "003/p14/suicide-nil-needs-contract",
+               "003/p16/wheels", "003/p17/pack", "003/p19/pack-options", "004/blind-nil/exchange",
+               "004/winning/target-choices"]
+    assert {cid: status[cid] for cid in offered} == dict.fromkeys(offered, "ambiguous")

@@ -10,79 +10,23 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 
 import pytest
 
+from page_helpers import (MINE, PHONE, ROOT, TIMEOUT_MS, assert_accessible, compare_with, enter_hand, rule, shot_folder,
+                          snap)
 from serve_helpers import tab_on
-
-ROOT = Path(__file__).resolve().parents[1]
-TIMEOUT_MS = 10_000
-MINE = "(my house rules)"   # the rule-book option for pasted house rules
-
-
-# axe-core (bundled in axe-playwright-python) with every rule, the experimental ones too
-# (label-content-name-mismatch is one); a serious or critical violation fails the test.
-AXE_OPTIONS = {"resultTypes": ["violations"],
-               "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa",
-                                                     "best-practice", "experimental"]}}
-PHONE, DESKTOP = {"width": 375, "height": 812}, {"width": 1280, "height": 800}
 
 
 @pytest.fixture(scope="session")
-def shots(tmp_path_factory) -> Path:
-    """Where the run saves its screenshots and axe results for review: $SPADES_SHOTS, else a
-    ``screenshots`` folder under pytest's temporary directory (printed at the end of the run)."""
-    folder = Path(os.environ["SPADES_SHOTS"]) if os.environ.get("SPADES_SHOTS") else tmp_path_factory.mktemp(
-        "screenshots", numbered=False)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-def snap(page, shots: Path, name: str, selector: str | None = None) -> None:
-    """The current state at phone and at desktop size (``selector`` scrolled to the top of the view)."""
-    for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
-        page.set_viewport_size(viewport)
-        if selector:
-            page.locator(selector).first.evaluate("(el) => el.scrollIntoView({block: 'start'})")
-        page.screenshot(path=shots / f"{name}-{size}.png")
-    page.set_viewport_size(PHONE)
-
-
-def assert_accessible(page, shots: Path, state: str) -> None:
-    """axe-core on the page as it is: no serious or critical violation (all of them saved for review)."""
-    from axe_playwright_python.sync_playwright import Axe
-    found = Axe().run(page, options=AXE_OPTIONS).response["violations"]
-    (shots / f"axe-{state}.json").write_text(json.dumps(
-        [{"id": v["id"], "impact": v["impact"], "nodes": len(v["nodes"])} for v in found], indent=1))
-    bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:5]) for v in found
-           if v["impact"] in ("serious", "critical")]
-    assert not bad, f"{state}: {bad}"
+def shots(tmp_path_factory):
+    return shot_folder(tmp_path_factory)
 
 
 @pytest.fixture
 def page(browser, server):
     with tab_on(browser, server, "#variant option[value=standard]", PHONE, TIMEOUT_MS, accept_downloads=True) as tab:
         yield tab
-
-
-def enter_hand(page, bids, tricks, before=None):
-    for seat, bid in zip("NESW", bids):
-        page.select_option(f"#bid-{seat}", str(bid))
-    for seat, n in zip("NESW", tricks):
-        page.fill(f"#tricks-{seat}", str(n))
-    for key, value in (before or {}).items():
-        page.fill(f"#{key}", str(value))
-
-
-def rule(page):
-    page.click("#hand button[type=submit]")
-
-
-def compare_with(page, *ids):
-    page.click("#compare-box summary")
-    for vid in ids:
-        page.check(f"#compare input[value='{vid}']")
 
 
 def test_disputed_hand_ruled_side_by_side(page):
@@ -114,7 +58,7 @@ def test_disputed_hand_ruled_side_by_side(page):
     assert "nil.failed: standard -100 (001 §Nil bids), classic -50" in page.locator(".differences").inner_text()
     # Where a book is ambiguous, the ruling says which reading it rests on, with the clause and the alternative.
     notes = other.locator("details.readings")
-    assert notes.locator("summary").inner_text() == "This answer rests on 4 readings of the rules"
+    assert notes.locator("summary").inner_text() == "This answer rests on 5 readings of the rules"
     notes.locator("summary").click()
     text = notes.inner_text()
     assert "ambiguous: " in text and "nil.tricks_bags · 004 §Making a Bid" in text
@@ -125,7 +69,7 @@ def test_disputed_hand_ruled_side_by_side(page):
     rule(page)
     page.wait_for_selector(".ruling .game.over")
     assert page.locator(".ruling").nth(0).locator(".game").inner_text().startswith(
-        "Game over: NS wins (target reached). game.target_reached · 001 §Winning")
+        "Game over: NS wins: target reached. game.target_reached · 001 §Winning")
     assert "differs" in page.locator(".ruling").nth(1).locator(".game").get_attribute("class")
     assert page.locator(".ruling").nth(1).locator(".game").inner_text().startswith("Game goes on")
 
@@ -289,7 +233,11 @@ def test_screenshots(page):
     page.locator("#legal-answer .verdict").first.wait_for()
     page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=out / "phone-top.png")
-    for name in ("hand-section", "ruling-section", "cards", "sheet-section"):
+    page.click("#claim-example")
+    page.click("#claim-form button[type=submit]")
+    page.locator("#claim-answer .verdict").first.wait_for()
+    page.evaluate("window.scrollTo(0, 0)")
+    for name in ("hand-section", "ruling-section", "cards", "claim-section", "sheet-section"):
         page.locator(f"#{name}").screenshot(path=out / f"phone-{name.removesuffix('-section')}.png")
     page.set_viewport_size({"width": 1280, "height": 900})
     page.screenshot(path=out / "desktop.png", full_page=True)
@@ -413,7 +361,7 @@ def test_errors_name_their_field_and_mark_it(page, shots):
     page.select_option("#variant", "tournament")
     page.select_option("#bid-W", "blind nil")
     page.locator("#bid-W-error").filter(has_text="West may not bid blind nil").wait_for()
-    assert ("blind nil is allowed only at some scores, and not with EW on 0 against NS on 0"
+    assert ("blind nil is allowed only when EW are behind by 200 or more: EW are on 0 against NS on 0"
             in page.inner_text("#bid-W-error"))
     # Cards: a bad card and a card entered twice are named after the box they are in, and marked.
     for i, card in enumerate(["10H", "1X", "10H", "2H"]):
@@ -509,6 +457,7 @@ def test_reports_at_phone_width(page, shots, path):
     assert page.locator("nav.contents a").count() >= 3
     assert_accessible(page, shots, f"report-{path.stem}")
     snap(page, shots, f"report-{path.stem}")
+    page.evaluate("document.querySelectorAll('details.evidence').forEach((d) => { d.open = true; })")
     figure = page.locator("figure")
     if figure.count():
         figure.first.scroll_into_view_if_needed()

@@ -59,8 +59,8 @@ def test_bid_refusals_name_the_hand_in_words():
     assert ans["refusals"][0]["reason"] == "these rules do not allow blind nil at all"
     ans = answer("bid", {"variant": "tournament", "seat": "W", "bid": "blind nil",
                          "before": {"NS": {"score": 0}, "EW": {"score": 0}}})
-    assert ans["refusals"][0]["reason"] == ("blind nil is allowed only at some scores, and not with EW on 0 "
-                                            "against NS on 0")
+    assert ans["refusals"][0]["reason"] == ("blind nil is allowed only when EW are behind by 200 or more: EW are "
+                                            "on 0 against NS on 0")
     ans = answer("bid", {"variant": "tournament", "seat": "W", "bid": 1})
     assert ans["refusals"][0]["reason"] == "a bid must be at least 2 here"
     with pytest.raises(InputError) as refused:

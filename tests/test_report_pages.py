@@ -36,7 +36,12 @@ def test_diff_report_has_contents_and_fits_a_phone():
     nav = re.search(r'<nav class="contents".*?</nav>', page).group(0)
     targets = re.findall(r'href="#([^"]+)"', nav)
     assert len(targets) == 16 and all(f"id='{t}'" in page for t in targets)
-    assert 'name="viewport"' in page and "white-space:pre-wrap" in page and '<div class="wide" tabindex="0" role="region" aria-label="summary table"><table>' in page
+    assert 'name="viewport"' in page and "white-space:pre-wrap" in page
+    # tables reflow on a phone: each cell carries its column's name; the evidence and the examples are folded
+    assert "<table class=reflow role=table><caption>Share of deals whose hand score differs</caption>" in page
+    assert '<td role=cell data-label="causes (ablation)">' in page and "@media (max-width:40em)" in page
+    assert page.count("<details class=evidence>") == len(re.findall(r"<h2 id='[^']+'>[^<]+ vs ", page))
+    assert "<details><summary>As a scenario case to run</summary><pre>" in page
 
 
 def test_verify_reports_open_with_a_summary_and_fold_raw_json():
@@ -60,12 +65,14 @@ def test_verify_index_compares_the_documents(tmp_path):
     recs = [json.loads((out / f"{n}.json").read_text()) for n in ("001-standard", "002-pirates")]
     for rec, name in zip(recs, ("001 standard", "002 pirates")):
         row = verify_report.summary_row(rec)
-        assert f"<td class=num>{row['open_points']}</td><td class=num>{row['claims']}</td>" in index, name
+        assert (f'<td role=cell data-label="open points" class=num><span>{row["open_points"]}</span></td>'
+                f'<td role=cell data-label="claims checked" class=num><span>{row["claims"]}</span></td>') in index, name
     assert index.count("<svg") == 1 and 'aria-label="Open points per document"' in index
     # the cross-document table: one row per open point, a column per document
-    rows = re.findall(r"<tr><th scope=row><code>([^<]+)</code></th>(.*?)</tr>", index)
+    rows = re.findall(r"<tr role=row><th scope=row role=rowheader><code>([^<]+)</code></th>(.*?)</tr>", index)
     keys = {p["rule"] or f"clause {p.get('clause')}" for rec in recs for p in rec["open_points"]}
-    assert {k for k, _ in rows} == keys and all(cells.count("<td>") == 2 for _, cells in rows)
+    assert {k for k, _ in rows} == keys and all(cells.count("<td role=cell") == 2 for _, cells in rows)
+    assert all('data-label="001 standard"' in cells and 'data-label="002 pirates"' in cells for _, cells in rows)
     assert '<a href="001-standard.html">' in index
 
 
@@ -87,3 +94,13 @@ def test_no_change_is_a_histogram_bin_of_its_own():
     assert [b for b in bins if b["lo"] <= 1 <= b["hi"]][0]["lo"] == 1      # the small changes stand apart
     svg = diff_html.histogram_chart(bins, title="t")
     assert ">no change,</text>" in svg and ">50</text>" in svg
+
+
+def test_conformance_reports_fit_a_phone():
+    from rulespec.tools.conform import html as conform_html
+    for folder in ("001-standard", "openspiel"):
+        path = REPORTS / "conformance" / folder
+        page = conform_html.render(json.loads((path / "report.json").read_text(encoding="utf-8")))
+        assert page == (path / "report.html").read_text(encoding="utf-8"), f"{folder}/report.html is stale"
+        assert 'name="viewport"' in page and "<table class=reflow role=table>" in page
+        assert '<td role=cell data-label="decided by">' in page

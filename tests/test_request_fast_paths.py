@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 
 import pytest
 
+from rulespec.app.conditions import game_end
 from rulespec.app import answers as A
 from rulespec.app import reasons as R
 from rulespec.core import cards as C
@@ -136,6 +137,8 @@ def plain_answer_score(rs, req: Mapping) -> dict:
     new_bags = (results[0].bags, results[1].bags)
     hands = A._int(req.get("hands_played", 0), "hands_played", 0, 10_000) + 1
     game = E.game_status(rs, new_scores, new_bags, hands, explain=True)
+    if game["over"] and game.get("rule", {}).get("rule") == "game.mercy":     # the early end said in words
+        game["reason"] = game_end(rs, game, new_scores) or game["reason"]
     explanation = []
     for t, r in enumerate(results):
         team = C.TEAMS[t]

@@ -14,10 +14,12 @@ from collections.abc import Callable, Mapping
 from ..core import cards as C
 from .. import game as E
 from . import reasons as R
+from .conditions import game_end, when
 from .inline import compile_inline
-from ..model.ablation import differing_rules, with_rule_from
-from ..errors import (CardError, GameError, InputError, RulesFileError, RulespecError, SearchBudgetError,
-                      UnknownVariantError)
+from .repeats import has_long_rules, has_long_texts, once
+from ..model.ablation import Cause, differing_rules, rules_behind
+from ..errors import (BudgetExceeded, CardError, GameError, InputError, RulesFileError, RulespecError,
+                      SearchBudgetError, UnknownVariantError, did_you_mean)
 from ..lang.limits import MAX_CONTEXT_INT
 from ..model.ruleset import Ruleset, load_ruleset
 from ..model.readings import readings_for
@@ -25,7 +27,9 @@ from . import claims
 
 MAX_INLINE_RULES = 64
 MAX_VARIANTS = 8
-MAX_ABLATIONS = 32     # single-rule swaps tried per pair of variants in compare
+MAX_ABLATIONS = 32     # differing rules swapped (each into both variants) per pair of variants in compare
+MAX_PAIRS = 32         # pairs of them swapped together, for a difference no single rule moves
+MAX_SCORED_HANDS = 20_000   # hands one comparison may score, its rule swaps included (its worst case)
 
 
 # --------------------------------------------------------------------------- variants
@@ -179,6 +183,10 @@ def answer_trick(rs: Ruleset, req: Mapping) -> dict:
         raise InputError(f"a complete trick has 4 cards, got {len(trick)}", "cards")
     number = _int(req.get("number", 1), "number", 1, rs.params["deal.hand_size"])
     index, steps = E.trick_winner(rs, trick, number, explain=True)
+    rivals = [c for c in trick if rs.suit_of[c] == rs.suit_of[trick[index]]]
+    if len(rivals) > 1:     # the winner beat a card of its own suit: the order of the cards decided it
+        steps.insert(len(steps) - 1, rs.step("card.power", [C.card_name(c) for c in
+                                                            sorted(rivals, key=lambda c: -rs.power[c])]))
     winner = (leader + index) % 4
     played_by = {C.SEATS[(leader + i) % 4]: C.card_name(c) for i, c in enumerate(trick)}
     suits = [_suit(rs, c) for c in trick]
@@ -214,6 +222,8 @@ def answer_legal(rs: Ruleset, req: Mapping) -> dict:
     for step in result.steps:
         step["reason"] = R.reason(step["rule"], R.play_facts(None, step["value"], hand_suits, led, trump, broken,
                                                               number))
+    if not result.steps:    # every card is legal: the rules that allowed them all
+        result.steps.extend(_allowing_steps(rs, result, hand, not trick, number, (hand_suits, led, trump, broken)))
     illegal = []
     for card in C.iter_cards(hand & ~result.cards):
         name = C.card_name(card)
@@ -224,6 +234,21 @@ def answer_legal(rs: Ruleset, req: Mapping) -> dict:
         illegal.append({"card": name, "reasons": reasons})
     return {"variant": rs.id, "legal": C.card_names(result.cards), "illegal": illegal,
             "explanation": result.steps, "conflicts": result.conflicts, "dead_ends": result.dead_ends}
+
+
+def _allowing_steps(rs: Ruleset, result: E.Legal, hand: int, leading: bool, number: int, suits: tuple) -> list[dict]:
+    """A step for each play rule that applied and left every card of ``hand`` (not a dead end or a clash),
+    with its reason; ``suits`` is (the hand's suits, the suit led, trumps, broken) as ``play_facts`` takes."""
+    hand_suits, led, trump, broken = suits
+    skipped = {d["rule"] for d in result.dead_ends} | {c["rules"][-1] for c in result.conflicts}
+    steps = []
+    for name in E.applicable_constraints(leading, number == 1):
+        if name not in skipped:
+            step = rs.step(name, C.card_names(hand))
+            facts = R.play_facts(None, step["value"], hand_suits, led, trump, broken, number)
+            step["reason"] = R.reason(name, facts, case=R.allowed_case(name, hand_suits, led, trump, broken))
+            steps.append(step)
+    return steps
 
 
 def answer_bid(rs: Ruleset, req: Mapping) -> dict:
@@ -248,24 +273,51 @@ def answer_bid(rs: Ruleset, req: Mapping) -> dict:
     notes = [f"{step['rule']} not checked without the hand" for step in checked if step["value"] is None]
     partner = bids[(seat + 2) % 4]
     pair = f"{C.SEATS[seat]} {bid}" + (f", {C.SEATS[(seat + 2) % 4]} {partner}" if partner else "")
+    refusing = {step["rule"] for step in refusals}
     for step in checked:
-        step["reason"] = _bid_reason(rs, step, seat, bid, pair, scores, refused=False)
+        step["reason"] = _bid_reason(rs, step, seat, bid, pair, scores, refused=step["rule"] in refusing,
+                                     partner=partner)
     for step in refusals:
-        step["reason"] = _bid_reason(rs, step, seat, bid, pair, scores, refused=True)
+        step["reason"] = _bid_reason(rs, step, seat, bid, pair, scores, refused=True, partner=partner)
     return {"variant": rs.id, "seat": C.SEATS[seat], "bid": str(bid), "allowed": not refusals,
             "refusals": refusals, "notes": notes, "explanation": checked}
 
 
-def _bid_reason(rs: Ruleset, step: dict, seat: int, bid: E.Bid, pair: str, scores, refused: bool) -> str:
-    """The plain-language reason of one bidding step (a seat's bid or the partnership's pair)."""
+_SCORE_NAMES = frozenset({"team.score", "opponents.score", "team.bags", "opponents.bags"})
+
+
+def _bid_reason(rs: Ruleset, step: dict, seat: int, bid: E.Bid, pair: str, scores, refused: bool,
+                partner: E.Bid | None = None) -> str:
+    """The plain-language reason of one bidding step (a seat's bid, beside ``partner``'s where it is
+    known, or the partnership's pair)."""
     rule = step["rule"]
     if R.TEMPLATES[rule].group == "team_bid":
-        facts = R.team_bid_facts(C.TEAMS[seat % 2], pair, step["value"])
-    else:
-        facts = R.bid_facts(C.SEATS[seat], str(bid.n) if bid.kind == E.BLIND else str(bid),
-                            tuple(scores), step["value"])
-    case = "never" if rs.rules[rule].text.strip() == "false" else "scores"
+        return R.reason(rule, R.team_bid_facts(C.TEAMS[seat % 2], pair, step["value"]), refused=refused)
+    if rule == "blind_bid.allowed" and refused and partner is not None and E.BLIND in (bid.kind, partner.kind) \
+            and bid != partner:     # a blind bid beside another bid: the side's bid is one blind bid
+        (blind_seat, blind), (other_seat, other) = sorted([(seat, bid), ((seat + 2) % 4, partner)],
+                                                          key=lambda sb: sb[1].kind != E.BLIND)
+        facts = R.bid_facts(C.SEATS[blind_seat], str(blind.n), tuple(scores), step.get("value"),
+                            f"{R.SEAT_NAMES[C.SEATS[other_seat]]}'s {other}")
+        return R.reason(rule, facts, refused=True, case="pair")
+    facts = R.bid_facts(C.SEATS[seat], str(bid.n) if bid.kind == E.BLIND else str(bid), tuple(scores),
+                        step.get("value"))
+    case = _bid_case(rs, rule)
+    words = when(rs, rule, {"team": facts.get("team", "")}) if rule in R.CONDITIONS and refused else None
+    if words and case != "never":        # the rule's own condition, in words (app/conditions)
+        return R.condition_reason(rule, words, facts, any(w in words for w in ("behind", "score", "lead", " have ")))
     return R.reason(rule, facts, refused=refused, case=case)
+
+
+def _bid_case(rs: Ruleset, rule: str) -> str:
+    """Which ``why_not`` text of a bid kind's rule fits: never allowed, or allowed only for some numbers of
+    tricks, at some scores, or both (by the names the rule reads)."""
+    names = rs.rules[rule].names
+    if rs.rules[rule].text.strip() == "false":
+        return "never"
+    if "bid.n" in names:
+        return "number_scores" if names & _SCORE_NAMES else "number"
+    return "scores"
 
 
 def _validate_bids(rs: Ruleset, bids: list[E.Bid], scores, bags, dealer: int | None) -> None:
@@ -287,7 +339,7 @@ def _validate_bids(rs: Ruleset, bids: list[E.Bid], scores, bags, dealer: int | N
         if refusals:
             r = refusals[0]
             text = f"{C.SEATS[team]} {pair[0]}, {C.SEATS[team + 2]} {pair[1]}"
-            why = _bid_reason(rs, r, team, pair[0], text, scores, refused=True)
+            why = _bid_reason(rs, r, team, pair[0], text, scores, refused=True, partner=pair[1])
             raise InputError(f"{C.TEAMS[team]}'s bids are not allowed together: {why}", "bids",
                              r["rule"], r["cite"])
 
@@ -385,10 +437,14 @@ def answer_score(rs: Ruleset, req: Mapping) -> dict:
     new_bags = (results[0].bags, results[1].bags)
     hands = _int(req.get("hands_played", 0), "hands_played", 0, 10_000) + 1
     game = E.game_status(rs, new_scores, new_bags, hands, explain=True)
+    if game["over"] and game.get("rule", {}).get("rule") == "game.mercy":
+        game["reason"] = game_end(rs, game, new_scores) or game["reason"]
     names = [str(b) for b in bids]
     explanation = [step for t, r in enumerate(results) for step in _team_steps(rs, bids, names, t, r)]
+    target = rs.params["game.target"]
     for step in game["explanation"]:
-        step["reason"] = R.game_reason(step["rule"], new_scores, rs.params["game.target"], step["value"])
+        step["reason"] = R.game_reason(step["rule"], new_scores, target, step["value"],
+                                       _target_case(rs, step, new_scores, new_bags, hands))
     explanation += game.pop("explanation")
     out = {"variant": rs.id, "bids": dict(zip(C.SEATS, names)), "tricks": dict(zip(C.SEATS, tricks)),
            "teams": {C.TEAMS[t]: r.as_dict() for t, r in enumerate(results)},
@@ -396,6 +452,17 @@ def answer_score(rs: Ruleset, req: Mapping) -> dict:
     if irregular:
         out["irregularities"] = irregular
     return out
+
+
+def _target_case(rs: Ruleset, step: dict, scores: tuple[int, int], bags: tuple[int, int], hands: int) -> str | None:
+    """``not_past`` where the target is not reached although a side is on it and one point more would
+    reach it (these rules end the game only above the target), else None."""
+    high = max(scores)
+    if step["rule"] != "game.target_reached" or step["value"] or high != rs.params["game.target"]:
+        return None
+    above = tuple(s + 1 if s == high else s for s in scores)
+    past = E.game_status(rs, above, bags, hands, explain=True)["explanation"][0]["value"]
+    return "not_past" if past else None
 
 
 def _hand_tricks(rs: Ruleset, req: Mapping, bids: list[E.Bid], irregular: list[dict]
@@ -496,7 +563,7 @@ def answer_game(rs: Ruleset, req: Mapping) -> dict:
     sheet = []
     status: dict = {"over": False, "winner": None}
     for i, hand in enumerate(hands):
-        hand = _obj(hand, f"hands[{i}]")
+        hand = _game_hand(hand, i)
         if status["over"]:
             raise InputError(f"the game already ended after hand {i} ({status['winner']} won)", f"hands[{i}]")
         sub = _present(hand)
@@ -517,6 +584,24 @@ def answer_game(rs: Ruleset, req: Mapping) -> dict:
     return {"variant": rs.id, "sheet": sheet, "result": result}
 
 
+_POSITION = ("hands", "leader", "trick", "broken", "deal", "dealer", "play", "budget")
+FIELDS: dict[str, tuple[str, ...]] = {       # the fields each kind reads (and 'variant' or 'variants')
+    "trick": ("leader", "cards", "number"), "legal": ("hand", "trick", "number", "broken"),
+    "bid": ("seat", "bid", "dealer", "bids", "hand", "before"),
+    "score": ("bids", "tricks", "deal", "play", "dealer", "before", "hands_played", "last_trick", "events"),
+    "game": ("hands", "before"), "solve": _POSITION, "claim": (*_POSITION, "claim"), "nil": (*_POSITION, "nil"),
+}
+def _game_hand(hand, i: int) -> Mapping:
+    """A game's hand ``i``: a score request's fields, less those the game sets (the scores before it)."""
+    hand = _obj(hand, f"hands[{i}]")
+    for key in ("before", "hands_played"):
+        if key in hand:
+            raise InputError(f"a game's hand takes no '{key}': each hand starts from the scores the hands "
+                             "before it leave (the game's own 'before' is its start)", f"hands[{i}].{key}")
+    known_fields(hand, FIELDS["score"], f"hands[{i}]", "a game's hand")
+    return hand
+
+
 REQUIRED: dict[str, tuple[str, ...]] = {     # fields each kind needs, whatever the variant
     "trick": ("leader", "cards"), "legal": ("hand",), "bid": ("seat", "bid"), "score": ("bids",), "game": ("hands",),
     "solve": (), "claim": ("claim",), "nil": ("nil",),
@@ -527,11 +612,22 @@ KINDS: dict[str, Callable[[Ruleset, Mapping], dict]] = {
 }
 
 
+def known_fields(req: Mapping, allowed: tuple[str, ...], field: str, what: str) -> None:
+    """Refuse a field ``what`` does not read (it would be ignored without a word)."""
+    for key in req:
+        if key not in allowed:
+            hint = did_you_mean(str(key), allowed)
+            raise InputError(f"unknown field '{str(key)[:40]}'" + (f"; did you mean '{hint}'?" if hint else
+                                                                   f" ({what} takes: {', '.join(allowed)})"),
+                             _join(field, str(key)[:100]))
+
+
 def answer(kind: str, req, allow_paths: bool = False) -> dict:
     """Answer a request of ``kind``; with ``"variants": [...]`` answer side by side (see ``compare``)."""
-    req = _present(_obj(req, ""))
     if kind not in KINDS:
         raise InputError(f"unknown kind '{kind}' (one of: {', '.join(KINDS)})", "kind")
+    known_fields(_obj(req, ""), ("variant", "variants", *FIELDS[kind]), "", f"a {kind} request")
+    req = _present(req)
     if "variants" in req:
         if "variant" in req:
             raise InputError("give either 'variant' (one ruling) or 'variants' (side by side), not both", "variants")
@@ -542,8 +638,13 @@ def answer(kind: str, req, allow_paths: bool = False) -> dict:
             if exc.field.startswith("input."):
                 raise InputError(exc.message, exc.field[len("input."):], exc.rule, exc.cite, exc.details) from None
             raise
+        except BudgetExceeded as exc:
+            if exc.field.startswith("input."):
+                raise BudgetExceeded(str(exc), exc.field[len("input."):], exc.spent) from None
+            raise
     rs = resolve_variant(_get(req, "variant", ""), "variant", allow_paths)
-    return with_readings(rs, KINDS[kind](rs, req))
+    ruling = with_readings(rs, KINDS[kind](rs, req))
+    return once(ruling) if has_long_texts(rs) else ruling
 
 
 def with_readings(rs: Ruleset, answer_: dict) -> dict:
@@ -602,16 +703,20 @@ def values_of(answer_: object, key: str) -> set[str]:
 def compare(req, allow_paths: bool = False) -> dict:
     """The same situation under several variants: each ruling, what differs, and which rules differ."""
     req = _obj(req, "")
+    known_fields(req, ("variants", "kind", "input"), "", "a comparison")
     variants = _get(req, "variants", "")
     if not isinstance(variants, list) or not 1 <= len(variants) <= MAX_VARIANTS:
         raise InputError(f"expected a list of 1 to {MAX_VARIANTS} variants", "variants")
     kind = _get(req, "kind", "") if "kind" in req else "score"
     if not isinstance(kind, str) or kind not in KINDS:
         raise InputError(f"unknown kind '{kind}' (one of: {', '.join(KINDS)})", "kind")
-    body = _present(_obj(_get(req, "input", ""), "input"))
+    body = _obj(_get(req, "input", ""), "input")
+    known_fields(body, FIELDS[kind], "input", f"a {kind} request")
+    body = _present(body)
     for key in REQUIRED[kind]:
         _get(body, key, "input")
     rulesets = [resolve_variant(v, f"variants[{i}]", allow_paths) for i, v in enumerate(variants)]
+    _bound_work(kind, body, rulesets)
     rulings = _rulings(kind, body, rulesets)
     _refuse_wrong_input(rulings)
     keys = list(rulings)
@@ -621,7 +726,28 @@ def compare(req, allow_paths: bool = False) -> dict:
     docs = {key: rs.doc for key, rs in zip(keys, rulesets)}
     for difference in differences:
         difference["sentences"] = R.difference_sentences(difference, rulings, docs)
-    return {"kind": kind, "rulings": rulings, "differences": differences, "agree": not differences}
+    result = {"kind": kind, "rulings": rulings, "differences": differences, "agree": not differences}
+    return once(result) if any(has_long_texts(rs) or has_long_rules(rs) for rs in rulesets) else result
+
+
+def _bound_work(kind: str, body: Mapping, rulesets: list[Ruleset]) -> None:
+    """Refuse up front (``BudgetExceeded``: a work-limit problem) a comparison that could score more than
+    ``MAX_SCORED_HANDS`` hands: each variant's ruling scores the game's hands (one ruling for other kinds),
+    and so may each single-rule swap tried for a variant that differs from the first.  The double-dummy
+    kinds are bounded by their search budget instead."""
+    if kind != "game" or not isinstance(body.get("hands"), list):
+        return
+    hands = len(body["hands"])
+    swaps = 0
+    for rs in rulesets[1:]:      # each differing rule swapped both ways, then pairs of them (rules_behind)
+        differing = min(len(differing_rules(rulesets[0], rs)), MAX_ABLATIONS)
+        swaps += 2 * differing + (min(MAX_PAIRS, differing * (differing - 1) // 2))
+    worst = hands * (len(rulesets) + swaps)
+    if worst > MAX_SCORED_HANDS:
+        raise BudgetExceeded(f"this comparison could score {worst:,} hands ({hands} hands under each of "
+                             f"{len(rulesets)} variants, and again for each of {swaps} rule swaps that "
+                             f"find the rules responsible for a difference); at most {MAX_SCORED_HANDS:,} per "
+                             "request: send fewer hands or variants", field="input.hands", spent="work")
 
 
 def _refuse_wrong_input(rulings: Mapping[str, dict]) -> None:
@@ -656,32 +782,27 @@ def _difference(kind: str, body: Mapping, first: tuple[str, Ruleset], other: tup
               for path in sorted(set(base) | set(leaves)) if base.get(path) != leaves.get(path)]
     if not fields:
         return None
-    causes = _causes(kind, body, base_rs, rs, base, {f["field"] for f in fields})
+    causes = _causes(kind, body, base_rs, rs, (base, leaves), {f["field"] for f in fields})
     return {"variants": [base_key, key], "fields": fields,
-            "rules": [{"rule": r, "changes": moved,
-                       base_key: {"value": base_rs.rules[r].text, "cite": base_rs.rules[r].cite},
-                       key: {"value": rs.rules[r].text, "cite": rs.rules[r].cite}}
-                      for r, moved in causes]}
+            "rules": [{"rule": c.rule, "changes": sorted(c.changes),
+                       **({"together_with": sorted(c.together)} if c.together else {}),
+                       base_key: {"value": base_rs.rules[c.rule].text, "cite": base_rs.rules[c.rule].cite},
+                       key: {"value": rs.rules[c.rule].text, "cite": rs.rules[c.rule].cite}}
+                      for c in causes]}
 
 
-def _causes(kind: str, body: Mapping, base_rs: Ruleset, rs: Ruleset, base: dict, fields: set[str]
-            ) -> list[tuple[str, list[str]]]:
-    """The rules that make the rulings differ: each rule whose definition differs and which, swapped
-    alone into the first variant, changes one of the differing ``fields`` (ablation)."""
-    out = []
-    for rule in differing_rules(base_rs, rs)[:MAX_ABLATIONS]:
+def _causes(kind: str, body: Mapping, base_rs: Ruleset, rs: Ruleset, leaves: tuple[dict, dict], fields: set[str]
+            ) -> list[Cause]:
+    """The rules that make the rulings differ: each differing rule whose change moves one of the differing
+    ``fields``, swapped into either variant, alone or with one other (``ablation.rules_behind``)."""
+    def trial(swapped: Ruleset, like: Ruleset) -> dict | None:
         try:
-            swapped = with_rule_from(base_rs, rs, rule)
-            trial = _leaves(KINDS[kind](swapped, body))
-        except SearchBudgetError:     # a spent budget says nothing about the rule
+            return _leaves(KINDS[kind](swapped, body))
+        except (SearchBudgetError, BudgetExceeded):     # a spent budget says nothing about the rule
             raise
-        except InputError as exc:     # (named as the first variant: the swap stands for it, one rule changed)
-            trial = {"error.field": f"input.{exc.field}" if exc.field else "input",
-                     "error.detail": exc.message.replace(f"'{swapped.id}'", f"'{base_rs.id}'")}
+        except InputError as exc:     # (named as the variant the swap stands for: one rule changed)
+            return {"error.field": f"input.{exc.field}" if exc.field else "input",
+                    "error.detail": exc.message.replace(f"'{swapped.id}'", f"'{like.id}'")}
         except RulespecError:   # the rule does not fit the other variant's rules on its own
-            continue
-        moved = sorted(path for path in fields if trial.get(path) != base.get(path))
-        if moved:
-            out.append((rule, moved))
-    return out
-
+            return None
+    return rules_behind(base_rs, rs, leaves, fields, trial, MAX_ABLATIONS, MAX_PAIRS)

@@ -18,8 +18,9 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 
 from ..core import cards as C
-from ..errors import CardError, InputError
+from ..errors import BudgetExceeded, CardError, InputError, SearchBudgetError
 from ..game.hand import HandState
+from ..lang.limits import uncounted
 from ..model.ruleset import Ruleset
 from ..solve.native import searcher, worth_loading
 from ..solve.search import Budget, Goal, Position, Search, Step
@@ -217,11 +218,15 @@ def _searched(rs: Ruleset, pos: Position, goal: Goal, req: Mapping) -> tuple[Sea
     # without an allowance) loads the compiled search only where it is worth it (a small position: Python)
     left = _ALLOWANCE.get()
     compiles = left is None or left.compiles
-    search = searcher(rs, pos, goal, _request_budget(req), compiled=not compiles or worth_loading(rs, pos),
-                      compile_now=compiles)
+    budget = _request_budget(req)
+    search = searcher(rs, pos, goal, budget, compiled=not compiles or worth_loading(rs, pos), compile_now=compiles)
     try:
-        value = search.value()
-        line = search.line(value)
+        with uncounted():       # the nodes bound the search's work; the request's clock still runs
+            value = search.value()
+            line = search.line(value)
+    except BudgetExceeded:      # the request's time ran out inside the search: its budget is spent
+        raise SearchBudgetError(f"the search budget of {budget.seconds or 0:.3g} s is spent", "budget",
+                                details={"nodes": search.nodes, "budget": budget.__dict__}) from None
     finally:
         left = _ALLOWANCE.get()
         if left is not None:

@@ -19,7 +19,7 @@ from ..errors import InputError, Problem, RulesFileError, UnknownVariantError, d
 from ..lang.limits import MAX_CHOICE_CHARS, MAX_CHOICES, MAX_ID_CHARS, MAX_NAME_CHARS, MAX_NOTE_CHARS, MAX_TITLE_CHARS
 from ..model.ruleset import Ruleset, compile_spec
 from ..model.variants import (ID_RE, NAME_RE, RuleDef, VariantSpec, bundled_ids, cite_problem, document_problem,
-                              read_variant_text, split_cite, value_to_dsl)
+                              read_request_text, split_cite, value_to_dsl)
 
 _KEYS = ("id", "title", "extends", "rules", "params", "notes")
 _RULE_KEYS = ("value", "cite", "note", "unspecified", "choices")
@@ -82,12 +82,25 @@ def _rule(spec: VariantSpec, name, rule, path: str, is_param: bool) -> RuleDef:
     if cite is None and unspecified is None and inline_cite is None:
         cite = f"house §{name}"
     cite_path = f"{path}.cite" if cite is not None else value_path
+    line, column, shown = _cite_position(written if cite is None else cite, cite or inline_cite)
     for found in (cite_problem(cite, inline_cite, unspecified), document_problem(spec.doc, cite or inline_cite)):
         if found is not None:
-            spec.problems.append(Problem(found[0], cite_path, rule=name, suggestion=found[1], field=cite_path))
+            spec.problems.append(Problem(found[0], cite_path, line, column, rule=name, source_line=shown,
+                                         suggestion=found[1], field=cite_path))
     return RuleDef(name=name, text=text, cite=cite or inline_cite, origin=spec.id, file=value_path, line=1,
                    column=1, note=entry.get("note"), unspecified=unspecified,
                    choices=_choices(entry.get("choices"), f"{path}.choices"), is_param=is_param, written=written)
+
+
+def _cite_position(text: str, cite: str | None) -> tuple[int, int, str | None]:
+    """Where a citation stands in the text it was written in (a rule's value after '@', or its 'cite'):
+    line, column and that line."""
+    at = text.rfind(cite) if cite else -1
+    if at < 0:
+        at = 0
+    before = text[:at]
+    line = before.count("\n") + 1
+    return line, at - (before.rfind("\n") + 1) + 1, text.split("\n")[line - 1]     # (lines end at \n alone)
 
 
 def _entry(rule, path: str) -> dict:
@@ -147,7 +160,7 @@ def compile_yaml(text, field: str, max_rules: int) -> Ruleset:
     def relocate(problem: Problem) -> Problem:
         return replace(problem, file=path, field=path)
     try:
-        spec = read_variant_text(text, path)
+        spec = read_request_text(text, path)
         _refuse_bundled_id(spec.id, path)
         _extends_bundled(spec, path)
         if len(spec.rules) + len(spec.params) > max_rules:

@@ -7,7 +7,8 @@ dispute page.  A template names *facts* (``{card}``, ``{team}``...) from its
 ``group``; ``*_facts`` build those facts from the situation the answer is
 about.  ``why_not`` may depend on a ``case`` the facts builder picks (e.g. a
 spade led before spades are broken reads differently from another card).
-``difference_sentence`` puts one difference between two rule books in a
+``why`` too may depend on a case (a play rule that left every card: you
+hold only spades, or none of the suit led).  ``difference_sentence`` puts one difference between two rule books in a
 sentence: "Under standard (001) NS score −59 this hand, under classic (004) −10: a
 failed nil costs 100 in standard and 50 in classic (001 §Nil bids; 004 §Nil and
 Blind Nil)."
@@ -31,7 +32,7 @@ GROUPS: dict[str, frozenset[str]] = {
     "plain": frozenset({"value"}),
     "play": frozenset({"value", "card", "allowed", "led_suit", "trump", "trump_state", "holding", "trick_number"}),
     "trick": frozenset({"value", "led_card", "led_suit", "trump", "trumps_played", "winner_card"}),
-    "bid": frozenset({"value", "seat", "bid", "team", "team_score", "opponents", "opponents_score"}),
+    "bid": frozenset({"value", "seat", "bid", "team", "team_score", "opponents", "opponents_score", "other_bid"}),
     "team_bid": frozenset({"value", "team", "bids"}),
     "hand": frozenset({"value", "team", "points", "detail"}),
     "game": frozenset({"value", "ns_score", "ew_score", "target"}),
@@ -40,16 +41,17 @@ GROUPS: dict[str, frozenset[str]] = {
 
 @dataclass(frozen=True)
 class Template:
-    """``why``: the rule applied or allowed; ``why_not``: it refused (a text, or texts by case);
-    ``subject``: the rule as a phrase for comparisons ("a failed nil", "the winning total")."""
+    """``why``: the rule applied or allowed; ``why_not``: it refused (each a text, or texts by case, the
+    first the default); ``subject``: the rule as a phrase for comparisons ("a failed nil", "the winning
+    total")."""
     group: str
-    why: str
+    why: str | Mapping[str, str]
     why_not: str | Mapping[str, str]
     subject: str
 
     def texts(self) -> list[str]:
-        cases = self.why_not.values() if isinstance(self.why_not, Mapping) else [self.why_not]
-        return [self.why, *cases]
+        return [text for side in (self.why, self.why_not)
+                for text in (side.values() if isinstance(side, Mapping) else [side])]
 
 
 T = Template
@@ -60,8 +62,8 @@ TEMPLATES: dict[str, Template] = {
     "card.suit": T("trick", "{led_card} was led, so the trick is in {led_suit}",
                    "a card counts in the suit these rules give it, not always the one printed on it",
                    "which suit a card belongs to"),
-    "card.power": T("trick", "cards rank in the order these rules give", "a lower-ranked card cannot beat a higher one",
-                    "the order of the cards"),
+    "card.power": T("trick", "of the cards that could win, these rules rank {value}, highest first",
+                    "a lower-ranked card cannot beat a higher one", "the order of the cards"),
     "trump.suit": T("trick", "{trump} are trumps: {trumps_played}", "only {trump} are trumps", "the trump suit"),
     # deal
     "deal.hand_size": T("plain", "each player is dealt {value} cards", "a hand here has {value} cards",
@@ -84,7 +86,13 @@ TEMPLATES: dict[str, Template] = {
     "blind_bid.allowed": T("bid", "{team} may bid blind {bid}",
                            {"never": "these rules do not allow a blind team bid",
                             "scores": "a blind team bid is allowed only at some scores, and not with {team} on "
-                                      "{team_score} against {opponents} on {opponents_score}"},
+                                      "{team_score} against {opponents} on {opponents_score}",
+                            "number": "these rules allow a blind bid of only some numbers of tricks, not blind {bid}",
+                            "number_scores": "a blind team bid is allowed only for some numbers of tricks and at "
+                                             "some scores, and not blind {bid} with {team} on {team_score} against "
+                                             "{opponents} on {opponents_score}",
+                            "pair": "a blind bid is {team}'s bid as a side, made by both partners together "
+                                    "(blind {bid}); {other_bid} beside it is not allowed"},
                            "a blind team bid"),
     "bid.team_min": T("team_bid", "{team}'s bids together must make at least {value}",
                       "{team}'s bids ({bids}) add up to too little: together they must make at least {value}",
@@ -104,23 +112,34 @@ TEMPLATES: dict[str, Template] = {
     "blind_nil.exchange": T("plain", "a blind nil bidder and partner swap {value} cards",
                             "no cards are swapped for blind nil here", "the cards swapped for blind nil"),
     # play
-    "play.lead": T("play", "you may lead {allowed}",
+    "play.lead": T("play", {"some": "you may lead {allowed}",
+                            "broken": "you may lead any card, {trump} too: {trump_state}",
+                            "only_trump": "you hold only {trump}, so you may lead one",
+                            "no_trump": "you may lead any card: you hold no {trump}",
+                            "all": "you may lead any card you hold"},
                    {"trump_unbroken": "{card} may not be led: {trump_state}, and {holding}",
                     "other": "{card} may not be led here; you may lead {allowed}"},
                    "which cards may be led"),
-    "play.follow": T("play", "you may play {allowed}",
+    "play.follow": T("play", {"some": "you may play {allowed}",
+                              "void": "you may play any card: {led_suit} were led and you hold none",
+                              "all_led": "you may play any card you hold: all are {led_suit}, the suit led",
+                              "all": "you may play any card you hold"},
                      {"must_follow": "{card} may not be played: {led_suit} were led and you hold {led_suit}, "
                                      "so you must follow suit with {allowed}",
                       "other": "{card} may not be played here; you may play {allowed}"},
                      "which cards may be played to a trick"),
-    "play.first_lead": T("play", "the first trick may be opened with {allowed}",
+    "play.first_lead": T("play", {"some": "the first trick may be opened with {allowed}",
+                                  "all": "any card you hold may open the first trick here"},
                          "{card} may not open the first trick; it may be opened with {allowed}",
                          "which cards may open the first trick"),
-    "play.first_trick_trump": T("play", "on the first trick you may play {allowed}",
+    "play.first_trick_trump": T("play", {"some": "on the first trick you may play {allowed}",
+                                         "no_trump": "you hold no {trump}, so nothing is barred on the first trick",
+                                         "all": "on the first trick you may play any card you hold"},
                                 "{card} may not be played on the first trick: no {trump} on the first trick "
                                 "while you have another card",
                                 "whether trumps may be played on the first trick"),
-    "play.first_trick_suit": T("play", "the first trick demands {allowed}",
+    "play.first_trick_suit": T("play", {"some": "the first trick demands {allowed}",
+                                        "all": "the first trick's demand leaves every card you hold"},
                                "{card} may not be played on the first trick: these rules demand {allowed}",
                                "what the first trick demands"),
     "trump.breaks": T("play", "{card} breaks {trump}: they may be led from now on",
@@ -169,7 +188,10 @@ TEMPLATES: dict[str, Template] = {
     # game
     "game.target": T("game", "the game is played to {value}", "the game is played to {value}", "the winning total"),
     "game.target_reached": T("game", "a side has reached the target of {target} (NS {ns_score}, EW {ew_score})",
-                             "no side has reached the target of {target} yet (NS {ns_score}, EW {ew_score})",
+                             {"short": "no side has reached the target of {target} yet (NS {ns_score}, EW {ew_score})",
+                              "not_past": "no side has gone past the target of {target} yet (NS {ns_score}, "
+                                          "EW {ew_score}): these rules end the game only on a score above the "
+                                          "target, not on reaching it"},
                              "reaching the target"),
     "game.mercy": T("game", "the game ends early under these rules (NS {ns_score}, EW {ew_score})",
                     "nothing else ends the game at NS {ns_score}, EW {ew_score}", "ending the game early"),
@@ -228,6 +250,19 @@ def placeholders(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
+# A bid refused by a rule whose condition has words (``conditions.when``): the condition, then the scores
+# where it names them.
+CONDITIONS = {"blind_nil.allowed": "blind nil is allowed only {condition}",
+              "blind_bid.allowed": "a blind team bid is allowed only {condition}"}
+STANDING = ": {team} are on {team_score} against {opponents} on {opponents_score}"
+
+
+def condition_reason(rule: str, condition: str, facts: Mapping[str, str], scores_named: bool) -> str:
+    """Why a bid is refused, in the words of the rule's condition ("blind nil is allowed only when EW are
+    behind by 200 or more: EW are on 0 against NS on 0")."""
+    return CONDITIONS[rule].format(condition=condition) + (STANDING.format_map(facts) if scores_named else "")
+
+
 def reason(rule: str, facts: Mapping[str, str], refused: bool = False, case: str | None = None) -> str:
     """The plain-language reason for one rule: why it applied, or (``refused``) why not."""
     template = TEMPLATES[rule]
@@ -255,6 +290,17 @@ def play_facts(card: str | None, allowed: list[str], hand_suits: list[str], led:
             "trick_number": str(number)}
 
 
+def allowed_case(rule: str, hand_suits: list[str], led: str, trump: str, broken: bool) -> str:
+    """Which ``why`` text fits a play rule that left every card of the hand (suits as in ``play_facts``)."""
+    if rule in ("play.lead", "play.first_trick_trump") and trump not in hand_suits:
+        return "no_trump"
+    if rule == "play.lead":
+        return "only_trump" if all(s == trump for s in hand_suits) else "broken" if broken else "all"
+    if rule == "play.follow" and led:
+        return "void" if led not in hand_suits else "all_led" if all(s == led for s in hand_suits) else "all"
+    return "all"
+
+
 def play_case(rule: str, card_suit: str, hand_suits: list[str], led: str, trump: str, broken: bool) -> str:
     """Which ``why_not`` text fits a refused card (suits as in ``play_facts``)."""
     if rule == "play.lead" and card_suit == trump and not broken and any(s != trump for s in hand_suits):
@@ -274,11 +320,13 @@ def trick_facts(cards: list[str], suits: list[str], trump: str, winner: str, val
             "winner_card": pretty(winner)}
 
 
-def bid_facts(seat: str, bid: str, scores: tuple[int, int], value) -> dict[str, str]:
+def bid_facts(seat: str, bid: str, scores: tuple[int, int], value, other_bid: str = "") -> dict[str, str]:
+    """Facts about a seat's bid; ``other_bid`` is the other bid of the side it is judged beside
+    ("South's 3"), where there is one."""
     team = C.SEATS.index(seat) % 2
     return {"value": value_text("", value), "seat": SEAT_NAMES[seat], "bid": bid, "team": C.TEAMS[team],
             "team_score": num(scores[team]), "opponents": C.TEAMS[1 - team],
-            "opponents_score": num(scores[1 - team])}
+            "opponents_score": num(scores[1 - team]), "other_bid": other_bid or "another bid"}
 
 
 def team_bid_facts(team: str, bids: str, value) -> dict[str, str]:
@@ -309,9 +357,10 @@ def setting_reason(rule: str, team: str, value) -> str:
 
 
 @lru_cache(maxsize=4096)
-def game_reason(rule: str, scores: tuple[int, int], target: int, value) -> str:
-    """The reason of a game-end step: why the game ends, or why not yet."""
-    return reason(rule, game_facts(scores, target, value), refused=value in (False, None))
+def game_reason(rule: str, scores: tuple[int, int], target: int, value, case: str | None = None) -> str:
+    """The reason of a game-end step: why the game ends, or why not yet (``case``: ``not_past`` where a
+    side is on the target and these rules need a score above it)."""
+    return reason(rule, game_facts(scores, target, value), refused=value in (False, None), case=case)
 
 
 def game_facts(scores: tuple[int, int], target: int, value) -> dict[str, str]:
@@ -319,7 +368,7 @@ def game_facts(scores: tuple[int, int], target: int, value) -> dict[str, str]:
             "target": num(target)}
 
 
-_SEAT_WORD = re.compile(r"\b([NESW])(?= bid| with)|(?<=by )([NESW])\b")
+_SEAT_WORD = re.compile(r"\b([NESW])(?= bid| with| played)|(?<=by )([NESW])\b")
 _OVERTRICKS = re.compile(r"\b(\d+) overtrick\(s\) x (\d+)")
 _OUTCOME = re.compile(r": (made|set)\b")
 _CARD = re.compile(r"\b([2-9JQKA]|10)([SHDC])\b")
@@ -328,7 +377,9 @@ _CARD = re.compile(r"\b([2-9JQKA]|10)([SHDC])\b")
 def _plain_detail(detail: str) -> str:
     """The engine's short note in words: "N bid nil, took 1" → "North bid nil, took 1"."""
     detail = _SEAT_WORD.sub(lambda m: SEAT_NAMES[m.group(1) or m.group(2)], detail)
-    detail = _OVERTRICKS.sub(lambda m: f"{m.group(1)} overtrick(s), {m.group(2)} each", detail)
+    detail = _OVERTRICKS.sub(lambda m: f"{m.group(1)} overtrick{'' if m.group(1) == '1' else 's'}, "
+                             f"{'a trick' if m.group(1) == '1' else 'tricks'} won beyond the bid, at {m.group(2)} each",
+                             detail)
     detail = _OUTCOME.sub("", detail)
     return _CARD.sub(lambda m: pretty(m.group(0)), detail)
 

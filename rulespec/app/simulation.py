@@ -29,12 +29,11 @@ from ..core import cards as C
 from ..game import BLIND, BLIND_NIL, NIL, REGULAR, Bid, team_contract
 from ..game import simulate as play_games
 from ..model.ruleset import Ruleset
+from .progress import Progress
 
 CHUNK = 8192
 GAME_LIMIT = 500      # hands after which a game is abandoned as unfinished
 KINDS = {REGULAR: 0, NIL: 1, BLIND_NIL: 2, BLIND: 3}   # the batch engine's bid kind codes
-
-
 @dataclass
 class HandArrays:
     """One row per hand: bid kind codes and tricks by seat (N, 4), the team's contract (0: none),
@@ -66,14 +65,14 @@ def _contracts(rs: Ruleset, kind: np.ndarray, num: np.ndarray) -> np.ndarray:
 
 
 def batch_hands(rs: Ruleset, hands: int, seed: str, out: BinaryIO | None = None,
-                engine: str = "batch") -> Iterator[HandArrays]:
+                engine: str = "batch", progress: Progress | None = None) -> Iterator[HandArrays]:
     """``hands`` independent hands from 0-0 on the batch engine (or with ``engine="compiled"``, the
     compiled scalar engine: the same chunks and records, other draws), as one ``HandArrays`` per chunk;
-    with ``out``, their hand records written there as JSON lines (hand ``i`` numbered ``i``, its own game)."""
+    with ``out``, their hand records written there as JSON lines (hand ``i`` numbered ``i``, its own game);
+    ``progress`` is told of the compiling and of the hands played."""
     from ..fast.records import RecordWriter
     if engine == "compiled":
-        from ..fast.compiled import CompiledEngine
-        player = CompiledEngine(rs)
+        player = _compiled_engine(rs, progress)
     else:
         from ..fast.batch import BatchEngine
         player = BatchEngine(rs)
@@ -82,19 +81,43 @@ def batch_hands(rs: Ruleset, hands: int, seed: str, out: BinaryIO | None = None,
         result = player.play(min(CHUNK, hands - start), seed=chunk_seed(seed, index), dealer=index % 4)
         if writer is not None:
             writer.write(result, start, out)
+        if progress:
+            progress("hands played", start + len(result.points), hands)
         yield HandArrays(result.bid_kind, result.tricks, _contracts(rs, result.bid_kind, result.bid_n),
                          result.points, result.bags != result.bags_added)
 
 
-def game_hands(rs: Ruleset, hands: int | None, games: int | None, seed: str) -> Iterator[dict]:
+def _compiled_engine(rs: Ruleset, progress: Progress | None):
+    """``rs``'s compiled scalar engine, its machine code made or loaded before the first chunk (numba
+    compiles on the first call: one hand played and set aside), the compiling told to ``progress``."""
+    from ..core import jit
+    from ..fast.compiled import CompiledEngine
+    from ..fast.native_hand import source
+    text = source(rs)
+    fresh = not jit.compiled("hand", text)
+    if progress:
+        progress(f"compiling {rs.id} to machine code (once; cached after)" if fresh
+                 else f"loading {rs.id}'s machine code (compiled before)", 0, 0)
+    player = CompiledEngine(rs)
+    player.play_one()
+    if fresh:
+        jit.mark_compiled("hand", text)
+    return player
+
+
+def game_hands(rs: Ruleset, hands: int | None, games: int | None, seed: str,
+               progress: Progress | None = None) -> Iterator[dict]:
     """Raw hand records (``engine.simulate(raw=True)``) of ``hands`` hands, or of the hands of
-    ``games`` games (each abandoned after ``GAME_LIMIT`` hands)."""
+    ``games`` games (each abandoned after ``GAME_LIMIT`` hands); ``progress`` is told of the games played."""
     limit = hands if games is None else games * GAME_LIMIT
     done = 0
     for record in play_games(rs, limit, seed=seed, game_limit=GAME_LIMIT if games else 0, raw=True):
         yield record
         status = record["game_status"]
-        done += bool(status["over"] or status.get("unfinished"))
+        ended = bool(status["over"] or status.get("unfinished"))
+        done += ended
+        if progress and ended and games is not None:
+            progress("games played", done, games)
         if games is not None and done >= games:
             return
 

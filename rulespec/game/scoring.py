@@ -49,8 +49,11 @@ def _words(rule: str, facts: dict, bids: Sequence[Bid]) -> tuple[str, str | None
     if rule in _NIL_RULES:
         seat = facts["seat"]
         return f"{C.SEATS[seat]} bid {bids[seat]}, took {facts['tricks']}", None
-    if rule == "bonus.last_trick":
-        return f"last trick won by {C.SEATS[facts['winner']]} with {C.card_name(facts['card'])}", None
+    if rule == "bonus.last_trick":        # the side's own cards (a nil bidder's said so), then who won the trick
+        team, cards = facts["team"], facts["cards"]
+        own = ", ".join(f"{C.SEATS[s]}{f' bid {bids[s]} and' if nil else ''} played {C.card_name(cards[s])}"
+                        for s, nil in zip((team, team + 2), facts["nils"]))
+        return f"{own}; last trick won by {C.SEATS[facts['winner']]} with {C.card_name(facts['card'])}", None
     if rule == "renege.victim_bags":
         return f"{facts['bags']} overtrick(s) not counted as bags", None
     return f"{facts['total']} bags reach the limit of {facts['limit']}", None

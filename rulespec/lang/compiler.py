@@ -9,8 +9,10 @@ empty ``__builtins__``: a rules file can name nothing outside the schema.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -19,12 +21,17 @@ from ..core import cards as C
 from ..core.resources import grammar_text
 from ..errors import CompileError, LimitError, RulespecError, did_you_mean
 from .hints import NUMBER_WORDS, expected_words, number_in_words, unexpected_hint
-from .limits import charge, check_cost, literal_too_long
+from .limits import MAX_TEXT_CACHE_BYTES, charge, check_cost, literal_too_long
 from ..core.schema import (ANY, BIDKIND, BID_KINDS, BOOL, CARD, CARDS, CONTEXTS, ENUM, INT, LIST, SEAT,
                      SUIT, TEAM, Slot)
 
 MAX_RULE_CHARS = 2000
 MAX_DEPTH = 40
+# estimated bytes held per cached rule text (measured with tracemalloc: tests/test_request_bounds.py)
+TREE_ITEM_BYTES = 400        # a node or token of a parsed tree (positions kept)
+COMPILED_BASE_BYTES = 4000   # a compiled rule's function, code object and namespace
+COMPILED_CHAR_BYTES = 12     # per character of its generated source
+NAME_BYTES = 120             # a dotted name a rule mentions
 NONE = -1          # 'none' for cards, suits, seats and teams
 NONE_T = "none"   # the type of the literal 'none' before it meets another type
 
@@ -54,12 +61,16 @@ def _syntax_error(text: str, message: str, line: int, column: int, found: str, e
                         hint=unexpected_hint(found, expected))
 
 
-@functools.lru_cache(maxsize=4096)
 def parse(text: str) -> Tree:
-    """Parse a rule text; raise ``CompileError`` with the position on failure.
-    (Cached: variants that inherit a rule share its tree; trees are never modified.)"""
+    """Parse a rule text; raise ``CompileError`` with the position on failure.  A text not parsed before charges
+    its length to the request's allowance.  (Kept in the text cache: variants that inherit a rule share its
+    tree; trees are never modified.)"""
+    entry = _CACHE.get(text)
+    if entry is not None:
+        return entry.tree
     if len(text) > MAX_RULE_CHARS:
         raise CompileError(f"rule text is {len(text)} characters long; the limit is {MAX_RULE_CHARS}")
+    charge(len(text))        # parsing is work of the request too (and reads its clock: many long texts take seconds)
     try:
         tree = parser().parse(text)
     except UnexpectedEOF as exc:
@@ -80,10 +91,57 @@ def parse(text: str) -> Tree:
         char = text[exc.pos_in_stream]
         raise _syntax_error(text, f"unexpected character {char!r}", exc.line, exc.column, char,
                             _expected(exc)) from None
+    items = check_depth(tree)     # before any recursive walk of the tree (scan_values is one)
     for token in tree.scan_values(lambda v: isinstance(v, Token) and v.type == "NAME"):
         if str(token) in NUMBER_WORDS:      # seventy-five parses (as seventy minus five) but means 75
             raise _syntax_error(text, "", token.line, token.column, str(token), set())
+    _CACHE.add(text, tree, items)
     return tree
+
+
+# what a level of nesting is, in a writer's words (the rest: "calls, brackets and other values")
+_LEVEL_WORDS = {"add": "'+'", "sub": "'-' between two values", "union": "'|'", "mul": "'*'", "div": "'/'",
+                "mod": "'%'", "inter": "'&'", "neg": "minus signs", "not_": "'not'", "and_": "'and'", "or_": "'or'",
+                "ifelse": "'if … then … else'", "compare": "comparisons", "in_": "'in'", "not_in": "'not in'",
+                "attr": "'.'"}
+_LEVEL_HINTS = {"neg": "two minus signs cancel out: write the number with one sign or none",
+                "not_": "'not not x' is x: drop them in pairs",
+                "add": "each operator of a long chain nests one level: write the value itself, or split the rule "
+                       "into parameters (params:) that it adds up"}
+
+
+def check_depth(tree: Tree) -> int:
+    """Refuse (``CompileError``, located where the nesting passes ``MAX_DEPTH``) an expression nested more
+    than ``MAX_DEPTH`` levels deep (a level: an operator, call or value of the tree), without recursion: a
+    deep tree must be refused before any recursive walk of it (the cost estimate, the compiler, lark's own
+    ``scan_values``) can reach Python's recursion limit.  Returns the number of nodes and tokens (the tree's
+    size, for the text cache)."""
+    expr = tree.children[0]
+    deepest: tuple = (0, None)        # (depth, path): path is (node, parent path) from the deepest node up
+    stack: list[tuple] = [(expr, 1, (expr, None))]
+    items = 0
+    while stack:
+        node, depth, path = stack.pop()
+        items += 1 + sum(1 for child in node.children if isinstance(child, Token))
+        if depth > deepest[0]:
+            deepest = (depth, path)
+        stack.extend((child, depth + 1, (child, path)) for child in node.children if isinstance(child, Tree))
+    depth, path = deepest
+    if depth <= MAX_DEPTH:
+        return items
+    chain = []
+    while path is not None:
+        chain.append(path[0])
+        path = path[1]
+    chain.reverse()          # from the expression down to its deepest value
+    kinds = [node.data for node in chain]
+    kind = max(dict.fromkeys(kinds), key=kinds.count)     # the most frequent (the first of equals)
+    line, column = _pos(chain[MAX_DEPTH])     # where the level past the limit begins
+    hint = _LEVEL_HINTS.get("add" if kind in ("sub", "mul", "div", "mod", "union", "inter", "and_", "or_")
+                            else kind, "split the rule into parameters (params:) that it names")
+    raise CompileError(f"this expression nests {depth} levels deep ({kinds.count(kind)} of them "
+                       f"{_LEVEL_WORDS.get(kind, 'calls, brackets and other values')}); at most {MAX_DEPTH} "
+                       "levels may nest", line, column, hint=hint)
 
 
 @dataclass
@@ -128,7 +186,6 @@ class ExprCompiler:
         self.params = params           # name -> (type, value) of parameter rules
         self.static_card = static_card  # compiling card.suit / card.power: no card tables yet
         self.locals: dict[str, str] = {}
-        self.depth = 0
 
     # -- the Python that a few constructs become (a vector back end overrides these) --
     def src_and(self, a: str, b: str) -> str:
@@ -213,14 +270,8 @@ class ExprCompiler:
         return expr
 
     def gen(self, node) -> Expr:
-        self.depth += 1
-        if self.depth > MAX_DEPTH:
-            self.fail(node, f"expression nested too deeply (limit {MAX_DEPTH})")
-        try:
-            method = getattr(self, "g_" + (node.data if isinstance(node, Tree) else "token"))
-            return method(node)
-        finally:
-            self.depth -= 1
+        """(Recursive: ``parse`` has refused trees deeper than ``MAX_DEPTH``.)"""
+        return getattr(self, "g_" + (node.data if isinstance(node, Tree) else "token"))(node)
 
     # -- literals -----------------------------------------------------------
     def g_number(self, node):
@@ -597,7 +648,82 @@ class CompiledExpr:
     fn: Callable
 
 
-_COMPILED: dict[tuple, tuple[Tree, CompiledExpr]] = {}
+@dataclass(eq=False)
+class _Entry:
+    """What is worked out from one rule text: its tree, the names it mentions, its compiled forms (by slot,
+    parameters and card tables), and an estimate of the bytes they hold."""
+    tree: Tree
+    bytes: int
+    names: frozenset[str] | None = None
+    compiled: dict[tuple, CompiledExpr] = field(default_factory=dict)
+
+
+class TextCache:
+    """The rule texts seen by this process, each with what was worked out from it (``_Entry``), bounded by
+    the bytes they hold (estimated: ``TREE_ITEM_BYTES`` per node or token of a tree, ``compiled_bytes`` per
+    compiled form), not by their number; the least recently parsed texts are dropped first.  A rule text
+    of 2,000 characters holds about 0.4-0.6 MB, a bundled rule a few KB.  Thread-safe."""
+
+    def __init__(self, max_bytes: int):
+        self.max_bytes = max_bytes
+        self.entries: OrderedDict[str, _Entry] = OrderedDict()
+        self.by_tree: dict[int, _Entry] = {}      # id of a kept text's expression tree -> its entry
+        self.bytes = 0
+        self.lock = threading.Lock()
+
+    def get(self, text: str) -> _Entry | None:
+        with self.lock:
+            entry = self.entries.get(text)
+            if entry is not None:
+                self.entries.move_to_end(text)
+            return entry
+
+    def add(self, text: str, tree: Tree, items: int) -> None:
+        entry = _Entry(tree, TREE_ITEM_BYTES * items + len(text))
+        with self.lock:
+            old = self.entries.pop(text, None)
+            if old is not None:       # parsed twice at once by two threads: the later tree is kept
+                self._drop(old)
+            self.entries[text] = entry
+            self.by_tree[id(tree.children[0])] = entry
+            self.bytes += entry.bytes
+            self._shrink()
+
+    def of(self, expr: Tree) -> _Entry | None:
+        """The entry of the text whose expression tree ``expr`` is; None for a tree not parsed here or no
+        longer kept."""
+        entry = self.by_tree.get(id(expr))
+        return entry if entry is not None and entry.tree.children[0] is expr else None
+
+    def grow(self, entry: _Entry, size: int) -> None:
+        """``entry`` holds ``size`` more bytes (something compiled from it was kept in it)."""
+        with self.lock:
+            if self.by_tree.get(id(entry.tree.children[0])) is entry:
+                entry.bytes += size
+                self.bytes += size
+                self._shrink()
+
+    def clear(self) -> None:
+        with self.lock:
+            self.entries.clear()
+            self.by_tree.clear()
+            self.bytes = 0
+
+    def _shrink(self) -> None:
+        while self.bytes > self.max_bytes and len(self.entries) > 1:
+            self._drop(self.entries.popitem(last=False)[1])
+
+    def _drop(self, entry: _Entry) -> None:
+        del self.by_tree[id(entry.tree.children[0])]
+        self.bytes -= entry.bytes
+
+
+def compiled_bytes(compiled: CompiledExpr) -> int:
+    """An estimate of the bytes a compiled rule holds: its source, code object, function and namespace."""
+    return COMPILED_BASE_BYTES + COMPILED_CHAR_BYTES * len(compiled.source)
+
+
+_CACHE = TextCache(MAX_TEXT_CACHE_BYTES)
 
 
 def _tables_key(tables: Mapping[str, object]) -> tuple:
@@ -608,19 +734,20 @@ def compile_tree(tree: Tree, slot: Slot, params: Mapping[str, tuple[str, object]
                  tables: Mapping[str, object], static_card: bool = False) -> CompiledExpr:
     """Check ``tree`` (an ``expr`` node) for ``slot`` and build its callable.
 
-    Memoised on everything the result depends on (slot, tree, the parameters the
-    tree can name, the card tables), so inherited rules compile once per process.
-    The tree is keyed by identity (``parse`` gives one tree per text), kept in the
-    entry so that its id stays its own."""
+    Memoised, in the text cache entry of the text ``tree`` was parsed from, on everything else the result
+    depends on (slot, the parameters the tree can name, the card tables), so inherited rules compile once
+    per process while their text is kept."""
     names = referenced_names(tree)
-    key = (slot, id(tree), tuple(sorted((n, repr(params[n])) for n in names if n in params)),
-           _tables_key(tables), static_card)
-    cached = _COMPILED.get(key)
-    if cached is None or cached[0] is not tree:
-        if len(_COMPILED) > 8192:
-            _COMPILED.clear()
-        cached = _COMPILED[key] = (tree, _compile_tree(tree, slot, params, tables, static_card))
-    return cached[1]
+    key = (slot, tuple(sorted((n, repr(params[n])) for n in names if n in params)), _tables_key(tables),
+           static_card)
+    entry = _CACHE.of(tree)
+    compiled = entry.compiled.get(key) if entry is not None else None
+    if compiled is None:
+        compiled = _compile_tree(tree, slot, params, tables, static_card)
+        if entry is not None:
+            entry.compiled[key] = compiled
+            _CACHE.grow(entry, compiled_bytes(compiled))
+    return compiled
 
 
 def _compile_tree(tree: Tree, slot: Slot, params: Mapping[str, tuple[str, object]],
@@ -642,20 +769,22 @@ def _compile_tree(tree: Tree, slot: Slot, params: Mapping[str, tuple[str, object
         expr = comp.compile(tree)
     arglist = ", ".join(comp.args.values())
     source = f"def rule({arglist}):\n    return {expr.src}\n"
+    # the function run charges the rule's size to the request's allowance each time (plain arithmetic
+    # counts too); ``source`` stays the bare expression that the generated loops inline
+    size = sum(1 for _ in tree.iter_subtrees())
+    charged = f"def rule({arglist}):\n    _charge({size})\n    return {expr.src}\n"
     namespace = make_env(tables)
-    exec(compile(source, f"<rule {slot.name}>", "exec"), namespace)  # noqa: S102 - source built from checked tree only
+    namespace["_charge"] = charge
+    exec(compile(charged, f"<rule {slot.name}>", "exec"), namespace)  # noqa: S102 - source built from checked tree only
     return CompiledExpr(slot, source, expr.type, namespace["rule"])
 
 
-_NAMES: dict[int, tuple[Tree, frozenset[str]]] = {}
-
-
 def referenced_names(tree: Tree) -> frozenset[str]:
-    """Every dotted name chain in a tree (used to order parameter rules).  Memoised by the tree's
-    identity, like ``compile_tree``."""
-    hit = _NAMES.get(id(tree))
-    if hit is not None and hit[0] is tree:
-        return hit[1]
+    """Every dotted name chain in a tree (used to order parameter rules).  Kept in the text cache entry of
+    the text ``tree`` was parsed from, like ``compile_tree``'s results."""
+    entry = _CACHE.of(tree)
+    if entry is not None and entry.names is not None:
+        return entry.names
     found: set[str] = set()
     for sub in tree.iter_subtrees():
         chain = _flatten(sub)
@@ -663,9 +792,8 @@ def referenced_names(tree: Tree) -> frozenset[str]:
             parts = [p for p, _ in chain]
             for cut in range(1, len(parts) + 1):
                 found.add(".".join(parts[:cut]))
-    if len(_NAMES) > 8192:
-        _NAMES.clear()
-    _NAMES[id(tree)] = (tree, frozenset(found))
-    return _NAMES[id(tree)][1]
-
-
+    names = frozenset(found)
+    if entry is not None:
+        entry.names = names
+        _CACHE.grow(entry, NAME_BYTES * len(names))
+    return names

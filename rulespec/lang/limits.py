@@ -6,9 +6,10 @@ A rules file is untrusted input, so every request's work is bounded by design:
   where …)`` nest, an estimate of the steps one evaluation takes (each comprehension ranges over at
   most a whole pack), and the size of the numbers it can produce (literals have at most
   ``MAX_LITERAL_DIGITS`` digits, a rule's value stays within ``MAX_RULE_INT``);
-- at evaluation, ``budget`` gives a request a step and time allowance that the helpers behind
-  comprehensions and ``highest``/``lowest`` draw on (rules that are cheap one at a time can still be
-  evaluated many times in a long game);
+- at evaluation, ``budget`` gives a request one step and time allowance (``Allowance``) that every
+  rule draws on each time it is evaluated (its size: plain arithmetic counts), and the helpers behind
+  comprehensions and ``highest``/``lowest`` for the cards they go over (rules that are cheap one at a
+  time can still be evaluated many times in a long game, under many variants and rule swaps);
 - the variant reader refuses YAML aliases and bounds every text field it keeps (``MAX_*`` below).
 """
 from __future__ import annotations
@@ -37,6 +38,7 @@ MAX_CHOICES = 32                # entries in a rule's choices
 MAX_CHOICE_CHARS = 200          # one choice, as text
 REQUEST_STEPS = 2_000_000       # evaluation steps of one API request
 REQUEST_SECONDS = 5.0           # evaluation time of one API request
+MAX_TEXT_CACHE_BYTES = 64 * 1024 * 1024   # rule texts kept parsed and compiled per process (estimated bytes)
 
 
 # --------------------------------------------------------------------------- compile time
@@ -169,33 +171,75 @@ def literal_too_long(digits: str) -> str | None:
 
 
 # --------------------------------------------------------------------------- evaluation
+UNCOUNTED = 10 ** 18    # steps while they are not counted (a search counts its own nodes)
+
+
 @dataclass
-class _Allowance:
+class Allowance:
+    """What is left of one request's evaluation allowance: ``steps``, and an absolute ``deadline`` (read on
+    the clock every ``CLOCK_EVERY`` steps).  One per request, shared by all its work: every variant, rule
+    swap and hand, each rule evaluated charging its own steps (``charge``)."""
     steps: int
     deadline: float
+    limit: int           # the steps it started with, and its seconds (for the messages)
+    seconds: float
+    clock_at: int = 0    # the steps left at which the clock is read next
+
+    def __post_init__(self) -> None:
+        self.clock_at = self.steps      # the first charge reads it
+
+    def check(self) -> None:
+        """``BudgetExceeded`` once the steps or the time are spent; else when to look again."""
+        if self.steps < 0:
+            raise BudgetExceeded(f"the rules took too many steps to answer this request (at most {self.limit:,} "
+                                 "per request)", spent="steps")
+        if time.monotonic() > self.deadline:
+            raise BudgetExceeded(f"the rules took too long to answer this request (at most {self.seconds:g} s)",
+                                 spent="time")
+        self.clock_at = max(self.steps - CLOCK_EVERY, 0)
 
 
-_BUDGET: ContextVar[_Allowance | None] = ContextVar("rulespec_budget", default=None)
+CLOCK_EVERY = 1_000     # steps between two readings of the clock (about 0.1 ms of plain rules)
+_BUDGET: ContextVar[Allowance | None] = ContextVar("rulespec_budget", default=None)
 
 
 def charge(steps: int) -> None:
-    """Draw ``steps`` from the current allowance (none outside ``budget``); ``BudgetExceeded`` when spent."""
+    """Draw ``steps`` from the current allowance (none outside ``budget``); ``BudgetExceeded`` when spent.
+    Every compiled rule charges its size each time it is evaluated, and the helpers behind
+    comprehensions and ``highest``/``lowest`` the cards they go over."""
     allowance = _BUDGET.get()
-    if allowance is None:
-        return
-    allowance.steps -= steps
-    if allowance.steps < 0:
-        raise BudgetExceeded("the rules took too many steps to answer this request "
-                             f"(at most {REQUEST_STEPS:,} per request)")
-    if time.monotonic() > allowance.deadline:
-        raise BudgetExceeded(f"the rules took too long to answer this request (at most {REQUEST_SECONDS} s)")
+    if allowance is not None:
+        allowance.steps -= steps
+        if allowance.steps < allowance.clock_at:
+            allowance.check()
+
+
+def current() -> Allowance | None:
+    """The allowance in force (None outside ``budget``)."""
+    return _BUDGET.get()
 
 
 @contextmanager
-def budget(steps: int = REQUEST_STEPS, seconds: float = REQUEST_SECONDS) -> Iterator[None]:
-    """Bound the rule evaluation done inside the block."""
-    token = _BUDGET.set(_Allowance(steps, time.monotonic() + seconds))
+def budget(steps: int = REQUEST_STEPS, seconds: float = REQUEST_SECONDS) -> Iterator[Allowance]:
+    """Bound the rule evaluation done inside the block: ``steps`` and ``seconds`` for all of it."""
+    token = _BUDGET.set(Allowance(steps, time.monotonic() + seconds, steps, seconds))
+    try:
+        yield _BUDGET.get()
+    finally:
+        _BUDGET.reset(token)
+
+
+@contextmanager
+def uncounted() -> Iterator[None]:
+    """Inside, the rules' steps are not counted (a double-dummy search bounds its work by its own nodes); the
+    clock still is, so the request's deadline holds."""
+    allowance = _BUDGET.get()
+    if allowance is None:
+        yield
+        return
+    saved = allowance.steps
+    allowance.steps, allowance.clock_at = UNCOUNTED, UNCOUNTED - CLOCK_EVERY
     try:
         yield
     finally:
-        _BUDGET.reset(token)
+        allowance.steps, allowance.clock_at = saved, max(saved - CLOCK_EVERY, 0)

@@ -3,14 +3,18 @@
 ``differing_rules(a, b)`` lists the rule slots whose effective definition
 differs (text, or the value of a variant parameter the text names);
 ``with_rule_from(a, b, rule)`` compiles ``a`` with that one rule as ``b``
-defines it.  The differential tester attributes discrepancies with these, and
-``answers.compare`` uses them to name the rules that make two rulings differ.
+defines it (``with_rules_from``: several rules at once).  The differential tester
+attributes discrepancies with these, and ``answers.compare`` names the rules that
+make two rulings differ with ``rules_behind``.
 """
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from itertools import combinations
 
+from ..errors import BudgetExceeded, RulespecError
 from ..lang.compiler import parse, referenced_names
 from .ruleset import Ruleset, compile_chain
 from ..core.schema import SLOTS
@@ -69,13 +73,75 @@ def _rename(text: str, names: set[str]) -> str:
 def with_rule_from(a: Ruleset, b: Ruleset, rule: str) -> Ruleset:
     """Variant ``a`` with ``rule`` as variant ``b`` defines it (and ``b``'s parameters that rule names,
     renamed so that ``a``'s other rules keep ``a``'s)."""
+    return with_rules_from(a, b, (rule,))
+
+
+def with_rules_from(a: Ruleset, b: Ruleset, rules: tuple[str, ...]) -> Ruleset:
+    """Variant ``a`` with each of ``rules`` as variant ``b`` defines it (``with_rule_from`` for several)."""
     defs_b = merged_defs(b.specs)
-    params = own_params(b, rule)
-    overlay_id = f"{_PREFIX}-{rule.replace('.', '-')}"
-    overlay = VariantSpec(id=overlay_id, title=f"A with {rule} from B", source={"doc": "ablation"},
+    params = set().union(*(own_params(b, rule) for rule in rules))
+    overlay_id = f"{_PREFIX}-{'+'.join(rules).replace('.', '-')}"
+    overlay = VariantSpec(id=overlay_id, title=f"A with {', '.join(rules)} from B", source={"doc": "ablation"},
                           extends=None, notes="", file="<ablation>")
-    overlay.rules[rule] = replace(defs_b[rule], text=_rename(defs_b[rule].text, params), origin=overlay_id)
+    for rule in rules:
+        overlay.rules[rule] = replace(defs_b[rule], text=_rename(defs_b[rule].text, params), origin=overlay_id)
     for name in params:
         overlay.params[f"{_PREFIX}.{name}"] = replace(defs_b[name], name=f"{_PREFIX}.{name}",
                                                       text=_rename(defs_b[name].text, params), origin=overlay_id)
     return compile_chain([*a.specs, overlay])
+
+
+# An answer flattened to field -> value, or None when the swapped rules do not fit together.
+Trial = Callable[[Ruleset, Ruleset], "Mapping[str, object] | None"]
+
+
+@dataclass
+class Cause:
+    """A rule behind a difference: the differing fields its change moves, and the rules it moves them
+    with when it moves them only together with another (empty when it does alone)."""
+    rule: str
+    changes: set[str] = field(default_factory=set)
+    together: set[str] = field(default_factory=set)
+
+
+def rules_behind(a: Ruleset, b: Ruleset, answers: tuple[Mapping, Mapping], fields: set[str], trial: Trial,
+                 max_rules: int, max_pairs: int) -> list[Cause]:
+    """Each differing rule whose change moves one of ``fields`` (where ``a``'s and ``b``'s answers differ),
+    in schema order.
+
+    A rule moves a field when swapping it from ``b`` into ``a`` changes ``a``'s value there, or (tried
+    only when that moves none) swapping it from ``a`` into ``b`` changes ``b``'s; ``trial(swapped, like)``
+    answers under the swapped ruleset (``like``: the variant it stands for).  For fields no single swap
+    moves, the pairs of the rules not named yet are swapped together into ``a`` (at most ``max_pairs``
+    pairs), and each pair that moves one of them is named, each rule with the other."""
+    candidates = differing_rules(a, b)[:max_rules]
+    causes: dict[str, Cause] = {}
+    for rule in candidates:
+        found = (_moved(_try(trial, a, b, (rule,)), answers[0], fields)
+                 or _moved(_try(trial, b, a, (rule,)), answers[1], fields))
+        if found:
+            causes[rule] = Cause(rule, found)
+    left = fields - {f for cause in causes.values() for f in cause.changes}
+    pairs = combinations([r for r in candidates if r not in causes], 2) if left else ()
+    for _, pair in zip(range(max_pairs), pairs):
+        found = _moved(_try(trial, a, b, pair), answers[0], left)
+        for rule, other in (pair, pair[::-1]) if found else ():
+            cause = causes.setdefault(rule, Cause(rule))
+            cause.changes |= found
+            cause.together.add(other)
+    return [causes[rule] for rule in candidates if rule in causes]
+
+
+def _try(trial: Trial, a: Ruleset, b: Ruleset, rules: tuple[str, ...]) -> Mapping | None:
+    """``trial`` under ``a`` with ``rules`` from ``b``; None when they do not compile into ``a``."""
+    try:
+        swapped = with_rules_from(a, b, rules)
+    except BudgetExceeded:       # a spent allowance says nothing about the rules: the request fails
+        raise
+    except RulespecError:
+        return None
+    return trial(swapped, a)
+
+
+def _moved(trial: Mapping | None, answer: Mapping, fields: set[str]) -> set[str]:
+    return set() if trial is None else {path for path in fields if trial.get(path) != answer.get(path)}

@@ -16,7 +16,7 @@ from typing import TypeVar
 from ..core import cards as C
 from ..core.contexts import ARGS
 from ..lang.compiler import NONE, compile_tree, parse, referenced_names
-from ..errors import CompileError, Problem, RulesFileError, RulespecError, did_you_mean
+from ..errors import BudgetExceeded, CompileError, Problem, RulesFileError, RulespecError, did_you_mean
 from ..core.schema import ANY, SLOTS, Slot
 from .variants import RuleDef, VariantSpec, find_variant, read_variant_file, read_variant_text, resolve_chain
 
@@ -272,6 +272,8 @@ class _ChainCompiler:
         except CompileError as exc:
             self.fail(name, _problem_at(self.merged[name], self.by_id, exc))
             return
+        except BudgetExceeded:        # the request's allowance, not this rule's problem
+            raise
         except RulespecError as exc:  # a runtime error in a constant rule (e.g. division by zero)
             self.fail(name, _problem_rule(self.merged[name], self.by_id, f"cannot evaluate: {exc}"))
             return

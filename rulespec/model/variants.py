@@ -198,7 +198,7 @@ def cite_problem(cite: str | None, inline_cite: str | None,
         return "rule has both an inline '@ citation' and a 'cite:' key", None
     cite = cite or inline_cite
     if cite is not None and not CITE_RE.match(cite):
-        return (f"citation {cite!r} is not of the form 'DOC §Section' or 'DOC ¶N'",
+        return (f"citation {_shown(cite)!r} is not of the form 'DOC §Section' or 'DOC ¶N'",
                 "cite the document id and its section, e.g. 004 §Nil and Blind Nil")
     if cite is None and unspecified is None:
         return ("rule has no citation: add '@ NNN §Section' or a 'cite:' key "
@@ -532,6 +532,12 @@ def _read_variant_text(text: str, file: str) -> VariantSpec:
         raise RulesFileError(reader.problems)
     spec.problems = reader.problems
     return spec
+
+
+def read_request_text(text: str, file: str) -> VariantSpec:
+    """``read_variant_text`` for a text sent with a request, not memoised: each is read once, and a cache
+    would keep up to 64 of them (256 KiB each, more in their specs) for as long as the process lives."""
+    return _read_variant_text.__wrapped__(text, file)
 
 
 def read_variant_file(path: str | Path) -> VariantSpec:

@@ -80,7 +80,11 @@ export function fieldLabel(path) {
   }
   let m;
   let label = rest;
-  if ((m = /^bids\.([NESW])/.exec(rest))) label = `${SEAT_NAMES[m[1]]}'s bid`;
+  if ((m = /^hands\.([NESW])\[(\d+)\]/.exec(rest))) label = `${SEAT_NAMES[m[1]]}'s card ${Number(m[2]) + 1}`;
+  else if ((m = /^hands\.([NESW])/.exec(rest))) label = `${SEAT_NAMES[m[1]]}'s cards`;
+  else if (rest === 'claim.tricks') label = 'Tricks claimed';
+  else if (rest === 'claim.side') label = 'Side claiming';
+  else if ((m = /^bids\.([NESW])/.exec(rest))) label = `${SEAT_NAMES[m[1]]}'s bid`;
   else if (rest === 'bids') label = 'The bids';
   else if ((m = /^tricks\.([NESW])/.exec(rest))) label = `${SEAT_NAMES[m[1]]}'s tricks`;
   else if (rest.startsWith('tricks')) label = 'Tricks won';
@@ -110,12 +114,25 @@ export function prettyCards(text) {
 // A problem's detail in a player's words: paths inside it named, cards with suit symbols.
 export function problemText(body) {
   const detail = String(body.detail || body.title || 'the service could not answer')
-    .replace(/\(also at ([^)]+)\)/, (_, path) => `(also entered as ${fieldLabel(path).toLowerCase()})`);
+    .replace(/\(also at ([^)]+)\)/, (_, path) => `(also entered as ${lowerFirst(fieldLabel(path))})`)
+    .replace(/^([NESW]) holds\b/, (_, seat) => `${SEAT_NAMES[seat]} holds`);
   const field = (body.field || '').replace(/^input\./, '');
   const label = field ? fieldLabel(field) : '';
   const seat = /^bids\.([NESW])$/.exec(field);
   const named = !label || (seat && detail.startsWith(SEAT_NAMES[seat[1]]));
   return prettyCards(named ? detail : `${label}: ${detail}`);
+}
+
+// "Card 1 of the trick" → "card 1 of the trick"; a seat's name keeps its capital.
+function lowerFirst(label) {
+  return Object.values(SEAT_NAMES).some((name) => label.startsWith(name)) ? label : label[0].toLowerCase() + label.slice(1);
+}
+
+// An answer just given: scrolled to the top of the view and focused, so it is what the reader meets next
+// (the element has tabindex="-1").
+export function showAnswer(el) {
+  el.scrollIntoView({block: 'start'});
+  el.focus({preventScroll: true});
 }
 
 // A problem as a message: the field in words, what is wrong and, where a rule refuses it, that rule.

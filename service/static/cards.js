@@ -1,5 +1,5 @@
 // "Who wins this trick?" and "Can I play this card?", with a card picker for the card fields.
-import {SEATS, SEAT_NAMES, clause, h, postJSON, problemMessage, readings} from './api.js';
+import {SEATS, SEAT_NAMES, clause, h, postJSON, problemMessage, readings, showAnswer} from './api.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -19,11 +19,11 @@ export function normCard(text) {
   return t.replace(/^T/, '10');
 }
 
-function cardsOf(input) {
+export function cardsOf(input) {
   return input.value.split(/[\s,]+/).filter(Boolean);
 }
 
-function pretty(card) {
+export function pretty(card) {
   const suit = card.slice(-1);
   return SYMBOL[suit] && card.length > 1 ? card.slice(0, -1) + SYMBOL[suit] : card;
 }
@@ -39,7 +39,7 @@ function step(s) {
 }
 
 // Answers under one or several variants: each as a block, the ones that differ from yours marked.
-function renderAnswers(target, answer, render, same) {
+export function renderAnswers(target, answer, render, same) {
   const rulings = answer.rulings || {[answer.variant]: answer};
   const keys = Object.keys(rulings);
   target.replaceChildren(...keys.map((key, i) => {
@@ -53,25 +53,41 @@ function renderAnswers(target, answer, render, same) {
 }
 
 // The input a request field names ("cards[2]", "hand[0]", "trick", "card").
-function inputFor(field) {
+function trickInput(field) {
   const m = /^(?:input\.)?(cards|hand|trick|card)(?:\[(\d+)\])?/.exec(field || '');
   if (!m) return null;
   if (m[1] === 'cards') return $(`trick-${m[2] || 0}`);
   return $({hand: 'legal-hand', trick: 'legal-trick', card: 'legal-card'}[m[1]]);
 }
 
-function clearMarks(form) {
-  for (const input of form.querySelectorAll('.card-input')) input.setAttribute('aria-invalid', 'false');
+export function clearMarks(form) {
+  for (const input of form.querySelectorAll('.card-input, input, select')) {
+    if (input.type === 'checkbox') continue;
+    input.setAttribute('aria-invalid', 'false');
+    const note = document.getElementById(`${input.id}-problem`);
+    if (note) {
+      note.remove();
+      input.setAttribute('aria-describedby', input.getAttribute('aria-describedby').split(' ')
+        .filter((id) => id !== note.id).join(' '));
+    }
+  }
 }
 
 // A problem shown in the answer block, its field named, marked and focused.
-function showProblem(target, problem) {
+export function showProblem(target, problem, inputFor) {
   target.replaceChildren(h('p', {class: 'error'}, problemMessage(problem)));
   const input = inputFor(problem.body && problem.body.field);
-  if (input) {
-    input.setAttribute('aria-invalid', 'true');
-    input.focus();
+  if (!input) {
+    showAnswer(target);
+    return;
   }
+  // Said at the box too, where the focus goes (the answer below may be out of view); under a row of boxes,
+  // the whole width of the row.
+  const note = h('p', {class: 'error field-error', id: `${input.id}-problem`}, problemMessage(problem));
+  (input.closest('.seats') || input).after(note);
+  input.setAttribute('aria-describedby', [note.id, input.getAttribute('aria-describedby')].filter(Boolean).join(' '));
+  input.setAttribute('aria-invalid', 'true');
+  input.focus();
 }
 
 // A field that takes one card: a Problem when it holds several.
@@ -84,35 +100,64 @@ function oneCard(input, field) {
 export function setupCards(variantFields, handSize) {
   const picker = $('picker');
   let target = $('trick-0');
+  // How the picker's field was chosen: 'explicit' (tapped or typed in) or 'passing' (focus moved through
+  // it by Tab). Tabbing through card 2, 3 and 4 on the way to the picker must not make it fill card 4.
+  let aimed = 'passing';
 
   // ------------------------------------------------------------ the picker
   const buttons = [];
-  const groups = [];
+  const rows = [];
   for (const [suit, symbol, suitName] of SUITS) {
     // The name a screen reader says starts with what is printed on the button (axe: label-content-name-mismatch).
     const row = RANKS.map(([rank, rankName]) => h('button', {type: 'button', class: `card ${suit === 'H' || suit === 'D' ? 'red' : ''}`,
       'data-card': rank + suit, 'aria-pressed': 'false'}, rank + symbol,
     h('span', {class: 'visually-hidden'}, `, ${rankName} of ${suitName}`)));
     buttons.push(...row);
-    groups.push(h('div', {class: 'suit', role: 'group', 'aria-label': suitName}, row));
+    rows.push(h('div', {class: 'suit', role: 'group', 'aria-label': suitName}, row));
   }
   const jokers = JOKERS.map(([card, name]) => h('button', {type: 'button', class: 'card joker', 'data-card': card,
     'aria-pressed': 'false'}, card, h('span', {class: 'visually-hidden'}, `, ${name}`)));
   buttons.push(...jokers);
-  groups.push(h('div', {class: 'suit', role: 'group', 'aria-label': 'jokers (only in packs that have them)'}, jokers));
-  $('picker-cards').replaceChildren(...groups);
+  rows.push(h('div', {class: 'suit', role: 'group', 'aria-label': 'jokers'}, jokers));
+  $('picker-cards').replaceChildren(...rows);
+
+  // Only the cards of the pack the rules play with are offered (a row with none of them is hidden).
+  function setPack(cards) {
+    const pack = new Set(cards);
+    for (const b of buttons) b.hidden = Boolean(cards.length) && !pack.has(b.dataset.card);
+    for (const row of rows) row.hidden = [...row.children].every((b) => b.hidden);
+    const shown = visible();
+    if (shown.length && !shown.includes(buttons[current])) rove(shown[0]);
+  }
+
+  function visible() {
+    return buttons.filter((b) => !b.hidden);
+  }
 
   function showPressed() {
     const chosen = new Set(cardsOf(target).map(normCard));
     for (const b of buttons) b.setAttribute('aria-pressed', String(chosen.has(b.dataset.card)));
   }
 
-  function aim(input) {
+  function aim(input, how) {
     target = input;
+    aimed = how;
     $('picker-target').textContent = labelOf(input);
     const actions = input.closest('fieldset').querySelector('.actions');
     if (picker.nextElementSibling !== actions) actions.before(picker);
     showPressed();
+  }
+
+  // The one-card fields filled together (a trick's four cards), in order.
+  function siblings(input) {
+    return [...input.closest('fieldset').querySelectorAll('.card-input[data-cards="1"]')];
+  }
+
+  // Reached by Tab with its field already filled: the picker fills the first empty card of the trick instead.
+  function retarget() {
+    if (aimed === 'explicit' || target.dataset.cards !== '1' || !target.value.trim()) return;
+    const empty = siblings(target).find((el) => !el.value.trim());
+    if (empty) aim(empty, 'passing');
   }
 
   function pick(card) {
@@ -120,9 +165,9 @@ export function setupCards(variantFields, handSize) {
     if (max === 1) {
       target.value = card;
       // Filling the trick card by card: the picker moves on to the next empty card.
-      const next = [...target.closest('.seats, fieldset').querySelectorAll('.card-input[data-cards="1"]')]
-        .find((el) => el !== target && !el.value && el.compareDocumentPosition(target) & Node.DOCUMENT_POSITION_PRECEDING);
-      if (next) aim(next);
+      const next = siblings(target).find((el) => el !== target && !el.value
+        && el.compareDocumentPosition(target) & Node.DOCUMENT_POSITION_PRECEDING);
+      if (next) aim(next, 'passing');
     } else {
       const cards = cardsOf(target);
       const at = cards.map(normCard).indexOf(card);
@@ -130,35 +175,58 @@ export function setupCards(variantFields, handSize) {
       else if (cards.length < max) cards.push(card);
       target.value = cards.join(' ');
     }
+    target.dispatchEvent(new Event('input', {bubbles: true}));
     showPressed();
   }
 
+  let pointing = null;   // the field a pointer went down on (its focus event follows)
   for (const input of document.querySelectorAll('.card-input')) {
-    input.addEventListener('focus', () => aim(input));
-    input.addEventListener('input', showPressed);
+    input.addEventListener('pointerdown', () => {
+      pointing = input;
+      aim(input, 'explicit');
+    });
+    input.addEventListener('focus', () => {
+      aim(input, pointing === input ? 'explicit' : 'passing');
+      pointing = null;
+    });
+    input.addEventListener('input', (event) => {
+      if (event.isTrusted) aimed = 'explicit';
+      showPressed();
+    });
   }
+  picker.addEventListener('focusin', retarget);
   for (const b of buttons) b.addEventListener('click', () => pick(b.dataset.card));
 
-  // One tab stop for the whole picker: arrows move along a suit (left, right) and across suits (up, down).
+  // One tab stop for the whole picker: arrows move along a suit (left, right) and across suits (up, down),
+  // over the cards of the pack only.
   let current = 0;
-  const focusCard = (i) => {
+  function rove(button) {
     buttons[current].tabIndex = -1;
-    current = Math.min(buttons.length - 1, Math.max(0, i));
-    buttons[current].tabIndex = 0;
-    buttons[current].focus();
-  };
-  const moves = {ArrowLeft: -1, ArrowRight: 1, ArrowUp: -RANKS.length, ArrowDown: RANKS.length};
+    current = buttons.indexOf(button);
+    button.tabIndex = 0;
+  }
+  function neighbour(button, key) {
+    const shown = visible();
+    const at = shown.indexOf(button);
+    if (key === 'ArrowLeft') return shown[Math.max(0, at - 1)];
+    if (key === 'ArrowRight') return shown[Math.min(shown.length - 1, at + 1)];
+    if (key === 'Home') return shown[0];
+    if (key === 'End') return shown[shown.length - 1];
+    const shownRows = rows.filter((r) => !r.hidden).map((r) => [...r.children].filter((b) => !b.hidden));
+    const y = shownRows.findIndex((r) => r.includes(button));
+    const to = shownRows[y + (key === 'ArrowUp' ? -1 : 1)];
+    return to ? to[Math.min(to.length - 1, shownRows[y].indexOf(button))] : button;
+  }
   buttons.forEach((b, i) => {
     b.tabIndex = i === 0 ? 0 : -1;
     b.addEventListener('keydown', (event) => {
-      const to = event.key in moves ? i + moves[event.key] : event.key === 'Home' ? 0 : event.key === 'End' ? buttons.length - 1 : null;
-      if (to === null) return;
+      if (!['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End'].includes(event.key)) return;
       event.preventDefault();
-      focusCard(to);
+      const to = neighbour(b, event.key);
+      rove(to);
+      to.focus();
     });
-    b.addEventListener('focus', () => {
-      if (current !== i) focusCard(i);
-    });
+    b.addEventListener('focus', () => rove(b));
   });
 
   // ------------------------------------------------------------ who wins the trick
@@ -186,8 +254,9 @@ export function setupCards(variantFields, handSize) {
         h('p', {class: 'verdict'}, `${SEAT_NAMES[r.winner]} wins the trick with ${pretty(r.card)}.`),
         h('ol', {class: 'steps'}, r.explanation.map(step))],
       (a, b) => a.winner === b.winner);
+      showAnswer(out);
     } catch (problem) {
-      showProblem(out, problem);
+      showProblem(out, problem, trickInput);
     }
   });
 
@@ -225,8 +294,10 @@ export function setupCards(variantFields, handSize) {
             ...(c.cites || [c]).map(clause))),
         ];
       }, (a, b) => allowed(a) === allowed(b) && a.legal.join() === b.legal.join());
+      showAnswer(out);
     } catch (problem) {
-      showProblem(out, problem);
+      showProblem(out, problem, trickInput);
     }
   });
+  return {setPack};
 }

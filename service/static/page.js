@@ -2,17 +2,23 @@
 import {Problem, SEATS, SEAT_NAMES, TEAMS, clause, fieldLabel, getJSON, h, num, postJSON, postText, problemMessage,
   readings, signed, variantName} from './api.js';
 import {setupCards} from './cards.js';
-import {setupSheet} from './sheet.js';
+import {CLAIM_FIELDS, setupClaim} from './claim.js';
+import {setupHouseForm} from './house-form.js';
+import {STARTER} from './house-yaml.js';
+import {rulesInLink, shareLink} from './share.js';
+import {setupSheet, scoresText} from './sheet.js';
 
 const PREFS_KEY = 'spades-rulespec.prefs';
 // The option for pasted house rules: not a variant id, so the bundled 'house' keeps its own option.
 const MINE = '(my house rules)';
 // Card-question fields kept with the other choices across reloads.
-const CARD_FIELDS = ['leader', 'trick-0', 'trick-1', 'trick-2', 'trick-3', 'legal-hand', 'legal-trick', 'legal-card'];
+const CARD_FIELDS = ['leader', 'trick-0', 'trick-1', 'trick-2', 'trick-3', 'legal-hand', 'legal-trick', 'legal-card',
+  ...CLAIM_FIELDS];
+const CHECKS = ['legal-broken', 'claim-broken'];
 const $ = (id) => document.getElementById(id);
 
-// The rules the table plays: a bundled id or a checked house rule (inline), and its hand size.
-const rules = {ref: null, title: '', handSize: 13, problem: 'loading the variants…'};
+// The rules the table plays: a bundled id or a checked house rule (inline), its hand size and pack.
+const rules = {ref: null, title: '', handSize: 13, pack: [], problem: 'loading the variants…'};
 let bundled = [];
 
 function compareIds() {
@@ -39,9 +45,10 @@ function savePrefs() {
   if (!restored) return;
   const draft = Object.fromEntries([...$('hand').elements].filter((el) => el.name).map((el) => [el.name, el.value]));
   const cards = Object.fromEntries(CARD_FIELDS.map((id) => [id, $(id).value]));
-  cards['legal-broken'] = $('legal-broken').checked;
+  for (const id of CHECKS) cards[id] = $(id).checked;
   localStorage.setItem(PREFS_KEY, JSON.stringify({
     variant: $('variant').value, yaml: $('house-yaml').value, compare: compareIds(), draft, cards,
+    ...(mine ? {mine} : {}),
   }));
 }
 
@@ -52,6 +59,9 @@ function loadPrefs() {
     return {};
   }
 }
+
+// House rules of one's own set aside when a shared link's rules were opened (to put back).
+let mine = null;
 
 function handSizeOf(ruleList) {
   const rule = ruleList.find((r) => r.name === 'deal.hand_size');
@@ -71,7 +81,7 @@ async function loadVariants() {
   }
   select.replaceChildren(
     ...bundled.map((v) => h('option', {value: v.id}, v.id)),
-    h('option', {value: MINE}, 'My house rules (paste YAML)'));
+    h('option', {value: MINE}, 'My house rules (make or paste)'));
   $('compare').replaceChildren(...bundled.map((v) => h('label', {class: 'check'},
     h('input', {type: 'checkbox', value: v.id, checked: (prefs.compare || []).includes(v.id)}),
     h('span', {}, v.id, ' ', h('small', {}, v.title)))));
@@ -79,18 +89,67 @@ async function loadVariants() {
   select.value = prefs.variant === MINE || ids.includes(prefs.variant) ? prefs.variant
     : ids.includes('standard') ? 'standard' : ids[0];
   $('house-yaml').value = prefs.yaml || '';
+  mine = prefs.mine || null;
   for (const [name, value] of Object.entries(prefs.draft || {})) {
     if ($('hand').elements[name]) $('hand').elements[name].value = value;
   }
   for (const [id, value] of Object.entries(prefs.cards || {})) {
-    if (id === 'legal-broken') $(id).checked = Boolean(value);
+    if (CHECKS.includes(id)) $(id).checked = Boolean(value);
     else if (CARD_FIELDS.includes(id) && $(id)) $(id).value = value;
   }
+  await openSharedRules(ids);
   $('leader').dispatchEvent(new Event('change'));
   restored = true;
   showTricksTotal();
   sheet.render();
   await chooseVariant();
+}
+
+// A shared link's rules (house YAML or a bundled id) chosen at start-up; one's own house rules, if
+// different, are set aside to be put back. The link's fragment is then dropped, so a reload keeps edits.
+async function openSharedRules(ids) {
+  const note = $('shared-note');
+  let shared;
+  try {
+    shared = await rulesInLink(window.location.hash);
+  } catch (error) {
+    note.hidden = false;
+    note.replaceChildren(`The link's rules were not opened: ${error.message}.`);
+    return;
+  }
+  if (!shared) return;
+  window.history.replaceState(null, '', window.location.pathname + window.location.search);
+  if (shared.variant) {
+    if (ids.includes(shared.variant)) {
+      $('variant').value = shared.variant;
+    } else {
+      note.hidden = false;
+      note.replaceChildren(`The link names the rule book “${shared.variant}”, which this service does not have.`);
+    }
+    return;
+  }
+  const own = $('house-yaml').value;
+  if (own.trim() && own !== shared.yaml) mine = own;
+  $('variant').value = MINE;
+  $('house-yaml').value = shared.yaml;
+  showSharedNote();
+}
+
+function showSharedNote() {
+  const note = $('shared-note');
+  note.hidden = false;
+  const parts = ['These are the house rules from the link you opened.'];
+  if (mine) {
+    const back = h('button', {type: 'button', class: 'link'}, 'Put my own house rules back');
+    back.addEventListener('click', () => {
+      $('house-yaml').value = mine;
+      mine = null;
+      note.hidden = true;
+      houseEdited();
+    });
+    parts.push(' Your own are kept: ', back);
+  }
+  note.replaceChildren(...parts);
 }
 
 async function chooseVariant() {
@@ -99,6 +158,7 @@ async function chooseVariant() {
   for (const box of $('compare').querySelectorAll('input')) box.disabled = box.value === id;
   showCompareChosen();
   if (id === MINE) {
+    if (!$('house-yaml').value.trim()) $('house-yaml').value = STARTER;
     await checkHouse();
   } else {
     const v = bundled.find((b) => b.id === id);
@@ -106,11 +166,13 @@ async function chooseVariant() {
     rules.problem = null;
     $('variant-title').textContent = v ? v.title : '';
     try {
-      rules.handSize = handSizeOf((await getJSON(`/v1/variants/${encodeURIComponent(id)}`)).rules);
+      const detail = await getJSON(`/v1/variants/${encodeURIComponent(id)}`);
+      Object.assign(rules, {handSize: handSizeOf(detail.rules), pack: detail.pack || []});
     } catch {
-      rules.handSize = 13;
+      Object.assign(rules, {handSize: 13, pack: []});
     }
   }
+  cards.setPack(rules.problem ? [] : rules.pack);
   savePrefs();
   showTricksTotal();
   checkBids();
@@ -136,7 +198,7 @@ async function checkHouse() {
   const status = $('house-status');
   const list = $('house-problems');
   const text = box.value;
-  const mine = ++houseCheck;
+  const check = ++houseCheck;
   rules.problem = 'paste your house rules';
   $('variant-title').textContent = '';
   if (!text.trim()) {
@@ -148,14 +210,16 @@ async function checkHouse() {
   status.textContent = 'Checking…';
   try {
     const detail = await postText('/v1/variants/check', text, 'text/yaml');
-    if (mine !== houseCheck) return;
-    Object.assign(rules, {ref: inlineRule(detail), problem: null, handSize: handSizeOf(detail.rules)});
+    if (check !== houseCheck) return;
+    Object.assign(rules, {ref: inlineRule(detail), problem: null, handSize: handSizeOf(detail.rules),
+      pack: detail.pack || []});
+    if ($('house-yaml').value === text) await houseForm.sync(detail);   // not from a check the typing has overtaken
     box.setAttribute('aria-invalid', 'false');
     list.replaceChildren();
     status.textContent = `✓ ${detail.id}: ${detail.own_rule_count} rule(s) of its own on top of ${detail.extends}.`;
     $('variant-title').textContent = detail.title;
   } catch (problem) {
-    if (mine !== houseCheck) return;
+    if (check !== houseCheck) return;
     const problems = problem.body.problems || [{message: problem.body.detail}];
     rules.problem = 'the house rules have problems';
     box.setAttribute('aria-invalid', 'true');
@@ -164,15 +228,24 @@ async function checkHouse() {
   }
 }
 
+// A source line and a caret under its column, cut to a phone's width around the caret ("…" where cut).
+const EXCERPT = 34;
+
+function excerpt(line, column) {
+  if (!column) return line.length > EXCERPT ? `${line.slice(0, EXCERPT - 1)}…` : line;
+  const from = line.length <= EXCERPT ? 0 : Math.max(0, Math.min(column - 1 - Math.floor(EXCERPT / 2), line.length - EXCERPT));
+  const to = Math.min(line.length, from + EXCERPT);
+  const head = from > 0 ? '…' : '';
+  const shown = head + line.slice(from, to) + (to < line.length ? '…' : '');
+  return `${shown}\n${' '.repeat(head.length + column - 1 - from)}^`;
+}
+
 // One problem of the YAML, at its line: a button that puts the cursor there.
 function problemItem(p) {
   const where = p.line ? `Line ${p.line}${p.column ? `, column ${p.column}` : ''}` : 'The file';
   const item = h('li', {}, h('button', {type: 'button', class: 'link'}, `${where}: ${p.message}`));
   if (p.suggestion) item.append(h('span', {class: 'suggestion'}, ` — ${p.suggestion}`));
-  if (p.source_line) {
-    const caret = p.column ? `\n${' '.repeat(p.column - 1)}^` : '';
-    item.append(h('pre', {'aria-hidden': 'true'}, p.source_line + caret));
-  }
+  if (p.source_line) item.append(h('pre', {'aria-hidden': 'true'}, excerpt(p.source_line, p.column)));
   item.querySelector('button').addEventListener('click', () => {
     const box = $('house-yaml');
     const lines = box.value.split('\n').slice(0, Math.max(0, (p.line || 1) - 1));
@@ -399,8 +472,9 @@ async function rule(event) {
   let hand;
   try {
     hand = readHand();
-    const answer = await postJSON('/v1/score', {...variantFields(), ...hand, before: before()});
-    lastRuling = {hand, answer};
+    const scores = before();
+    const answer = await postJSON('/v1/score', {...variantFields(), ...hand, before: scores});
+    lastRuling = {hand, answer, before: scores};
     renderRuling(answer);
     showRuling();
   } catch (problem) {
@@ -469,7 +543,7 @@ function renderRuling(answer) {
     }
     const game = ruling.game;
     card.append(h('p', {class: `game ${game.over ? 'over' : ''} ${fields.has('game.over') || fields.has('game.winner') ? 'differs' : ''}`},
-      game.over ? `Game over: ${game.winner} wins (${game.reason}). ` : `Game goes on (${game.reason}). `,
+      game.over ? `Game over: ${game.winner} wins: ${game.reason}. ` : `Game goes on: ${game.reason}. `,
       game.rule ? clause(game.rule) : null));
     const notes = readings(ruling);
     if (notes) card.append(notes);
@@ -506,13 +580,21 @@ function renderRulesAsWritten(answer) {
 // Which game the ruled hand would join, and under which rules it is scored there.
 function showAddNote() {
   if (!restored) return;   // the sheet is still being set up
-  const target = sheet.nextGame();
+  const from = lastRuling ? lastRuling.before : null;
+  const target = sheet.nextGame(from);
   const now = rules.problem ? null : variantName(rules.ref);
-  $('add-hand').textContent = `Add this hand to game ${target.number} (scored under ${target.name || now})`;
-  $('add-note').textContent = target.name && now && target.name !== now
-    ? `Game ${target.number} is scored under ${target.name}, the rules it started with, not ${now}. `
-      + `Start a new game to score hands under ${now}.`
-    : '';
+  const start = target.from ? `, starting from ${scoresText(target.from)}` : '';
+  $('add-hand').textContent = `Add this hand to game ${target.number} (scored under ${target.name || now})${start}`;
+  const notes = [];
+  if (target.left) {
+    notes.push(`Game ${target.left.number} stands at ${scoresText(target.left.totals)}, not the scores this hand was `
+      + `ruled from; it stays as it is, and this hand starts game ${target.number}.`);
+  }
+  if (target.name && now && target.name !== now) {
+    notes.push(`Game ${target.number} is scored under ${target.name}, the rules it started with, not ${now}. `
+      + `Start a new game to score hands under ${now}.`);
+  }
+  $('add-note').textContent = notes.join(' ');
 }
 
 // ---------------------------------------------------------------- wiring
@@ -530,21 +612,54 @@ const sheet = setupSheet({
 });
 
 $('variant').addEventListener('change', chooseVariant);
+$('compare-done').addEventListener('click', () => {
+  $('compare-box').open = false;
+  $('compare-box').querySelector('summary').focus();
+});
+$('share').addEventListener('click', async () => {
+  const status = $('share-status');
+  if (rules.problem) {
+    status.textContent = `Nothing to share yet: ${rules.problem}.`;
+    return;
+  }
+  const link = await shareLink(typeof rules.ref === 'string' ? {variant: rules.ref} : {yaml: $('house-yaml').value});
+  $('share-out').hidden = false;
+  $('share-link').value = link;
+  $('share-link').focus();
+  $('share-link').select();
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(link);
+    copied = true;
+  } catch {
+    copied = false;   // no clipboard here (an insecure origin, or refused): the link is selected to copy
+  }
+  status.textContent = `${copied ? 'Copied. ' : ''}Anyone who opens the link gets ${variantName(rules.ref)}: `
+    + 'score, tricks, cards and claims are ruled under them on their phone too.';
+});
 $('compare').addEventListener('change', () => {
   showCompareChosen();
   savePrefs();
   sheet.render();
 });
 let typing;
-$('house-yaml').addEventListener('input', () => {
+function houseEdited() {
   clearTimeout(typing);
   typing = setTimeout(async () => {
     await checkHouse();
+    cards.setPack(rules.problem ? [] : rules.pack);
     savePrefs();
     showTricksTotal();
     checkBids();
+    sheet.render();
   }, 400);
-});
+}
+$('house-yaml').addEventListener('input', houseEdited);
+const houseForm = setupHouseForm({form: $('house-form'), yamlBox: $('house-yaml'), bundled: () => bundled,
+  onEdit(yaml) {
+    $('house-yaml').value = yaml;
+    houseEdited();
+  }});
 $('hand').addEventListener('input', (event) => {
   if (event.target.id.startsWith('tricks-')) tally.length = 0;  // typed counts replace counting
   handChanged();
@@ -570,7 +685,7 @@ $('tally-clear').addEventListener('click', () => {
 });
 $('add-hand').addEventListener('click', async () => {
   if (!lastRuling) return;
-  if (await sheet.addHand(lastRuling.hand)) {
+  if (await sheet.addHand(lastRuling.hand, lastRuling.before)) {
     lastRuling = null;
     $('add-box').hidden = true;
     for (const s of SEATS) $(`bid-${s}`).value = $(`tricks-${s}`).value = '';
@@ -595,5 +710,14 @@ document.addEventListener('keydown', (event) => {
 $('cards').addEventListener('input', savePrefs);
 $('cards').addEventListener('change', savePrefs);
 
-setupCards(variantFields, () => rules.handSize);
+// A link with rules opened in a tab that already shows the page changes only the address's fragment.
+window.addEventListener('hashchange', async () => {
+  if (!restored) return;
+  await openSharedRules(bundled.map((v) => v.id));
+  await chooseVariant();
+});
+const cards = setupCards(variantFields, () => rules.handSize);
+setupClaim(variantFields, savePrefs);
+$('claim-section').addEventListener('input', savePrefs);
+$('claim-section').addEventListener('change', savePrefs);
 loadVariants();

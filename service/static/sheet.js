@@ -14,7 +14,23 @@ function emptySheet() {
 function validSheet(data) {
   return Boolean(data) && data.format === FORMAT && Array.isArray(data.games) && data.games.every((g) => g
     && (typeof g.variant === 'string' || (typeof g.variant === 'object' && g.variant !== null))
-    && Array.isArray(g.hands));
+    && Array.isArray(g.hands) && (g.before === undefined || (typeof g.before === 'object' && g.before !== null)));
+}
+
+const ZERO = {NS: {score: 0, bags: 0}, EW: {score: 0, bags: 0}};
+
+function sameScores(a, b) {
+  return TEAMS.every((t) => a[t].score === b[t].score && a[t].bags === b[t].bags);
+}
+
+// "NS 100 · EW −180 (2 bags)": both sides' scores, and bags where a side has some.
+export function scoresText(scores) {
+  return TEAMS.map((t) => `${t} ${num(scores[t].score)}${scores[t].bags ? ` (${bags(scores[t].bags)})` : ''}`).join(' · ');
+}
+
+// A game's request: its hands, and the scores it started from when not 0-0.
+function gameRequest(g, hands = g.hands) {
+  return g.before ? {hands, before: g.before} : {hands};
 }
 
 function loadSheet() {
@@ -62,35 +78,51 @@ export function setupSheet({current, others, onTotals, onRender}) {
     $('sheet-status').replaceChildren(...content);
   }
 
+  // The scores the current game stands at (0-0, or where it started, before its first hand).
+  function totals(g) {
+    return g.scored ? g.scored.result.scores : g.before || ZERO;
+  }
+
   function refreshTotals() {
     const g = game();
-    const result = g && g.scored && !g.scored.result.over ? g.scored.result.scores : null;
-    onTotals(Object.fromEntries(TEAMS.map((t) => [t, result ? result[t] : {score: 0, bags: 0}])));
+    onTotals(g && !(g.scored && g.scored.result.over) ? totals(g) : ZERO);
   }
 
-  // The game the next hand joins: its number, and the rules it is scored under (null: the rules on screen).
-  function nextGame() {
+  // The game a hand ruled from the scores ``from`` joins: its number, the rules it is scored under (null:
+  // the rules on screen), the scores it starts from when it is a new game that does not start at 0-0, and
+  // (``left``) the game in progress it does not join because that game stands at other scores.
+  function nextGame(from = null) {
     const g = game();
-    if (!g || (g.scored && g.scored.result.over)) return {number: sheet.games.length + 1, name: null};
-    return {number: sheet.games.length, name: g.hands.length ? variantName(g.variant) : null};
+    const start = from && !sameScores(from, ZERO) ? from : null;
+    if (!g || (g.scored && g.scored.result.over)) return {number: sheet.games.length + 1, name: null, from: start};
+    if (!g.hands.length) return {number: sheet.games.length, name: null, from: start};
+    if (from && !sameScores(from, totals(g))) {
+      return {number: sheet.games.length + 1, name: null, from: start,
+        left: {number: sheet.games.length, totals: totals(g)}};
+    }
+    return {number: sheet.games.length, name: variantName(g.variant), from: null};
   }
 
-  async function addHand(hand) {
+  // The ruled hand added to the game it joins (``nextGame``), which is scored again by the service.
+  async function addHand(hand, from = ZERO) {
     const now = current();
     if (!now) {
       status('Choose the rules before adding a hand.');
       return false;
     }
+    const target = nextGame(from);
     let g = game();
-    if (g && g.scored && g.scored.result.over) g = null;
-    if (!g) {
+    if (target.number > sheet.games.length) {
       g = {variant: now.ref, started: new Date().toISOString(), hands: [], scored: null};
       sheet.games.push(g);
-    } else if (!g.hands.length) {
+    }
+    if (!g.hands.length) {
       g.variant = now.ref;
+      if (target.from) g.before = target.from;
+      else delete g.before;
     }
     try {
-      g.scored = await postJSON('/v1/game', {variant: g.variant, hands: [...g.hands, hand]});
+      g.scored = await postJSON('/v1/game', {variant: g.variant, ...gameRequest(g, [...g.hands, hand])});
     } catch (problem) {
       if (!g.hands.length) sheet.games.pop();
       status('Not added: ', problemMessage(problem));
@@ -108,7 +140,8 @@ export function setupSheet({current, others, onTotals, onRender}) {
   async function removeLastHand() {
     const g = game();
     g.hands.pop();
-    g.scored = g.hands.length ? await postJSON('/v1/game', {variant: g.variant, hands: g.hands}).catch(() => null) : null;
+    g.scored = g.hands.length ? await postJSON('/v1/game', {variant: g.variant, ...gameRequest(g)}).catch(() => null)
+      : null;
     save();
     render();
     refreshTotals();
@@ -135,7 +168,7 @@ export function setupSheet({current, others, onTotals, onRender}) {
     out.replaceChildren(h('p', {}, `Re-scoring under ${otherId}…`));
     let answer;
     try {
-      answer = await postJSON('/v1/compare', {kind: 'game', variants: [g.variant, otherId], input: {hands: g.hands}});
+      answer = await postJSON('/v1/compare', {kind: 'game', variants: [g.variant, otherId], input: gameRequest(g)});
     } catch (problem) {
       out.replaceChildren(h('p', {class: 'error'}, problemMessage(problem)));
       return;
@@ -165,6 +198,7 @@ export function setupSheet({current, others, onTotals, onRender}) {
     const isCurrent = index === sheet.games.length - 1;
     const body = [h('p', {class: g.scored && g.scored.result.over ? 'game over' : 'game'}, resultText(g.scored && g.scored.result, name))];
     if (g.hands.length) body.push(h('p', {class: 'hint scored-under'}, `Every hand of this game is scored under ${name}.`));
+    if (g.before) body.push(h('p', {class: 'hint started-from'}, `This game started from ${scoresText(g.before)}.`));
     if (g.scored) {
       body.push(h('table', {class: 'sheet'},
         h('caption', {class: 'visually-hidden'}, `Game ${index + 1}, hand by hand`),
@@ -225,7 +259,8 @@ export function setupSheet({current, others, onTotals, onRender}) {
     if (sheet.games.some((g) => g.hands.length)
         && !window.confirm('Replace the score sheet in this browser with the imported one?')) return;
     for (const g of data.games) {
-      g.scored = g.hands.length ? await postJSON('/v1/game', {variant: g.variant, hands: g.hands}).catch(() => null) : null;
+      g.scored = g.hands.length ? await postJSON('/v1/game', {variant: g.variant, ...gameRequest(g)}).catch(() => null)
+        : null;
     }
     sheet = data;
     save();

@@ -5,6 +5,7 @@ import json
 from html import escape
 
 from ..diff.html import bar_chart
+from ..tables import CSS as TABLE_CSS, reflow_table
 from .lockstep import KIND_TITLES, STAGE_TITLES
 from .report import SECTION_TITLES, headline
 
@@ -12,9 +13,10 @@ _CSS = """
 body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}
 h2{border-top:2px solid #ccd;padding-top:.6em;margin-top:2em} table{border-collapse:collapse;margin:.6em 0}
 td,th{border:1px solid #ccd;padding:3px 7px;text-align:left} th{background:#eef} td.num{text-align:right}
-pre{background:#f6f6fa;padding:.6em;overflow:auto} code{background:#f3f3f7;padding:0 2px}
+pre{background:#f6f6fa;padding:.6em;white-space:pre-wrap;overflow-wrap:anywhere} code{background:#f3f3f7;padding:0 2px}
 .ok{color:#176017;font-weight:bold} .diff{color:#a01818;font-weight:bold}
-"""
+svg{max-width:100%;height:auto} figure{margin:0;max-width:100%} code{overflow-wrap:anywhere}
+""" + TABLE_CSS
 
 
 def _pct(x: float) -> str:
@@ -22,26 +24,27 @@ def _pct(x: float) -> str:
 
 
 def _section_html(name: str, sec: dict) -> str:
-    rows = ["<table><tr><th>stage</th><th>kind</th><th>hands</th><th>rate (95% CI)</th><th>states</th>"
-            "<th>state rate (95% CI)</th><th>decided by</th><th>first</th></tr>"]
+    rows = []
     bars = []
     for stage, st in sec["stages"].items():
         if not st["states"]:
-            rows.append(f"<tr><td>{escape(STAGE_TITLES[stage])}</td><td colspan=7>not compared "
-                        "(the engine does not say)</td></tr>")
+            rows.append([escape(STAGE_TITLES[stage]), "—", "—", "not compared (the engine does not say)", "—", "—",
+                         "—", "—"])
             continue
         for kind, k in st["kinds"].items():
             rules = "<br>".join(f"{escape(r['rule'])} {100 * r['share']:.0f}%" for r in k["attribution"]) or "—"
             first = escape(json.dumps(k["first"], ensure_ascii=False)) if "first" in k else "—"
-            rows.append(f"<tr><td>{escape(STAGE_TITLES[stage])}</td><td>{escape(KIND_TITLES[kind])}</td>"
-                        f"<td class=num>{k['hands']}</td><td>{_pct(k['rate'])} ({_pct(k['ci95'][0])}–"
-                        f"{_pct(k['ci95'][1])})</td><td class=num>{k['states']} of {st['states']}</td>"
-                        f"<td>{_pct(k['state_rate'])} ({_pct(k['state_ci95'][0])}–{_pct(k['state_ci95'][1])})</td>"
-                        f"<td>{rules}</td><td><small>{first}</small></td></tr>")
+            rows.append([escape(STAGE_TITLES[stage]), escape(KIND_TITLES[kind]), (str(k["hands"]), "class=num"),
+                         f"{_pct(k['rate'])} ({_pct(k['ci95'][0])}–{_pct(k['ci95'][1])})",
+                         (f"{k['states']} of {st['states']}", "class=num"),
+                         f"{_pct(k['state_rate'])} ({_pct(k['state_ci95'][0])}–{_pct(k['state_ci95'][1])})", rules,
+                         f"<small>{first}</small>"])
             bars.append((f"{stage}: {kind}", k["rate"], tuple(k["ci95"])))
     chart = bar_chart(bars, width=520, title="share of hands with each kind of difference")
+    table = reflow_table(["stage", "kind", "hands", "rate (95% CI)", "states", "state rate (95% CI)", "decided by",
+                          "first"], rows, escape(SECTION_TITLES[name]), row_header=True)
     return (f"<h2>{escape(SECTION_TITLES[name])}</h2><p>{sec['n']} hands.</p><figure>{chart}<figcaption>"
-            "Share of hands with each kind of difference (95% CI)</figcaption></figure>" + "".join(rows) + "</table>")
+            "Share of hands with each kind of difference (95% CI)</figcaption></figure>" + table)
 
 
 def _examples_html(report: dict) -> str:
@@ -73,5 +76,7 @@ def render(report: dict) -> str:
     if report["errors"]:
         body.append("<h2>Hands that could not be compared</h2><ul>"
                     + "".join(f"<li>{escape(k)}: {v}</li>" for k, v in report["errors"].items()) + "</ul>")
-    return (f"<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>Conformance: {escape(engine)}</title>"
-            f"<style>{_CSS}</style></head><body>{''.join(body)}</body></html>\n")
+    return (f"<!DOCTYPE html><html lang=en><head><meta charset=utf-8>"
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>Conformance: {escape(engine)}</title>"
+            f"<style>{_CSS}</style></head><body><main>{''.join(body)}</main></body></html>\n")

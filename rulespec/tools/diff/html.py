@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from html import escape
 
+from ..tables import CSS as TABLE_CSS, reflow_table
 from .report import SECTIONS, headline
 
 _CSS = """
@@ -16,7 +17,8 @@ pre{background:#f6f6fa;padding:.6em;white-space:pre-wrap;overflow-wrap:anywhere}
 code{background:#f3f3f7;padding:0 2px;overflow-wrap:anywhere}
 nav.contents{background:#f6f6fa;border:1px solid #ccd;border-radius:6px;padding:.3em 1em}
 nav.contents ol{columns:16em;margin:.3em 0} nav.contents a{display:inline-block;min-height:24px;padding:2px 0}
-"""
+details summary{cursor:pointer;min-height:24px;padding:4px 0} details.evidence>summary{font-weight:600}
+""" + TABLE_CSS
 
 
 def _pct(x: float) -> str:
@@ -107,33 +109,31 @@ def histogram_chart(bins: list[dict], width: int = 420, height: int = 200, title
 def _matrix_html(report: dict) -> str:
     ids = report["matrix"]["variants"]
     cells = report["matrix"]["cells"]
-    rows = ["<table><tr><th>hand score differs</th>" + "".join(f"<th>{escape(v)}</th>" for v in ids) + "</tr>"]
+    rows = []
     for a in ids:
-        row = [f"<th>{escape(a)}</th>"]
+        row: list = [escape(a)]
         for b in ids:
             cell = cells.get(f"{a}|{b}") or cells.get(f"{b}|{a}")
             rate = cell["score"] if cell else None
             text = _pct(rate) if cell else "—"
             flip = f"<br><small>flips {_pct(cell['game_flip'])}</small>" if cell and cell["game_flip"] is not None else ""
-            row.append(f'<td class="num" style="background:{_heat(rate)}">{text}{flip}</td>')
-        rows.append("<tr>" + "".join(row) + "</tr>")
-    return ('<div class="wide" tabindex="0" role="region" aria-label="summary table">' + "".join(rows)
-            + "</table></div>")
+            row.append((f"{text}{flip}", f'class="num" style="background:{_heat(rate)}"'))
+        rows.append(row)
+    return reflow_table(["hand score differs", *map(escape, ids)], rows, "Share of deals whose hand score differs",
+                        row_header=True)
 
 
 def _stage_table(data: dict, stages: dict, label: str) -> str:
-    rows = ["<table><tr><th>stage</th><th>deals</th><th>rate</th><th>95% CI</th><th>causes (ablation)</th>"
-            "<th>score change B−A</th><th>forbidding clauses</th></tr>"]
+    rows = []
     for stage, st in data["stages"].items():
         causes = "<br>".join(f"{escape(r['rule'])} {_pct(r['share'])}" for r in st["attribution"]) or "—"
         d = st.get("delta")
         dtext = f"median {d['median']}, mean {d['mean']}, {d['min']}…{d['max']}" if d else "—"
         clauses = "<br>".join(f"{escape(k)}: {v}" for k, v in (st.get("forbidding_clauses") or {}).items()) or "—"
-        rows.append(f"<tr><td>{escape(stages[stage])}</td><td class=num>{st['count']}</td>"
-                    f"<td class=num>{_pct(st['rate'])}</td><td>{_pct(st['ci95'][0])}–{_pct(st['ci95'][1])}</td>"
-                    f"<td>{causes}</td><td>{dtext}</td><td>{clauses}</td></tr>")
-    return (f'<div class="wide" tabindex="0" role="region" aria-label="{escape(label)}">' + "".join(rows)
-            + "</table></div>")
+        rows.append([escape(stages[stage]), (str(st["count"]), "class=num"), (_pct(st["rate"]), "class=num"),
+                     f"{_pct(st['ci95'][0])}–{_pct(st['ci95'][1])}", causes, dtext, clauses])
+    return reflow_table(["stage", "deals", "rate", "95% CI", "causes (ablation)", "score change B−A",
+                         "forbidding clauses"], rows, escape(label), row_header=True)
 
 
 def _pair_html(p: dict, stages: dict) -> str:
@@ -142,17 +142,22 @@ def _pair_html(p: dict, stages: dict) -> str:
     lines = headline(p)
     if lines:
         out.append("<ul>" + "".join(f"<li>{escape(x)}</li>" for x in lines) + "</ul>")
+    detail = []
     for sec, title in SECTIONS.items():
         if p[sec]["n"]:
-            out += _section_html(p, p[sec], title, stages)
-    out += _games_html(p)
+            detail += _section_html(p, p[sec], title, stages)
+    detail += _games_html(p)
+    if detail:    # folded: the sentences above answer the question; the charts and tables show the evidence
+        out.append(f"<details class=evidence><summary>Charts and tables: how often and why, stage by stage"
+                   f"</summary>{''.join(detail)}</details>")
     examples = [e for e in p["examples"] if e.get("scenario")]
     if examples:
         out.append("<h3>Minimal examples</h3>")
     for e in examples:
         out.append(f"<p><b>{escape(e['rule'])}</b> ({escape(stages[e['stage']])}): {escape(p['a'])} "
                    f"<code>{escape(e['a_rule']['text'])}</code>, {escape(p['b'])} "
-                   f"<code>{escape(e['b_rule']['text'])}</code></p><pre>{escape(e['scenario_yaml'])}</pre>")
+                   f"<code>{escape(e['b_rule']['text'])}</code></p><details><summary>As a scenario case to run"
+                   f"</summary><pre>{escape(e['scenario_yaml'])}</pre></details>")
     return "".join(out)
 
 

@@ -5,6 +5,8 @@ HTML renderings (``html.py``) are views of the same dictionary.
 """
 from __future__ import annotations
 
+import time
+
 import json
 
 from ...model.ruleset import Ruleset
@@ -67,12 +69,14 @@ def _credits(p: dict) -> dict[str, list[tuple[float, str]]]:
     return {r: sorted(v, key=lambda x: (-x[0], STAGES.index(x[1]))) for r, v in by_rule.items() if r != INTERACTION}
 
 
-def _examples(ctx: Context, i: int, j: int, p: dict, candidates: dict) -> list[dict]:
+def _examples(ctx: Context, i: int, j: int, p: dict, candidates: dict, deadline: float | None) -> list[dict]:
     a, b = ctx.rs[i], ctx.rs[j]
     out = []
     for rule, credits in _credits(p).items():
         example = None
-        seeds = [(stage, cand) for _, stage in credits for cand in candidates.get(rule, {}).get(stage, [])]
+        late = deadline is not None and time.monotonic() > deadline
+        seeds = [] if late else [(stage, cand) for _, stage in credits
+                                 for cand in candidates.get(rule, {}).get(stage, [])]
         for stage, cand in seeds:
             inp = {k: v for k, v in cand["input"].items() if v is not None}
             example = minimal_example(cand["kind"], inp, a, b, ctx.swapped(i, j, rule))
@@ -82,7 +86,8 @@ def _examples(ctx: Context, i: int, j: int, p: dict, candidates: dict) -> list[d
         entry: dict = {"rule": rule, "a_rule": _rule_info(a, rule), "b_rule": _rule_info(b, rule)}
         if example is None:
             entry["example"] = None
-            entry["why_none"] = "no single-stage situation met in the run shows this rule alone"
+            entry["why_none"] = ("not searched: the run's time limit was reached" if late else
+                                 "no single-stage situation met in the run shows this rule alone")
         else:
             sc = scenario(f"{a.id} vs {b.id}: {rule}", example, (a.id, b.id))
             entry.update(stage=example["stage"], kind=example["kind"], input=example["input"],
@@ -100,8 +105,9 @@ def _rule_info(rs: Ruleset, rule: str) -> dict:
     return info
 
 
-def build(cfg: DiffConfig, ctx: Context, acc: dict) -> dict:
-    """The report dictionary (``report.json``)."""
+def build(cfg: DiffConfig, ctx: Context, acc: dict, deadline: float | None = None) -> dict:
+    """The report dictionary (``report.json``); past ``deadline`` (``time.monotonic``) no more minimal examples
+    are searched (each says so)."""
     pairs = []
     for i, j in ctx.pairs:
         key = f"{ctx.ids[i]}|{ctx.ids[j]}"
@@ -109,7 +115,7 @@ def build(cfg: DiffConfig, ctx: Context, acc: dict) -> dict:
         pairs.append({"a": ctx.ids[i], "b": ctx.ids[j], "rules": p["rules"],
                       "transcript": _section(p["transcript"]), "game_hands": _section(p["game_hands"]),
                       "games": _games(p["games"]),
-                      "examples": _examples(ctx, i, j, p, acc["examples"].get(key, {}))})
+                      "examples": _examples(ctx, i, j, p, acc["examples"].get(key, {}), deadline)})
     return {
         "schema": SCHEMA,
         "config": {"variants": [{"id": rs.id, "ref": ref, "title": rs.title, "doc": rs.doc}

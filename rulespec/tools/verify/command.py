@@ -28,6 +28,7 @@ def verify(variants: tuple[str, ...], hands: int, examples: int, endgame_tricks:
            max_game_hands: int, seed: str, out_dir: str | None, as_json: bool, strict: bool) -> None:
     """Verify rules documents against themselves: dead ends, conflicts, endless
     games, dead rules, open points and the documents' own claims."""
+    from ...app.progress import terminal_progress
     from ...errors import RulespecError
     from ...model.ruleset import load_ruleset
     from .report import index_html, markdown, to_html, to_json
@@ -44,7 +45,8 @@ def verify(variants: tuple[str, ...], hands: int, examples: int, endgame_tricks:
     records: list[dict] = []
     files: dict[str, str] = {}
     for rs in rulesets:
-        rec = run(rs, budget)
+        with terminal_progress() as progress:
+            rec = run(rs, budget, progress)
         problems += len(rec["dead_ends"]) + len(rec["conflicts"])
         md = markdown(rec)
         click.echo(to_json(rec) if as_json else md)

@@ -4,6 +4,8 @@ from __future__ import annotations
 import html
 import json
 
+from ..tables import CSS as TABLE_CSS, reflow_table
+
 
 def _rules(rules: list[dict]) -> str:
     return "; ".join(f"`{r['rule']}` ({r.get('cite') or 'unspecified'})" for r in rules)
@@ -114,7 +116,7 @@ _CSS = ("body{font-family:system-ui,sans-serif;max-width:60rem;margin:1rem auto 
         ".wide{overflow-x:auto;max-width:100%}svg{max-width:100%;height:auto}figure{margin:.5rem 0}"
         "caption{text-align:left;font-weight:600}figcaption{font-size:.85rem;color:#555}details summary{cursor:pointer;min-height:24px}"
         "nav.contents{background:#f6f6f9;border:1px solid #ccc;border-radius:6px;padding:.2rem 1rem}"
-        "nav.contents a{display:inline-block;min-height:24px;padding:2px 0}")
+        "nav.contents a{display:inline-block;min-height:24px;padding:2px 0}" + TABLE_CSS)
 
 _SECTIONS = (("dead-ends", "Dead ends"), ("conflicts", "Conflicts"), ("non-termination", "Non-termination"),
              ("dead-rules", "Dead rules"), ("open-points", "Open points"), ("claims", "Claims"))
@@ -151,21 +153,19 @@ def summary_row(rec: dict) -> dict:
 
 def summary_table(recs: list[dict], links: dict[str, str] | None = None) -> str:
     """One row per document: dead ends, conflicts, endless games, dead rules, open points, claims."""
-    head = ("<div class=wide tabindex=0 role=region aria-label=\"summary table\"><table><caption>What each document gets wrong or leaves open</caption><tr>"
-            "<th scope=col>document</th><th scope=col>dead ends</th><th scope=col>conflicts</th>"
-            "<th scope=col>endless games</th><th scope=col>dead rules</th><th scope=col>open points</th>"
-            "<th scope=col>claims checked</th><th scope=col>claims failed</th></tr>")
     rows = []
     for rec in recs:
         row = summary_row(rec)
         name = html.escape(row["document"])
         if links and rec["variant"] in links:
             name = f'<a href="{html.escape(links[rec["variant"]])}">{name}</a>'
-        rows.append(f"<tr><th scope=row>{name}</th><td class=num>{row['dead_ends']}</td>"
-                    f"<td class=num>{row['conflicts']}</td><td>{html.escape(row['endless'])}</td>"
-                    f"<td class=num>{row['dead_rules']}</td><td class=num>{row['open_points']}</td>"
-                    f"<td class=num>{row['claims']}</td><td class=num>{row['claims_failed']}</td></tr>")
-    return head + "".join(rows) + "</table></div>"
+        rows.append([name, (str(row["dead_ends"]), "class=num"), (str(row["conflicts"]), "class=num"),
+                     html.escape(row["endless"]), (str(row["dead_rules"]), "class=num"),
+                     (str(row["open_points"]), "class=num"), (str(row["claims"]), "class=num"),
+                     (str(row["claims_failed"]), "class=num")])
+    return reflow_table(["document", "dead ends", "conflicts", "endless games", "dead rules", "open points",
+                         "claims checked", "claims failed"], rows, "What each document gets wrong or leaves open",
+                        row_header=True)
 
 
 def _page(title: str, body: str) -> str:
@@ -269,17 +269,11 @@ def index_html(recs: list[dict], files: dict[str, str]) -> str:
         keys += [k for k in map(_open_point_key, rec["open_points"]) if k not in keys]
     keys.sort()
     cells = [{_open_point_key(p): p for p in rec["open_points"]} for rec in recs]
-    rows = []
-    for key in keys:
-        tds = []
-        for found in cells:
-            p = found.get(key)
-            tds.append(f"<td>{html.escape(p['reason'])}</td>" if p else "<td>—</td>")
-        rows.append(f"<tr><th scope=row><code>{html.escape(key)}</code></th>{''.join(tds)}</tr>")
-    table = ("<div class=wide tabindex=0 role=region aria-label=\"open points table\"><table><caption>Open points: what each document leaves unstated or ambiguous "
-             "(— : the document settles it)</caption><tr><th scope=col>rule or clause</th>"
-             + "".join(f"<th scope=col>{html.escape(d)}</th>" for d in docs) + "</tr>" + "".join(rows)
-             + "</table></div>")
+    rows = [[f"<code>{html.escape(key)}</code>",
+             *(html.escape(found[key]["reason"]) if key in found else "—" for found in cells)] for key in keys]
+    table = reflow_table(["rule or clause", *map(html.escape, docs)], rows,
+                         "Open points: what each document leaves unstated or ambiguous (— : the document settles it)",
+                         row_header=True)
     body = ("<h1>Verification of the rule books, side by side</h1>"
             '<nav class="contents" aria-label="Contents"><ol><li><a href="#summary">Summary</a></li>'
             '<li><a href="#chart">Open points per document</a></li><li><a href="#open-points">Open points, '

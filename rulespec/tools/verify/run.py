@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 
+from ...app.progress import Progress, counted
 from ...model.ruleset import Ruleset, load_ruleset
 from ...model.variants import bundled_ids
 from . import nonterm
@@ -23,10 +24,12 @@ def _light(ref: str) -> tuple[Ruleset, Evidence]:
     return rs, ev
 
 
-def check_claims(rs: Ruleset, ev: Evidence) -> list[dict]:
-    """The document's claims under its own variant, and under which bundled variants each holds."""
+def check_claims(rs: Ruleset, ev: Evidence, progress: Progress | None = None) -> list[dict]:
+    """The document's claims under its own variant, and under which bundled variants each holds (each
+    claim told to ``progress``)."""
     out = []
-    for claim in (c for c in CLAIMS if c.doc == rs.doc):
+    claims = [c for c in CLAIMS if c.doc == rs.doc]
+    for claim in counted(claims, f"{rs.id}: the document's claims", progress):
         counter = run_claim(claim, rs, ev)
         under = {ref: run_claim(claim, *_light(ref)) is None for ref in bundled_ids()}
         out.append({"id": claim.id, "cite": claim.cite, "claim": claim.text,
@@ -42,11 +45,13 @@ def _random_play(ev: Evidence, budget: Budget) -> dict:
             "all_end_within_bound": ev.unfinished == 0}
 
 
-def verify(rs: Ruleset, budget: Budget = Budget()) -> dict:
-    """Every check on one variant, as a JSON-ready record."""
-    ev = explore(rs, budget)
+def verify(rs: Ruleset, budget: Budget = Budget(), progress: Progress | None = None) -> dict:
+    """Every check on one variant, as a JSON-ready record; ``progress`` is told how far it is."""
+    ev = explore(rs, budget, progress)
     found = problems(rs, ev)
     dead, inert = rule_usage(rs, ev)
+    if progress:
+        progress(f"{rs.id}: endless games, open points", 0, 0)
     return {
         "variant": rs.id, "title": rs.title, "doc": rs.doc, "chain": rs.chain,
         "budget": budget.__dict__,
@@ -58,6 +63,6 @@ def verify(rs: Ruleset, budget: Budget = Budget()) -> dict:
         "nontermination": {"witnesses": nonterm.witnesses(rs), "random_play": _random_play(ev, budget)},
         "dead_rules": dead, "inert_rules": inert,
         "open_points": open_points(rs, ev),
-        "claims": check_claims(rs, ev),
+        "claims": check_claims(rs, ev, progress),
         "notes": ev.notes,
     }

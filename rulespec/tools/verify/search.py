@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from collections.abc import Sequence
 
+from ...app.progress import Progress, counted
 from ...core import cards as C
 from ... import game as E
 from ...game import BLIND, BLIND_NIL, REGULAR, Bid
@@ -339,12 +340,13 @@ def check_game_state(rs: Ruleset, rec: Recorder, scores: tuple[int, int], bags: 
 
 
 # --------------------------------------------------------------------------- explorers
-def random_games(rs: Ruleset, ev: Evidence, hands: int, seed: str, max_game_hands: int) -> None:
-    """Seeded random games played in sequence, ``hands`` hands in all."""
+def random_games(rs: Ruleset, ev: Evidence, hands: int, seed: str, max_game_hands: int,
+                 progress: Progress | None = None) -> None:
+    """Seeded random games played in sequence, ``hands`` hands in all (each told to ``progress``)."""
     rec = Recorder(ev)
     scores, bags, dealer, in_game = (0, 0), (0, 0), 0, 0
     game: list[tuple[int, int, int, int, int]] = []
-    for index in range(hands):
+    for index in counted(range(hands), f"{rs.id}: random hands", progress):
         rng = random.Random(f"verify:{seed}:{index}")
         deal = E.deal_cards(rs, rng)
         outcome = play_one_hand(rs, rec, RandomChooser(rng), deal, dealer, scores, bags, endgame=ev.endgame_k)
@@ -395,17 +397,23 @@ def _settings(examples: int, shrink: bool):
                     suppress_health_check=list(HealthCheck), phases=phases)
 
 
-def guided_search(rs: Ruleset, ev: Evidence, examples: int) -> bool:
-    """Hypothesis-generated deals, starting scores and play; False if Hypothesis is missing."""
+def guided_search(rs: Ruleset, ev: Evidence, examples: int, progress: Progress | None = None) -> bool:
+    """Hypothesis-generated deals, starting scores and play (each told to ``progress``); False if
+    Hypothesis is missing."""
     try:
         import hypothesis
     except ImportError:
         ev.notes.append("Hypothesis is not installed: guided search and shrinking were skipped")
         return False
     rec = Recorder(ev)
+    tried = 0
 
     def explore(case) -> bool:
+        nonlocal tried
         _run_case(rs, rec, case)
+        tried += 1
+        if progress:
+            progress(f"{rs.id}: Hypothesis hands", tried, examples)
         return False
 
     try:
@@ -437,8 +445,8 @@ def minimize(rs: Ruleset, ev: Evidence, key: tuple, examples: int) -> None:
         ev.minimal[key] = found.event
 
 
-def endgames(rs: Ruleset, ev: Evidence) -> None:
-    """Every legal line of play from each recorded endgame root."""
+def endgames(rs: Ruleset, ev: Evidence, progress: Progress | None = None) -> None:
+    """Every legal line of play from each recorded endgame root (each root told to ``progress``)."""
     rec = Recorder(ev)
 
     def walk(state: E.HandState) -> None:
@@ -453,7 +461,7 @@ def endgames(rs: Ruleset, ev: Evidence) -> None:
             _play(rec, child, card)
             walk(child)
 
-    for root in ev.endgame_roots:
+    for root in counted(ev.endgame_roots, f"{rs.id}: last tricks, every line", progress):
         walk(root.copy())
 
 
@@ -492,16 +500,17 @@ def near_bag_limit(rs: Ruleset, ev: Evidence, count: int = 100) -> None:
         _score(rs, rec, list(o.bids), list(o.tricks), o.scores, (limit - 1, limit - 1), o.last)
 
 
-def explore(rs: Ruleset, budget: Budget = Budget()) -> Evidence:
-    """Run every explorer and shrink each problem found to a minimal example."""
+def explore(rs: Ruleset, budget: Budget = Budget(), progress: Progress | None = None) -> Evidence:
+    """Run every explorer and shrink each problem found to a minimal example (each stage's way told to
+    ``progress``)."""
     ev = Evidence(rs, endgame_k=budget.endgame_tricks,
                   endgame_cap=budget.endgame_roots if budget.endgame_tricks else 0)
     sweep_game_states(rs, ev)
-    random_games(rs, ev, budget.hands, budget.seed, budget.max_game_hands)
+    random_games(rs, ev, budget.hands, budget.seed, budget.max_game_hands, progress)
     near_bag_limit(rs, ev)
-    guided = budget.examples > 0 and guided_search(rs, ev, budget.examples)
-    endgames(rs, ev)
+    guided = budget.examples > 0 and guided_search(rs, ev, budget.examples, progress)
+    endgames(rs, ev, progress)
     if guided:
-        for key in list(ev.events):
+        for key in counted(list(ev.events), f"{rs.id}: shrinking problems", progress):
             minimize(rs, ev, key, budget.examples)
     return ev

@@ -1,0 +1,74 @@
+"""Long commands show how far they are on a terminal, and nothing of it in a pipe (issue 33, item 8):
+``verify`` stage by stage, ``simulate`` its hands or games and, with ``--engine compiled``, whether it is
+compiling the rules (and for how long) or loading machine code compiled before."""
+from __future__ import annotations
+
+import os
+import pty
+import select
+import subprocess
+import sys
+
+from rulespec.core import jit
+from rulespec.fast.native_hand import source
+from rulespec.model.ruleset import load_ruleset
+
+RULESPEC = [sys.executable, "-m", "rulespec.cli"]
+VERIFY = ["verify", "standard", "--hands", "20", "--examples", "5", "--endgame-tricks", "1", "--endgame-roots", "2"]
+
+
+def on_terminal(*args: str) -> str:
+    """What the command writes to its stderr when that is a terminal (stdout to a pipe)."""
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([*RULESPEC, *args], stdout=subprocess.PIPE, stderr=slave, stdin=subprocess.DEVNULL)
+    os.close(slave)
+    chunks = []
+    while True:
+        ready, _, _ = select.select([master], [], [], 120)
+        if not ready:
+            proc.kill()
+            raise AssertionError(f"no output for 120 s: {b''.join(chunks)[-500:]!r}")
+        try:
+            data = os.read(master, 65536)
+        except OSError:      # the command has ended and closed the terminal
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.stdout.read()
+    assert proc.wait(60) == 0
+    os.close(master)
+    return b"".join(chunks).decode("utf-8", "replace").replace("\r", "\n")
+
+
+def test_verify_shows_each_stage_on_a_terminal():
+    shown = on_terminal(*VERIFY)
+    for stage in ("standard: random hands", "standard: Hypothesis hands", "standard: last tricks, every line",
+                  "standard: endless games, open points… ", "standard: the document's claims"):
+        assert stage in shown, (stage, shown[-2000:])
+    assert "100%" in shown
+    assert shown.index("random hands") < shown.index("Hypothesis hands") < shown.index("the document's claims")
+
+
+def test_verify_in_a_pipe_prints_no_progress():
+    done = subprocess.run([*RULESPEC, *VERIFY], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0
+    assert done.stderr.startswith("standard: ") and "dead end(s)" in done.stderr
+    assert "random hands" not in done.stderr and "%" not in done.stderr and "\r" not in done.stderr
+
+
+def test_simulate_tells_compiling_from_loading_and_counts_the_hands():
+    text = source(load_ruleset("standard"))
+    expected = "loading standard's machine code" if jit.compiled("hand", text) else \
+        "compiling standard to machine code (once; cached after)… "
+    first = on_terminal("simulate", "standard", "--hands", "9000", "--engine", "compiled")
+    assert expected in first, first[-2000:]
+    assert first.index(expected) < first.index("hands played") and "100%" in first
+    assert jit.compiled("hand", text)                      # compiled once, marked complete in the cache
+    again = on_terminal("simulate", "standard", "--hands", "100", "--engine", "compiled")
+    assert "loading standard's machine code (compiled before)… " in again and "compiling" not in again
+
+
+def test_simulate_games_counts_the_games():
+    shown = on_terminal("simulate", "standard", "--games", "3")
+    assert "games played" in shown and "100%" in shown
