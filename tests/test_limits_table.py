@@ -124,6 +124,7 @@ def check_game_hands(value, client):
 
 def check_scored_hands(value, client):
     assert value.startswith(f"{A.MAX_SCORED_HANDS:,}:") and f"at most {A.MAX_ABLATIONS} per variant" in value
+    assert f"at most {A.MAX_PAIRS} pairs" in value
     def rules(k: int) -> dict:        # 19 rules that differ from the first variant's (k = 1, 2)
         numbers = {"nil.made": 100 + k, "nil.failed": -100 - k, "blind_nil.made": 200 + k, "blind_nil.failed": -200 - k,
                    "scoring.overtrick_points": k, "bags.penalty": -100 - k, "bonus.last_trick": k, "bags.limit": 10 + k,
@@ -133,12 +134,12 @@ def check_scored_hands(value, client):
                   "renege.victim_bags": "false", "deal.next_dealer": "right_of(dealer)",
                   "deal.first_bidder": "right_of(dealer)", "play.first_leader": "right_of(dealer)"}
         return {**numbers, **(others if k else {})}
-    variants = [{"extends": "standard", "rules": rules(k)} for k in range(3)]    # 500 x (3 + 2 x 19) hands
+    variants = [{"extends": "standard", "rules": rules(k)} for k in range(3)]    # 500 x (3 + 2 x (2 x 19 + 32))
     with pytest.raises(BudgetExceeded) as info:
         A.compare({"kind": "game", "variants": variants, "input": {"hands": [HAND] * 500}})
     worst = int(str(info.value).split("could score ", 1)[1].split(" hands")[0].replace(",", ""))
-    assert A.MAX_SCORED_HANDS < worst <= 500 * (3 + 2 * 20)
-    A.compare({"kind": "game", "variants": variants[:2], "input": {"hands": [HAND] * 5}})     # 5 x (2 + 20): fine
+    assert A.MAX_SCORED_HANDS < worst <= 500 * (3 + 2 * (2 * 20 + A.MAX_PAIRS))
+    A.compare({"kind": "game", "variants": variants[:2], "input": {"hands": [HAND] * 5}})     # 5 x (2 + 72): fine
 
 
 def check_search(value, client):
