@@ -109,7 +109,8 @@ def score_team(team: Same, kind, num, won, scores, bags, adjust, offender, victi
         bonus = rule("bonus.last_trick")
         if bonus != 0:
             points = points + bonus
-            note("line", "bonus.last_trick", bonus, winner=last_winner, card=last_trick_winning_card)
+            note("line", "bonus.last_trick", bonus, winner=last_winner, card=last_trick_winning_card, team=team,
+                 cards=last_cards, nils=(nil_a, nil_b))
     added = rule("scoring.bags") if counts_overtricks else 0
     if (victim or adjust > 0) and not rule("renege.victim_bags"):
         if added != 0:
