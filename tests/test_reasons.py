@@ -14,15 +14,17 @@ BUILDERS = {
     "trick": R.trick_facts(["AH", "2S", "KH", "3H"], ["H", "S", "H", "H"], "S", "2S", "2S"),
     "bid": R.bid_facts("W", "1", (0, 0), 2),
     "team_bid": R.team_bid_facts("NS", "N 3, S 4", 7),
-    "hand": R.hand_facts("nil.failed", "NS", -100, "N bid nil, took 1"),
+    "hand": R.hand_facts("nil.failed", "NS", -100, "North bid nil, took 1"),
     "game": R.game_facts((120, -40), 500, False),
     "plain": {"value": "13"},
 }
 
 
 def test_every_slot_has_a_why_and_a_why_not():
-    assert set(R.TEMPLATES) == set(SLOTS), "a rule slot without plain-language templates (or a stray one)"
-    for name, template in R.TEMPLATES.items():
+    """Every slot has templates: its own, or made from its declaration (a new slot's); none is stray."""
+    assert set(R.TEMPLATES) <= set(SLOTS), "plain-language templates of a rule that is no slot"
+    for name in SLOTS:
+        template = R.template_of(name)
         assert template.group in R.GROUPS, name
         assert template.subject and all(text.strip() for text in template.texts()), name
         for text in template.texts():
@@ -32,7 +34,8 @@ def test_every_slot_has_a_why_and_a_why_not():
 @pytest.mark.parametrize("group", sorted(R.GROUPS))
 def test_each_group_has_a_builder_giving_exactly_its_facts(group):
     assert set(BUILDERS[group]) == R.GROUPS[group]
-    for name, template in R.TEMPLATES.items():
+    for name in SLOTS:
+        template = R.template_of(name)
         if template.group == group:
             for refused in (False, True):
                 assert "{" not in R.reason(name, BUILDERS[group], refused)
@@ -80,6 +83,35 @@ def test_score_lines_carry_reasons():
     trick = answer("trick", {"variant": "standard", "leader": "N", "cards": ["AH", "2S", "KH", "3H"]})
     assert [s["reason"] for s in trick["explanation"]] == [
         "A♥ was led, so the trick is in hearts", "spades are trumps: 2♠ played", "2♠ wins the trick"]
+
+
+def test_score_line_reasons_come_from_the_facts_the_score_notes():
+    """The reason of each score line is built from its facts (seats, cards, counts), not from the short note:
+    a last-trick bonus names the nil bidder and the cards in full; overtricks and reneges read as words."""
+    ans = answer("score", {"variant": "last-trick-ace-bonus", "bids": {"N": "nil", "E": 3, "S": 4, "W": 3},
+                           "tricks": {"N": 0, "E": 4, "S": 5, "W": 4},
+                           "last_trick": {"winner": "S", "cards": {"N": "2S", "E": "KH", "S": "AS", "W": "3H"}}})
+    lines = {line["rule"]: line for line in ans["teams"]["NS"]["lines"]}
+    assert lines["bonus.last_trick"]["why"] == "N bid nil and played 2S, S played AS; last trick won by S with AS"
+    assert "North bid nil and played 2♠, South played A♠; last trick won by South with A♠" in \
+        lines["bonus.last_trick"]["reason"]
+    assert "1 overtrick, a trick won beyond the bid, at 1 each" in lines["scoring.overtrick_points"]["reason"]
+    assert "bid 4, took 5" in lines["scoring.made"]["reason"] and ": made" not in lines["scoring.made"]["reason"]
+
+
+def test_a_new_score_line_reads_by_its_declaration(monkeypatch):
+    """A score line of a slot with no words of its own in the app reads by its declaration's ``words``."""
+    import dataclasses
+    slot = dataclasses.replace(SLOTS["nil.made"], name="nil.moon", doc="the moon bonus",
+                               words="{seat} took {tricks} trick(s)")
+    monkeypatch.setitem(SLOTS, "nil.moon", slot)
+    R.template_of.cache_clear()
+    try:
+        assert R.hand_detail("nil.moon", {"seat": 1, "tricks": 13}, ["3"] * 4) == "East took 13 trick(s)"
+        assert R.reason("nil.moon", R.hand_facts("nil.moon", "EW", 200, "East took 13 trick(s)")) == \
+            "East took 13 trick(s): it scores 200"
+    finally:
+        R.template_of.cache_clear()
 
 
 def test_one_sentence_per_difference():

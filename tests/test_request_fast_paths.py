@@ -142,8 +142,9 @@ def plain_answer_score(rs, req: Mapping) -> dict:
     explanation = []
     for t, r in enumerate(results):
         team = C.TEAMS[t]
-        for line in r.lines:
-            line["reason"] = R.reason(line["rule"], R.hand_facts(line["rule"], team, line["points"], line["why"]))
+        for line, facts in zip(r.lines, r.facts):
+            detail = R.hand_detail(line["rule"], facts, [str(b) for b in bids])
+            line["reason"] = R.reason(line["rule"], R.hand_facts(line["rule"], team, line["points"], detail))
         pair = [bids[t], bids[t + 2]]
         if any(b.kind == E.REGULAR for b in pair):
             contract = E.team_contract(rs, pair, scores, bags, t)

@@ -291,7 +291,7 @@ def _bid_reason(rs: Ruleset, step: dict, seat: int, bid: E.Bid, pair: str, score
     """The plain-language reason of one bidding step (a seat's bid, beside ``partner``'s where it is
     known, or the partnership's pair)."""
     rule = step["rule"]
-    if R.TEMPLATES[rule].group == "team_bid":
+    if R.template_of(rule).group == "team_bid":
         return R.reason(rule, R.team_bid_facts(C.TEAMS[seat % 2], pair, step["value"]), refused=refused)
     if rule == "blind_bid.allowed" and refused and partner is not None and E.BLIND in (bid.kind, partner.kind) \
             and bid != partner:     # a blind bid beside another bid: the side's bid is one blind bid
@@ -501,8 +501,9 @@ def _team_steps(rs: Ruleset, bids: list[E.Bid], names: list[str], t: int, result
     """A partnership's part of the explanation: its contract, how its nil bidders' tricks count, its lines."""
     team = C.TEAMS[t]
     steps = []
-    for line in result.lines:
-        line["reason"] = R.line_reason(line["rule"], team, line["points"], line["why"])
+    words = tuple(str(b) for b in bids)
+    for line, facts in zip(result.lines, result.facts):
+        line["reason"] = R.line_reason(line["rule"], team, line["points"], R.facts_key(facts), words)
     regular = [s for s in (t, t + 2) if bids[s].kind == E.REGULAR]
     if regular:
         step = rs.step("bid.team_contract", result.contract, " + ".join(f"{C.SEATS[s]} {names[s]}" for s in regular))

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import string
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -263,9 +263,26 @@ def condition_reason(rule: str, condition: str, facts: Mapping[str, str], scores
     return CONDITIONS[rule].format(condition=condition) + (STANDING.format_map(facts) if scores_named else "")
 
 
+_GROUP_OF_CONTEXT = {"team_hand": "hand", "nil_hand": "hand", "bonus_hand": "hand", "bid": "bid",
+                     "team_bid": "team_bid", "play": "play", "break": "play", "trick": "trick", "game": "game"}
+
+
+@lru_cache(maxsize=None)
+def template_of(rule: str) -> Template:
+    """The rule's templates: its own (``TEMPLATES``), else made from its declaration (``Slot.doc`` and, for a
+    score line, ``Slot.words``), so that a new slot has words as soon as it is declared."""
+    if rule in TEMPLATES:
+        return TEMPLATES[rule]
+    slot = SLOTS[rule]
+    group = _GROUP_OF_CONTEXT.get(slot.context, "plain")
+    if group == "hand":
+        return Template("hand", "{detail}: it {points}", f"no {slot.doc} this hand", slot.doc)
+    return Template("plain", f"{slot.doc}: {{value}}", f"{slot.doc}: {{value}}", slot.doc)
+
+
 def reason(rule: str, facts: Mapping[str, str], refused: bool = False, case: str | None = None) -> str:
     """The plain-language reason for one rule: why it applied, or (``refused``) why not."""
-    template = TEMPLATES[rule]
+    template = template_of(rule)
     text = template.why_not if refused else template.why
     if isinstance(text, Mapping):
         text = text[case] if case in text else next(iter(text.values()))
@@ -335,13 +352,60 @@ def team_bid_facts(team: str, bids: str, value) -> dict[str, str]:
 
 def hand_facts(rule: str, team: str, points: int | None, detail: str, value=None) -> dict[str, str]:
     return {"value": value_text(rule, value), "team": team,
-            "points": points_text(points) if points is not None else "", "detail": _plain_detail(detail)}
+            "points": points_text(points) if points is not None else "", "detail": detail}
+
+
+Facts = tuple[tuple[str, object], ...]
+
+
+def facts_key(facts: Mapping[str, object]) -> Facts:
+    """A score line's facts as a hashable key (lists as tuples), for the cached reasons."""
+    return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in facts.items())
 
 
 @lru_cache(maxsize=4096)
-def line_reason(rule: str, team: str, points: int, detail: str) -> str:
-    """The reason of a scoring line (cached: a few hundred distinct lines make up most hands)."""
-    return reason(rule, hand_facts(rule, team, points, detail))
+def line_reason(rule: str, team: str, points: int, facts: Facts, bids: tuple[str, ...]) -> str:
+    """The reason of a score line from the facts the score noted (``facts_key``) and the four bids in words
+    (cached: a few hundred distinct lines make up most hands)."""
+    return reason(rule, hand_facts(rule, team, points, hand_detail(rule, dict(facts), bids)))
+
+
+def _overtricks(n: int) -> str:
+    return f"{n} overtrick, a trick won beyond the bid" if n == 1 else f"{n} overtricks, tricks won beyond the bid"
+
+
+def hand_detail(rule: str, facts: Mapping, bids: Sequence[str]) -> str:
+    """A score line's facts in a player's words: "North bid nil, took 1"; a rule with no words of its own here
+    reads by its declaration's ``Slot.words``."""
+    seat = SEAT_NAMES[C.SEATS[facts["seat"]]] if "seat" in facts else ""
+    if rule == "renege.transfer_tricks":
+        moved = facts["moved"]
+        return f"{abs(moved)} trick(s) " + ("given to the opponents for a renege by this side" if moved < 0
+                                            else "received for a renege by the opponents")
+    if rule in _CONTRACT_RULES:
+        renege = (f" (renege by {'this' if facts['offender'] else 'the other'} side)"
+                  if facts["offender"] or facts["victim"] else "")
+        return f"{'blind ' if facts['blind'] else ''}bid {facts['contract']}, took {facts['won']}{renege}"
+    if rule == "scoring.overtrick_points":
+        both_nil = "" if facts["contract"] else " (both partners bid nil: a contract of 0)"
+        return f"{_overtricks(facts['over'])}, at {facts['per']} each{both_nil}"
+    if rule in _NIL_RULES:
+        return f"{seat} bid {bids[facts['seat']]}, took {facts['tricks']}"
+    if rule == "bonus.last_trick":
+        team, cards = facts["team"], facts["cards"]
+        own = ", ".join(f"{SEAT_NAMES[C.SEATS[s]]}{f' bid {bids[s]} and' if nil else ''} played "
+                        f"{pretty(C.card_name(cards[s]))}" for s, nil in zip((team, team + 2), facts["nils"]))
+        return (f"{own}; last trick won by {SEAT_NAMES[C.SEATS[facts['winner']]]} with "
+                f"{pretty(C.card_name(facts['card']))}")
+    if rule == "renege.victim_bags":
+        return f"{facts['bags']} overtrick(s) not counted as bags"
+    if rule == "bags.penalty":
+        return f"{facts['total']} bags reach the limit of {facts['limit']}"
+    return SLOTS[rule].words.format_map({**facts, "seat": seat}) if SLOTS[rule].words else ""
+
+
+_CONTRACT_RULES = frozenset({"scoring.made", "scoring.set", "blind_bid.made", "blind_bid.set"})
+_NIL_RULES = frozenset({"nil.made", "nil.failed", "blind_nil.made", "blind_nil.failed"})
 
 
 @lru_cache(maxsize=4096)
@@ -366,22 +430,6 @@ def game_reason(rule: str, scores: tuple[int, int], target: int, value, case: st
 def game_facts(scores: tuple[int, int], target: int, value) -> dict[str, str]:
     return {"value": value_text("", value), "ns_score": num(scores[0]), "ew_score": num(scores[1]),
             "target": num(target)}
-
-
-_SEAT_WORD = re.compile(r"\b([NESW])(?= bid| with| played)|(?<=by )([NESW])\b")
-_OVERTRICKS = re.compile(r"\b(\d+) overtrick\(s\) x (\d+)")
-_OUTCOME = re.compile(r": (made|set)\b")
-_CARD = re.compile(r"\b([2-9JQKA]|10)([SHDC])\b")
-
-
-def _plain_detail(detail: str) -> str:
-    """The engine's short note in words: "N bid nil, took 1" → "North bid nil, took 1"."""
-    detail = _SEAT_WORD.sub(lambda m: SEAT_NAMES[m.group(1) or m.group(2)], detail)
-    detail = _OVERTRICKS.sub(lambda m: f"{m.group(1)} overtrick{'' if m.group(1) == '1' else 's'}, "
-                             f"{'a trick' if m.group(1) == '1' else 'tricks'} won beyond the bid, at {m.group(2)} each",
-                             detail)
-    detail = _OUTCOME.sub("", detail)
-    return _CARD.sub(lambda m: pretty(m.group(0)), detail)
 
 
 # --------------------------------------------------------------------------- comparisons
@@ -461,7 +509,7 @@ def _rule_clause(rule: str, a: str, b: str, va, vb, texts: tuple[str, str],
                  reasons: tuple[str | None, str | None] = (None, None)) -> str:
     """"a failed nil costs 100 in standard and 50 in classic"."""
     slot = SLOTS[rule]
-    subject = TEMPLATES[rule].subject
+    subject = template_of(rule).subject
     if isinstance(va, bool) and isinstance(vb, bool) and slot.type == BOOL:
         return _yes_no_clause(rule, subject, a, b, va, vb)
     if isinstance(va, int) and isinstance(vb, int) and slot.type == INT:

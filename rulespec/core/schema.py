@@ -73,9 +73,11 @@ CONTEXTS: dict[str, dict[str, str]] = {
 @dataclass(frozen=True)
 class Slot:
     """A rule a variant sets: its name, type, context and meaning; the values it may take (an ``ENUM``'s
-    ``options``); and, for the test that every back end honours it (``tests/test_every_slot.py``), a ``probe``:
-    a value that changes what it does where its type's own change would not (a number moved by 3, a boolean
-    negated, a set of cards without the hearts), with the other rules it needs to be reached (``probe_with``)."""
+    ``options``); its ``neutral`` value, taken where no variant of a chain sets it (so a new slot leaves every
+    variant as it was); the ``words`` of the score line it gives; and, for the test that every back end honours
+    it (``tests/test_every_slot.py``), a ``probe``: a value that changes what it does where its type's own change
+    would not (a number moved by 3, a boolean negated, a set of cards without the hearts), with the other rules
+    it needs to be reached (``probe_with``)."""
     name: str
     type: str
     context: str
@@ -83,6 +85,8 @@ class Slot:
     options: tuple[str, ...] = ()
     probe: str | None = None
     probe_with: tuple[tuple[str, str], ...] = ()
+    neutral: str | None = None      # the value where no variant sets it (what the game did before the slot was)
+    words: str | None = None        # a score line's short note, from the facts its note gives (``str.format``)
 
 
 _SLOTS = [

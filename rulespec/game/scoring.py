@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..core import cards as C
+from ..core.schema import SLOTS
 from ..errors import GameError
 from ..model.ruleset import Ruleset
 from .bids import Bid
@@ -56,7 +57,11 @@ def _words(rule: str, facts: dict, bids: Sequence[Bid]) -> tuple[str, str | None
         return f"{own}; last trick won by {C.SEATS[facts['winner']]} with {C.card_name(facts['card'])}", None
     if rule == "renege.victim_bags":
         return f"{facts['bags']} overtrick(s) not counted as bags", None
-    return f"{facts['total']} bags reach the limit of {facts['limit']}", None
+    if rule == "bags.penalty":
+        return f"{facts['total']} bags reach the limit of {facts['limit']}", None
+    words = SLOTS[rule].words        # a slot with no words here: its declaration's
+    return (words.format_map({**facts, "seat": C.SEATS[facts["seat"]]} if "seat" in facts else facts)
+            if words else ""), None
 
 
 _CONTRACT_RULES = frozenset({"scoring.made", "scoring.set", "blind_bid.made", "blind_bid.set"})

@@ -211,7 +211,15 @@ class _ChainCompiler:
                        f"did you mean '{hint}'?" if hint else "see `rulespec rules` for the rule names")
 
     def check_complete(self) -> None:
+        """Every slot is set: by the chain, else by its neutral value (``Slot.neutral``), else it is a problem."""
         leaf = self.chain[-1]
+        root = self.chain[0]
+        for name, slot in SLOTS.items():
+            if name not in self.merged and slot.neutral is not None:
+                self.merged[name] = RuleDef(name=name, text=slot.neutral, cite=None, origin=root.id, file="<schema>",
+                                            line=1, column=1, written=slot.neutral,
+                                            unspecified=f"no variant of {leaf.id}'s chain sets it: its neutral "
+                                                        "value (the game as it was before the rule existed)")
         missing = [name for name in SLOTS if name not in self.merged]
         if missing and not leaf.extends_refused:     # else the rules come from the base 'extends' fails to name
             self.problems.append(Problem(f"variant '{leaf.id}' leaves rules undefined: {', '.join(missing)} "
