@@ -21,6 +21,7 @@ from .fastpath import DisputeFastPath
 from .openapi import build_spec
 from .page import page as dispute_page
 from .problems import register_error_handlers
+from .records import records
 
 DEFAULTS = {
     "MAX_CONTENT_LENGTH": 256 * 1024,  # bytes; larger bodies get 413
@@ -66,6 +67,7 @@ def create_app(config: Mapping | None = None) -> Flask:
     page: list[str] = []    # the API page, rendered on first request (its examples ask the app itself)
     register_error_handlers(app)
     app.register_blueprint(v1)
+    app.register_blueprint(records)    # /v1/audit, /v1/review
     app.register_blueprint(dispute_page)
 
     @app.get("/healthz")

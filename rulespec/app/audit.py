@@ -120,7 +120,7 @@ def _start(judge: Judge, record: HandRecord) -> tuple[Before, str]:
             before = (scores, _digit_bags(judge.rs, scores))
         return before, ("the platform's total after the hand less the rule book's points for it (the record does "
                         "not give the score before it; bags read from its last digit)")
-    return ((0, 0), (0, 0)), "from 0 to 0: the record gives no scores"
+    return ((0, 0), (0, 0)), "0 to 0: the record gives no scores"
 
 
 def _game_key(record: HandRecord, judge: Judge) -> object:
@@ -137,8 +137,8 @@ def _finding(record: HandRecord, exc: InputError, state: HandState | None) -> di
     """A replay stopped by a card, a bid or a leader the rules refuse (or an input problem)."""
     out = {"why": exc.message, "rule": exc.rule, "cite": exc.cite, "field": exc.field,
            **located(record, exc.field)}
-    if exc.field.startswith("bids."):
-        out.update(kind="bid", seat=exc.field[5:], ruling="refused")
+    if exc.field.startswith("bids"):
+        out.update(kind="bid", seat=exc.field[5:] or None, ruling="refused")
     elif exc.rule in ("trick.winner", "play.first_leader"):
         out.update(kind="leader", trick=state.number if state else None, ruling="the rest of the hand is not "
                    "replayed: the record's trick order no longer follows the rules")

@@ -33,7 +33,7 @@ def _hand_lines(h: dict, file: str) -> list[str]:
         return [head + ": not replayed", "  " + _problem(h["problem"], file)]
     bids = " ".join(f"{s} {b}" for s, b in h["bids"].items())
     before = ", ".join(f"{t} {v['score']} (bags {v['bags']})" for t, v in h["before"].items())
-    out = [f"{head}: dealer {h['dealer']}, bids {bids}", f"  before: {before}, from {h['before_from']}"]
+    out = [f"{head}: dealer {h['dealer']}, bids {bids}", f"  before: {before} ({h['before_from']})"]
     out += [f"  note: {n}" for n in h.get("notes", [])]
     for t in h["tricks"]:
         out.append(f"  trick {t['number']:>2}: " + ", ".join(_card(c) for c in t["cards"])
@@ -45,9 +45,9 @@ def _irregular_lines(irregular: dict | None) -> list[str]:
     if not irregular:
         return []
     where = f"line {irregular['line']}: " if irregular.get("line") else ""
-    rule = f" [{irregular['rule']} @ {irregular['cite']}]" if irregular.get("rule") else ""
-    return [f"  FIRST IRREGULARITY: {where}{irregular.get('why') or irregular.get('what')}"
-            f" ({irregular.get('ruling')}){rule}"]
+    rule = f" [{irregular['rule']} @ {irregular['cite'] or 'not stated'}]" if irregular.get("rule") else ""
+    what = irregular.get("why") or f"{irregular['seat']} {pretty(irregular['card'])}: {irregular['what']}"
+    return [f"  FIRST IRREGULARITY: {where}{what} (ruling: {irregular.get('ruling')}){rule}"]
 
 
 def _score_lines(h: dict) -> list[str]:

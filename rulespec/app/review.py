@@ -81,8 +81,9 @@ def searched_under(judge: Judge) -> Ruleset:
 class _Values:
     """The NS tricks of each position (won so far plus double dummy from there), searched lazily from the end."""
 
-    def __init__(self, judge: Judge, spots: list[Spot], final_ns: int | None):
+    def __init__(self, judge: Judge, spots: list[Spot], final_ns: int | None, budget: dict | None = None):
         self.judge, self.spots, self.rs = judge, spots, searched_under(judge)
+        self.extra = {"budget": budget} if budget else {}
         self.total: list[int | None] = [None] * len(spots) + ([final_ns] if final_ns is not None else [])
         self.best: dict[int, str] = {}
         self.nodes = 0
@@ -93,7 +94,7 @@ class _Values:
             if spot.choices == 1 and i + 1 < len(self.total):
                 self.total[i] = self.at(i + 1)
             else:
-                answer = answer_solve(self.rs, spot.body(self.judge.ref))
+                answer = answer_solve(self.rs, {**spot.body(self.judge.ref), **self.extra})
                 self.nodes += answer["nodes"]
                 self.total[i] = _ns(spot.won) + answer["tricks"]["NS"]
                 first = answer["line"][0]["cards"][0] if answer["line"] else None
@@ -102,21 +103,22 @@ class _Values:
         return self.total[i]
 
 
-def _forced(judge: Judge, spot: Spot, seat: int) -> int:
+def _forced(judge: Judge, spot: Spot, seat: int, extra: dict) -> int:
     """Tricks the defence can force on nil bidder ``seat`` from ``spot`` (plus those taken already)."""
     if spot.won[seat]:
         return spot.won[seat]
-    answer = answer_nil(searched_under(judge), {**spot.body(judge.ref), "nil": C.SEATS[seat]})
+    answer = answer_nil(searched_under(judge), {**spot.body(judge.ref), **extra, "nil": C.SEATS[seat]})
     return answer["forced_tricks"]
 
 
 def _side_words(side: int, before: int, after: int, contract: int | None, other: int | None, size: int) -> list[str]:
-    """What a drop from ``before`` to ``after`` tricks for ``side`` cost beyond the trick itself."""
+    """What a drop from ``before`` to ``after`` tricks for ``side`` cost beyond the trick itself: its contract
+    (it could make it, now it cannot), the set (the other side could not make its contract, now it can)."""
     out = []
     if contract and before >= contract > after:
-        out.append("the contract")
+        out.append(f"the contract ({C.TEAMS[side]} bid {contract})")
     if other and size - before < other <= size - after:
-        out.append("the set of the other side")
+        out.append(f"the set ({C.TEAMS[1 - side]} can now make their {other})")
     return out
 
 
@@ -145,7 +147,7 @@ def _card_findings(judge: Judge, record: HandRecord, values: _Values, i: int, co
     words = ["a trick" if lost == 1 else f"{lost} tricks"]
     words += _side_words(side, mine_before, mine_after, contracts[side], contracts[1 - side], size)
     played = C.card_name(spot.card)
-    text = (f"{C.SEATS[spot.seat]}'s {pretty(played)} at trick {spot.number} gave up {', '.join(words)}"
+    text = (f"{C.SEATS[spot.seat]}'s {pretty(played)} at trick {spot.number} gave up {' and '.join(words)}"
             + (f": {pretty(keeps)} keeps it" if keeps and keeps != played else ""))
     return {"trick": spot.number, "order": len(spot.trick), "seat": C.SEATS[spot.seat], "card": C.card_name(spot.card),
             "cost": lost,
@@ -153,11 +155,11 @@ def _card_findings(judge: Judge, record: HandRecord, values: _Values, i: int, co
             "text": text, "position": spot.body(judge.ref), **located(record, spot.field)}
 
 
-def _nil_findings(judge: Judge, record: HandRecord, spots: list[Spot], start: int) -> list[dict]:
+def _nil_findings(judge: Judge, record: HandRecord, spots: list[Spot], start: int, extra: dict) -> list[dict]:
     """Cards that cost a nil (the nil side's) or let one through (the defence's), from ``start`` on."""
     out = []
     for seat in (s for s in range(4) if record.bids[s].kind in (NIL, BLIND_NIL)):
-        forced = [_forced(judge, spot, seat) for spot in spots[start:]]
+        forced = [_forced(judge, spot, seat, extra) for spot in spots[start:]]
         for k in range(len(forced) - 1):
             spot = spots[start + k]
             same_side = C.team_of(spot.seat) == C.team_of(seat)
@@ -183,7 +185,7 @@ def _replayed(judge: Judge, record: HandRecord) -> tuple[Recorder, InputError | 
     return recorder, None
 
 
-def review_hand(record: HandRecord, judge_set: Judges) -> dict:
+def review_hand(record: HandRecord, judge_set: Judges, budget: dict | None = None) -> dict:
     """One hand reviewed, as far as the search budget goes (from the last card back)."""
     judge = judge_set.judge(record)
     done, problem = ordered(record, judge_set)
@@ -198,9 +200,9 @@ def review_hand(record: HandRecord, judge_set: Judges) -> dict:
             return out
     spots = recorder.spots
     if stopped is None:
-        values = _Values(judge, spots, _ns(recorder.state.won) if recorder.state is not None else 0)
+        values = _Values(judge, spots, _ns(recorder.state.won) if recorder.state is not None else 0, budget)
     else:       # the play stops before the card refused: the position before it ends the review
-        values, spots = _Values(judge, spots, None), spots[:-1]
+        values, spots = _Values(judge, spots, None, budget), spots[:-1]
     return {**out, **_reviewed(judge, done, values, spots)}
 
 
@@ -213,7 +215,7 @@ def _reviewed(judge: Judge, record: HandRecord, values: _Values, spots: list[Spo
             first = i
             if found is not None:
                 findings.append(found)
-        nils = _nil_findings(judge, record, spots, first)
+        nils = _nil_findings(judge, record, spots, first, values.extra)
         budget = None
     except SearchBudgetError as exc:
         nils, budget = [], {"why": exc.message, **(exc.details or {})}
@@ -230,19 +232,23 @@ def _reviewed(judge: Judge, record: HandRecord, values: _Values, spots: list[Spo
 
 def answer_review(req, allow_paths: bool = False) -> dict:
     """``POST /v1/review``: ``{"record": text, "format"?, "variant"?, "hands"?: [numbers]}``."""
-    req = request_fields(req, ("hands",))
+    req = request_fields(req, ("hands", "budget"))
+    budget = req.get("budget")
+    if budget is not None and (not isinstance(budget, dict) or set(budget) - {"nodes", "seconds"}):
+        raise InputError("expected {\"nodes\": …, \"seconds\": …}: the budget of each position's search", "budget")
     only = req.get("hands")
     if only is not None and (not isinstance(only, list) or not all(isinstance(n, int) and not isinstance(n, bool)
                                                                    and n >= 1 for n in only)):
         raise InputError("expected a list of hand numbers (1 is the record's first hand)", "hands")
     reading = read_request_record(req)
     refuse_unread(reading)
-    return review(reading, judges(req.get("variant"), allow_paths), set(only) if only is not None else None)
+    return review(reading, judges(req.get("variant"), allow_paths), set(only) if only is not None else None, budget)
 
 
-def review(reading: Reading, judge_set: Judges, only: set[int] | None = None) -> dict:
-    """The card-by-card review of the hands of ``reading`` (``only``: those numbers)."""
-    hands = [review_hand(r, judge_set) for r in reading.hands if only is None or r.number in only]
+def review(reading: Reading, judge_set: Judges, only: set[int] | None = None, budget: dict | None = None) -> dict:
+    """The card-by-card review of the hands of ``reading`` (``only``: those numbers; ``budget``: each position's
+    search budget, as a ``/v1/solve`` body gives it, within the allowance of the request)."""
+    hands = [review_hand(r, judge_set, budget) for r in reading.hands if only is None or r.number in only]
     used = {}
     for judge in ([judge_set.given] if judge_set.given else list(judge_set.cache.values())):
         used.setdefault(judge.rs.id, judge.as_dict())

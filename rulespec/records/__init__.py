@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from ..errors import RecordFileError
+from .fromgame import hand_of_state
 from .jsonrec import read_json
 from .model import FILE_LIMITS, REQUEST_LIMITS, HandRecord, Limits, Reading, RecordProblem, Trick, Where
 from .pbn import read_pbn, write_pbn
@@ -66,4 +67,4 @@ def read_records(data: str | bytes, fmt: str | None = None, name: str = "",
 
 
 __all__ = ["FILE_LIMITS", "FORMATS", "REQUEST_LIMITS", "HandRecord", "Limits", "Reading", "RecordProblem", "Trick",
-           "Where", "format_of", "read_records", "write_pbn", "write_ptn"]
+           "Where", "format_of", "hand_of_state", "read_records", "write_pbn", "write_ptn"]

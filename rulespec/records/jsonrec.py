@@ -228,33 +228,32 @@ def read_json(text: str, limits: Limits) -> Reading:
     except (ValueError, RecursionError):
         doc = None
     if doc is not None:
-        items = [(obj, 1 if stripped.count("\n") == 0 else None, path) for obj, path in _document_hands(doc)]
+        line = 1 if stripped.count("\n") == 0 else None
+        items = [(obj, line, path, None) for obj, path in _document_hands(doc)]
     else:
-        items = list(_lines(text, reading))
-    for obj, line, path in items:
+        items = list(_lines(text))
+    for number, (obj, line, path, error) in enumerate(items, 1):
         if len(reading.hands) >= limits.hands:
             reading.problems.append(RecordProblem(f"more than {limits.hands} hands: the rest are not read",
-                                                  Where(line, None, path or None), len(reading.hands) + 1))
+                                                  Where(line, None, path or None), number))
             break
-        _read_one(reading, obj, line, path)
+        if error is not None:
+            reading.problems.append(RecordProblem(error, Where(line), number))
+            continue
+        reader = _HandReader(obj, number, line, path)
+        try:
+            reading.hands.append(reader.read())
+        except RecordError as bad:
+            reading.problems.append(RecordProblem(bad.message, reader.where(bad.path), number))
     return reading
 
 
-def _lines(text: str, reading: Reading) -> Iterator[tuple[object, int, str]]:
+def _lines(text: str) -> Iterator[tuple[object, int, str, str | None]]:
+    """Each JSON line: (the object, its line, no path, None), or (None, line, "", why it is not JSON)."""
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         try:
-            yield json.loads(line), number, ""
+            yield json.loads(line), number, "", None
         except (ValueError, RecursionError) as exc:
-            reading.problems.append(RecordProblem(f"not JSON: {getattr(exc, 'msg', exc)}", Where(number),
-                                                  len(reading.hands) + len(reading.problems) + 1))
-
-
-def _read_one(reading: Reading, obj, line: int | None, path: str) -> None:
-    number = len(reading.hands) + len({p.record for p in reading.problems}) + 1
-    reader = _HandReader(obj, number, line, path)
-    try:
-        reading.hands.append(reader.read())
-    except RecordError as bad:
-        reading.problems.append(RecordProblem(bad.message, reader.where(bad.path), number))
+            yield None, number, "", f"not JSON: {getattr(exc, 'msg', exc)}"

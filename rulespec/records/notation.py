@@ -23,6 +23,9 @@ _JOKER_TOKENS = {"JH": C.BIG_JOKER, "JL": C.LITTLE_JOKER}
 def parse_hand(text: str, jokers: bool) -> int:
     """The card mask of one hand's suit groups (``AKQ.JT9.8765.432``, with jokers ``….HL``)."""
     groups = text.split(".")
+    if len(groups) == 5 and not jokers:
+        raise CardError(f"hand {text!r} has a fifth suit group (jokers); PBN has no jokers: a record with jokers "
+                        "is PTN")
     if len(groups) not in ((4, 5) if jokers else (4,)):
         want = "4 suit groups (spades.hearts.diamonds.clubs)" + (", and a fifth for jokers" if jokers else "")
         raise CardError(f"hand {text!r} has {len(groups)} group(s); a hand has {want}")

@@ -76,8 +76,7 @@ class GameReader:
         try:
             first, hands = parse_deal(tag.value, self.dialect.jokers)
         except CardError as exc:
-            self.fail(str(exc) + ("" if self.dialect.jokers or "joker" not in str(exc) else "; PBN has no jokers"),
-                      tag)
+            self.fail(str(exc), tag)
             return None
         seen = 0
         for seat, hand in enumerate(hands):
@@ -157,6 +156,10 @@ class GameReader:
         for at, token in section_tokens(tag):
             if token in _END:
                 break
+            if cards and at != line and self.dialect.trickster:     # a PTN play line holds one trick
+                self.fail(f"trick {len(rows) + 1} has {len(cards)} card(s); a PTN play line is one trick of 4 "
+                          "('-' for a card not played)", tag, line)
+                return tuple(rows), seat
             if token.startswith("^"):
                 marks.append((len(cards), token[1:]))
                 continue
