@@ -101,9 +101,9 @@ def review_text(answer: dict, file: str = "") -> list[str]:
             continue
         if "stopped" in h:
             out.append(f"{head}: the replay stops: {h['stopped']['why']}")
+        spent = " (the search budget ran out)" if h.get("budget") else ""
         reach = ("every card" if h.get("complete") else
-                 f"from trick {h.get('reviewed_from')} on (the search budget ran out)" if h.get("reviewed_from")
-                 else "no card")
+                 f"from trick {h.get('reviewed_from')} on{spent}" if h.get("reviewed_from") else f"no card{spent}")
         out.append(f"{head}: reviewed {reach}, {h.get('nodes', 0):,} nodes")
         out += [f"  {f['text']}" + (f" (line {f['line']})" if f.get("line") else "") for f in h.get("costly", [])]
         out += [f"  {f['text']}" for f in h.get("nils", [])]

@@ -152,6 +152,7 @@ def _card_findings(judge: Judge, record: HandRecord, values: _Values, i: int, co
     return {"trick": spot.number, "order": len(spot.trick), "seat": C.SEATS[spot.seat], "card": C.card_name(spot.card),
             "cost": lost,
             "costs": words, "keeps": keeps, "side": C.TEAMS[side], "before": mine_before, "after": mine_after,
+            "won": {"NS": _ns(spot.won), "EW": spot.won[1] + spot.won[3]},
             "text": text, "position": spot.body(judge.ref), **located(record, spot.field)}
 
 
