@@ -29,8 +29,10 @@ def _after(position: dict, card: str) -> dict | None:
     if len(position["trick"]) == 3:
         return None
     seat = C.SEATS[(C.SEATS.index(position["leader"]) + len(position["trick"])) % 4]
+    if card not in position["hands"][seat]:
+        return None
     hands = {s: [c for c in cards if c != card] for s, cards in position["hands"].items()}
-    return {**position, "hands": hands, "trick": [*position["trick"], card]} if card in position["hands"][seat] else None
+    return {**position, "hands": hands, "trick": [*position["trick"], card]}
 
 
 def _side_tricks(rs, position: dict, side: str, won: dict) -> int:
