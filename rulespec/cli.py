@@ -475,7 +475,7 @@ def review(record: str, variant: str | None, fmt: str | None, hands: tuple[int, 
     try:
         refuse_unread(reading)
         with allowance(nodes, seconds, compiles=True):
-            result = run_review(reading, _record_judges(variant), set(hands) or None)
+            result = run_review(reading, _record_judges(variant), set(hands) or None, load_compiled=True)
     except InputError as exc:
         _fail_on_input(exc)
     click.echo(json.dumps(result, indent=2, ensure_ascii=False) if as_json

@@ -106,10 +106,10 @@ def test_the_record_s_own_options_are_searched_as_their_bundled_variant():
 
 
 def _nil_record() -> str:
-    """A hand the engine played (random players) in which West's nil could be kept at first, and was set."""
+    """A hand the engine played (random players) in which East's nil could still be kept at trick 4, and was set."""
     rs = load_ruleset("standard")
-    hand = play_hand(rs, deal_for("nil", 14, rs), 0, RandomPolicy(random.Random(14)))
-    assert hand["bids"]["W"] == "nil" and hand["tricks_per_seat"]["W"] > 0
+    hand = play_hand(rs, deal_for("nil", 74, rs), 0, RandomPolicy(random.Random(74)))
+    assert hand["bids"]["E"] == "nil" and hand["tricks_per_seat"]["E"] > 0
     return json.dumps({k: v for k, v in hand.items() if not k.startswith("_")})
 
 
@@ -117,7 +117,9 @@ def test_the_card_that_cost_a_nil_is_named():
     with allowance(None, None, compiles=True):
         hand = answer_review({"record": _nil_record(), "variant": "standard"})["hands"][0]
     lost = [n for n in hand["nils"] if "cost the nil" in n["text"]]
-    assert lost, hand["nils"]
+    assert [n["text"] for n in lost] == ["E's A♥ at trick 4 cost the nil of E"]
+    (judged,) = [n for n in hand["nils"] if "judged_from" in n]     # the first positions are beyond NIL_NODES
+    assert 1 < judged["judged_from"] <= 4
     rs = load_ruleset("standard")
     for found in lost:
         assert answer_nil(rs, {**found["position"], "nil": found["nil"]})["makes"]

@@ -21,11 +21,15 @@ from ..game import NIL, BLIND_NIL, HandState, team_contract
 from ..model.ablation import differing_rules
 from ..model.ruleset import Ruleset, load_ruleset
 from ..records import HandRecord, Reading
+from ..solve.native import NativeUnavailable, native_module
 from .answers import answer_score
 from .claims import answer_nil, answer_solve
 from .reasons import pretty
 from .recorded import (Judge, Judges, judges, located, ordered, read_request_record, refuse_unread, request_fields,
                        score_body)
+
+NIL_NODES = 1_000_000   # most nodes one position's nil search may take (a nil's search early in a hand can take
+                        # tens of millions; the review of the nil starts where its searches fit)
 
 # the rules a double-dummy value depends on (the position gives the leader and the cards left)
 PLAY_SLOTS = frozenset({"deck.cards", "card.suit", "card.power", "trump.suit", "deal.hand_size",
@@ -103,11 +107,15 @@ class _Values:
         return self.total[i]
 
 
-def _forced(judge: Judge, spot: Spot, seat: int, extra: dict) -> int:
-    """Tricks the defence can force on nil bidder ``seat`` from ``spot`` (plus those taken already)."""
+def _forced(values: _Values, spot: Spot, seat: int) -> int:
+    """Tricks the defence can force on nil bidder ``seat`` from ``spot`` (plus those taken already), within
+    ``NIL_NODES`` (and the request's own budget)."""
     if spot.won[seat]:
         return spot.won[seat]
-    answer = answer_nil(searched_under(judge), {**spot.body(judge.ref), **extra, "nil": C.SEATS[seat]})
+    asked = dict(values.extra.get("budget") or {})
+    asked["nodes"] = min(asked.get("nodes", NIL_NODES), NIL_NODES)
+    answer = answer_nil(values.rs, {**spot.body(values.judge.ref), "budget": asked, "nil": C.SEATS[seat]})
+    values.nodes += answer["nodes"]
     return answer["forced_tricks"]
 
 
@@ -156,24 +164,66 @@ def _card_findings(judge: Judge, record: HandRecord, values: _Values, i: int, co
             "text": text, "position": spot.body(judge.ref), **located(record, spot.field)}
 
 
-def _nil_findings(judge: Judge, record: HandRecord, spots: list[Spot], start: int, extra: dict) -> list[dict]:
-    """Cards that cost a nil (the nil side's) or let one through (the defence's), from ``start`` on."""
+def _nil_lost(values: _Values, spots: list[Spot], seat: int, end: bool) -> list[bool | None]:
+    """Whether the defence can make nil bidder ``seat`` take a trick from each position (``end``: after the last
+    card), searched from the end back.  A search is saved where the card played decides it: the nil side's best
+    card keeps the value, any other raises it, so a nil safe after that side's card was safe before it; and a
+    nil lost after the defence's card was lost before it."""
+    lost: list[bool | None] = [None] * len(spots) + [end]
+    for k in range(len(spots) - 1, -1, -1):
+        spot, after = spots[k], lost[k + 1]
+        nil_side = C.team_of(spot.seat) == C.team_of(seat)
+        if spot.won[seat]:
+            lost[k] = True
+        elif spot.choices == 1 or nil_side != after:
+            lost[k] = after
+        else:
+            try:
+                lost[k] = _forced(values, spot, seat) > 0
+            except SearchBudgetError:     # earlier positions are larger still: the nil is judged from here on
+                break
+    return lost
+
+
+def _nil_changes(values: _Values, record: HandRecord, spots: list[Spot], seat: int, lost: list[bool | None]
+                 ) -> list[dict]:
+    """The cards at which the nil of ``seat`` is lost (by its side) or saved (by the defence)."""
+    out = []
+    for k, spot in enumerate(spots):
+        if lost[k] is None:
+            continue
+        same_side = C.team_of(spot.seat) == C.team_of(seat)
+        if same_side and not lost[k] and lost[k + 1]:
+            what = "cost the nil"
+        elif not same_side and lost[k] and not lost[k + 1]:
+            what = "let the nil through"
+        else:
+            continue
+        card = C.card_name(spot.card)
+        out.append({"trick": spot.number, "seat": C.SEATS[spot.seat], "card": card, "nil": C.SEATS[seat],
+                    "text": f"{C.SEATS[spot.seat]}'s {pretty(card)} at trick {spot.number} {what} of "
+                    f"{C.SEATS[seat]}", "position": spot.body(values.judge.ref), **located(record, spot.field)})
+    return out
+
+
+def _nil_findings(values: _Values, record: HandRecord, spots: list[Spot], end: list[int] | Spot) -> list[dict]:
+    """Cards that cost a nil (the nil side's) or let one through (the defence's); ``end``: the tricks each seat
+    won by the end of the play, or the position it stopped at."""
     out = []
     for seat in (s for s in range(4) if record.bids[s].kind in (NIL, BLIND_NIL)):
-        forced = [_forced(judge, spot, seat, extra) for spot in spots[start:]]
-        for k in range(len(forced) - 1):
-            spot = spots[start + k]
-            same_side = C.team_of(spot.seat) == C.team_of(seat)
-            if same_side and forced[k] == 0 < forced[k + 1]:
-                what = "cost the nil"
-            elif not same_side and forced[k] > 0 == forced[k + 1]:
-                what = "let the nil through"
-            else:
-                continue
-            card = C.card_name(spot.card)
-            out.append({"trick": spot.number, "seat": C.SEATS[spot.seat], "card": card, "nil": C.SEATS[seat],
-                        "text": f"{C.SEATS[spot.seat]}'s {pretty(card)} at trick {spot.number} {what} of "
-                        f"{C.SEATS[seat]}", "position": spot.body(judge.ref), **located(record, spot.field)})
+        try:
+            after = end[seat] > 0 if isinstance(end, list) else _forced(values, end, seat) > 0
+        except SearchBudgetError:
+            out.append({"nil": C.SEATS[seat], "text": f"{C.SEATS[seat]}'s nil not judged: the position where the "
+                        f"play stops takes more than {NIL_NODES:,} nodes"})
+            continue
+        lost = _nil_lost(values, spots, seat, after)
+        judged = next((k for k, v in enumerate(lost) if v is not None), len(spots))
+        if judged < len(spots):
+            out.append({"nil": C.SEATS[seat], "judged_from": spots[judged].number,
+                        "text": f"{C.SEATS[seat]}'s nil judged from trick {spots[judged].number} on"
+                                + (f" (the positions before take more than {NIL_NODES:,} nodes)" if judged else "")})
+        out += _nil_changes(values, record, spots, seat, lost)
     return out
 
 
@@ -201,13 +251,14 @@ def review_hand(record: HandRecord, judge_set: Judges, budget: dict | None = Non
             return out
     spots = recorder.spots
     if stopped is None:
-        values = _Values(judge, spots, _ns(recorder.state.won) if recorder.state is not None else 0, budget)
+        won = list(recorder.state.won) if recorder.state is not None else [0, 0, 0, 0]
+        values, end = _Values(judge, spots, _ns(won), budget), won
     else:       # the play stops before the card refused: the position before it ends the review
-        values, spots = _Values(judge, spots, None, budget), spots[:-1]
-    return {**out, **_reviewed(judge, done, values, spots)}
+        values, spots, end = _Values(judge, spots, None, budget), spots[:-1], spots[-1]
+    return {**out, **_reviewed(judge, done, values, spots, end)}
 
 
-def _reviewed(judge: Judge, record: HandRecord, values: _Values, spots: list[Spot]) -> dict:
+def _reviewed(judge: Judge, record: HandRecord, values: _Values, spots: list[Spot], end: list[int] | Spot) -> dict:
     contracts = _contracts(judge, record)
     findings, first = [], len(spots)
     try:
@@ -216,7 +267,7 @@ def _reviewed(judge: Judge, record: HandRecord, values: _Values, spots: list[Spo
             first = i
             if found is not None:
                 findings.append(found)
-        nils = _nil_findings(judge, record, spots, first, values.extra)
+        nils = _nil_findings(values, record, spots[first:], end)
         budget = None
     except SearchBudgetError as exc:
         nils, budget = [], {"why": exc.message, **(exc.details or {})}
@@ -246,9 +297,23 @@ def answer_review(req, allow_paths: bool = False) -> dict:
     return review(reading, judges(req.get("variant"), allow_paths), set(only) if only is not None else None, budget)
 
 
-def review(reading: Reading, judge_set: Judges, only: set[int] | None = None, budget: dict | None = None) -> dict:
+def _load_compiled(judge_set: Judges, reading: Reading) -> None:
+    """Load (compiling where numba's cache lacks it) the compiled search of each variant the hands are searched
+    under, before the small positions of a hand's end are searched in Python for want of it."""
+    for record in reading.hands:
+        try:
+            native_module(searched_under(judge_set.judge(record)))
+        except (NativeUnavailable, InputError):
+            pass
+
+
+def review(reading: Reading, judge_set: Judges, only: set[int] | None = None, budget: dict | None = None,
+           load_compiled: bool = False) -> dict:
     """The card-by-card review of the hands of ``reading`` (``only``: those numbers; ``budget``: each position's
-    search budget, as a ``/v1/solve`` body gives it, within the allowance of the request)."""
+    search budget, as a ``/v1/solve`` body gives it, within the allowance of the request; ``load_compiled``:
+    load the variants' compiled search first, as a command may and a service request may not)."""
+    if load_compiled:
+        _load_compiled(judge_set, reading)
     hands = [review_hand(r, judge_set, budget) for r in reading.hands if only is None or r.number in only]
     used = {}
     for judge in ([judge_set.given] if judge_set.given else list(judge_set.cache.values())):
