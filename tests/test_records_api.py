@@ -7,6 +7,8 @@ from pathlib import Path
 
 import jsonschema_rs
 import pytest
+
+from test_api_schema_answers import conforms
 from click.testing import CliRunner
 
 from rulespec.cli import main
@@ -30,11 +32,6 @@ def client():
 @pytest.fixture(scope="module")
 def spec(client):
     return client.get("/openapi.json").get_json()
-
-
-def conforms(spec: dict, name: str, body: dict) -> None:
-    jsonschema_rs.Draft202012Validator({"$ref": f"#/components/schemas/{name}",
-                                        "components": spec["components"]}).validate(body)
 
 
 def test_audit_answers_as_documented(client, spec):

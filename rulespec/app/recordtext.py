@@ -70,12 +70,16 @@ def _score_lines(h: dict) -> list[str]:
     return out
 
 
-def audit_text(answer: dict, file: str = "") -> list[str]:
-    """The audit, a few lines per hand."""
+def _heading(answer: dict, file: str) -> list[str]:
+    """The record read (its problems), and the variants that judged it."""
     rec = answer["record"]
     out = [f"{file or 'record'}: {rec['format'].upper()}, {rec['hands']} hand(s) read"]
-    out += [_problem(p, file) for p in rec["problems"]]
-    out += _variant_lines(answer["variants"])
+    return out + [_problem(p, file) for p in rec["problems"]] + _variant_lines(answer["variants"])
+
+
+def audit_text(answer: dict, file: str = "") -> list[str]:
+    """The audit, a few lines per hand."""
+    out = _heading(answer, file)
     for h in answer["hands"]:
         out += _hand_lines(h, file)
     s, game = answer["summary"], answer["game"]
@@ -90,10 +94,7 @@ def audit_text(answer: dict, file: str = "") -> list[str]:
 
 def review_text(answer: dict, file: str = "") -> list[str]:
     """The review: each hand's costly cards."""
-    rec = answer["record"]
-    out = [f"{file or 'record'}: {rec['format'].upper()}, {rec['hands']} hand(s) read"]
-    out += [_problem(p, file) for p in rec["problems"]]
-    out += _variant_lines(answer["variants"])
+    out = _heading(answer, file)
     for h in answer["hands"]:
         head = f"hand {h['hand']}" + (f" (line {h['line']})" if h.get("line") else "") + f", under {h['variant']}"
         if "problem" in h:

@@ -102,17 +102,24 @@ class GameReader:
             self.fail(str(exc), tag)
             return first
 
-    # ------------------------------------------------------------------ the auction
-    def bids(self) -> tuple | None:
-        tag = self.game.get("Auction")
+    def section(self, name: str, part: str, what: str) -> tuple[Tag, int] | None:
+        """The section tag ``name`` and the seat its value names (``what``: that seat's part), if it is given."""
+        tag = self.game.get(name)
         if tag is None:
             return None
-        self.places["bids"] = Where(tag.line, "Auction")
+        self.places[part] = Where(tag.line, name)
         try:
-            seat = C.parse_seat(tag.value)
+            return tag, C.parse_seat(tag.value)
         except CardError as exc:
-            self.fail(f"the Auction tag names the first bidder: {exc}", tag)
+            self.fail(f"the {name} tag names {what}: {exc}", tag)
             return None
+
+    # ------------------------------------------------------------------ the auction
+    def bids(self) -> tuple | None:
+        found = self.section("Auction", "bids", "the first bidder")
+        if found is None:
+            return None
+        tag, seat = found
         bids: list = [None] * 4
         for step, (line, token) in enumerate(t for t in section_tokens(tag) if t[1] not in _END):
             if step >= 4:
@@ -143,15 +150,10 @@ class GameReader:
 
     # ------------------------------------------------------------------ the play
     def rows(self) -> tuple[tuple[Row, ...], int] | None:
-        tag = self.game.get("Play")
-        if tag is None:
+        found = self.section("Play", "play", "the first leader")
+        if found is None:
             return None
-        self.places["play"] = Where(tag.line, "Play")
-        try:
-            seat = C.parse_seat(tag.value)
-        except CardError as exc:
-            self.fail(f"the Play tag names the first leader: {exc}", tag)
-            return None
+        tag, seat = found
         rows, cards, marks, line = [], [], [], tag.line
         for at, token in section_tokens(tag):
             if token in _END:
