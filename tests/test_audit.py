@@ -64,10 +64,18 @@ def test_a_hand_the_platform_scored_otherwise_is_named_with_the_deciding_clause(
 def test_a_renege_is_named_with_its_card_rule_and_clause():
     hand = answer_audit({"record": RENEGE})["hands"][0]
     found = hand["first_irregular"]
-    assert (found["kind"], found["trick"], found["seat"], found["ruling"]) == ("card", 5, "E", "refused")
+    assert (found["kind"], found["trick"], found["seat"], found["card"], found["ruling"]) == ("card", 5, "E", "KD",
+                                                                                            "refused")
     assert (found["rule"], found["cite"], found["line"], found["tag"]) == ("play.follow", "001 §Turns", 25, "Play")
     assert "K♦ may not be played" in found["why"]
     assert hand["score"] is None and len(hand["tricks"]) == 5 and hand["tricks"][4]["winner"] is None
+
+
+def test_the_record_s_own_revoke_mark_is_reported():
+    hand = answer_audit({"record": RENEGE.replace("DK S9 S2 S3", "^R DK S9 S2 S3")})["hands"][0]
+    assert hand["record_marks"] == [{"trick": 5, "seat": "E", "card": "KD", "mark": "a revoke", "line": 25,
+                                     "tag": "Play"}]
+    assert (hand["first_irregular"]["seat"], hand["first_irregular"]["card"]) == ("E", "KD")
 
 
 def test_a_renege_under_a_renege_penalty_is_scored():

@@ -142,9 +142,10 @@ def _finding(record: HandRecord, exc: InputError, state: HandState | None) -> di
     elif exc.rule in ("trick.winner", "play.first_leader"):
         out.update(kind="leader", trick=state.number if state else None, ruling="the rest of the hand is not "
                    "replayed: the record's trick order no longer follows the rules")
-    elif exc.field.startswith("play") and state is not None and exc.rule:
-        seat = state.to_play
-        out.update(kind="card", trick=state.number, seat=C.SEATS[seat], ruling="refused")
+    elif exc.field.startswith("play[") and state is not None and exc.rule:
+        k, j = (int(part) for part in exc.field[5:-1].split("]["))
+        out.update(kind="card", trick=state.number, seat=C.SEATS[state.to_play], ruling="refused",
+                   card=C.card_name(record.tricks[k].cards[j]))
     else:
         out.update(kind="input")
     return out
@@ -205,8 +206,21 @@ def _compare(record: HandRecord, answer: dict, running: Running, derived: bool) 
     return check, differences
 
 
+_MARKS = {"R": "a revoke", "L": "a lead out of turn", "I": "an insufficient bid", "S": "a call out of rotation"}
+
+
+def _marks(record: HandRecord) -> list[dict]:
+    """The irregularities the record itself marks (PBN's ``^R`` before a card, ``^L``)."""
+    return [{"trick": n, "seat": C.SEATS[(record.play_seat + column) % 4],
+             "card": C.card_name(row.cards[column]) if column < 4 and row.cards[column] is not None else None,
+             "mark": _MARKS.get(mark, mark), **located(record, f"play[{n - 1}]")}
+            for n, row in enumerate(record.rows or (), 1) for column, mark in row.marks]
+
+
 def _hand_out(record: HandRecord, judge: Judge, trace: Trace, before: Before, source: str) -> dict:
+    marks = _marks(record)
     return {"hand": record.number, "label": record.label, **located(record, ""), "variant": judge.rs.id,
+            **({"record_marks": marks} if marks else {}),
             "dealer": C.SEATS[record.dealer], "bids": {s: str(record.bids[i]) for i, s in enumerate(C.SEATS)},
             "before": {t: {"score": before[0][k], "bags": before[1][k]} for k, t in enumerate(C.TEAMS)},
             "before_from": source, "notes": list(record.notes), "tricks": trace.tricks()}
