@@ -191,6 +191,9 @@ def test_a_score_body_and_a_game_body_are_records():
     assert len(one.hands) == 1 and one.hands[0].tricks[0].leader is None
     game = read_records(json.dumps({"hands": [body, {**body, "play": body["play"][:3]}]}))
     assert len(game.hands) == 1 and game.problems[0].where.path == "hands[1].play"
+    example = {"rule": "nil.made", "request": {"method": "POST", "path": "/v1/compare",       # a diff report's
+                                               "body": {"variants": ["standard", "classic"], "input": body}}}
+    assert len(read_records(json.dumps(example)).hands) == 1
 
 
 # --------------------------------------------------------------------------- writers: read -> write -> read

@@ -207,16 +207,20 @@ def _pair(value, key: str) -> tuple[int, int] | None:
     return _whole(value["NS"][key]), _whole(value["EW"][key])
 
 
-def _document_hands(doc) -> Iterator[tuple[object, str]]:
-    """The hand objects of one JSON document, each with its path."""
+def _document_hands(doc, base: str = "") -> Iterator[tuple[object, str]]:
+    """The hand objects of one JSON document, each with its path: a list of hands, a game's ``hands``, a compare
+    request's ``input``, or a diff report example's ``request`` (its body)."""
     if isinstance(doc, list):
-        yield from ((item, f"[{i}]") for i, item in enumerate(doc))
+        yield from ((item, f"{base}[{i}]") for i, item in enumerate(doc))
     elif isinstance(doc, Mapping) and isinstance(doc.get("hands"), list):
-        yield from ((item, f"hands[{i}]") for i, item in enumerate(doc["hands"]))
+        yield from ((item, f"{base}hands[{i}]") for i, item in enumerate(doc["hands"]))
     elif isinstance(doc, Mapping) and isinstance(doc.get("input"), Mapping):
-        yield doc["input"], "input"
+        yield doc["input"], f"{base}input"
+    elif isinstance(doc, Mapping) and isinstance(doc.get("request"), Mapping) \
+            and isinstance(doc["request"].get("body"), Mapping):
+        yield from _document_hands(doc["request"]["body"], f"{base}request.body.")
     else:
-        yield doc, ""
+        yield doc, base
 
 
 def read_json(text: str, limits: Limits) -> Reading:
