@@ -51,8 +51,9 @@ def _spread(values: list[float]) -> dict:
     return {"median": statistics.median(ordered), "p95": nearest_rank(ordered, 0.95), "max": ordered[-1]}
 
 
-def measure(hands: int = 20, python_hands: int = 2) -> dict:
-    """Audit and review CPU seconds per hand, nodes per hand, and the share a budgeted Python review covers."""
+def measure(hands: int = 20, python_hands: int = 2, first: int = 0) -> dict:
+    """Audit and review CPU seconds per hand, nodes per hand, and the share a budgeted Python review covers
+    (``hands`` hands a variant, from deal ``first`` of the bench's seed)."""
     out: dict = {"hands": hands, "python_hands": python_hands}
     for variant in VARIANTS:
         rs = load_ruleset(variant)
@@ -62,7 +63,7 @@ def measure(hands: int = 20, python_hands: int = 2) -> dict:
             out[f"{variant}_load_s"] = round(time.perf_counter() - start, 2)
         except NativeUnavailable:
             out[f"{variant}_load_s"] = None
-        readings = [read_records(_record(variant, seed), "json") for seed in range(hands)]
+        readings = [read_records(_record(variant, seed), "json") for seed in range(first, first + hands)]
         given = judges(variant)
         audits = [_timed(lambda r=r: audit(r, given))[0] for r in readings]
         reviews, nodes = [], []

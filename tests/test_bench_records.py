@@ -6,7 +6,7 @@ from bench import records
 
 
 def test_record_bench_measures_audit_and_review_per_hand():
-    result = records.measure(hands=1, python_hands=0)
+    result = records.measure(hands=1, python_hands=0, first=1)
     for variant in records.VARIANTS:
         spread = result[variant]["review_s"]
         assert 0 < spread["median"] <= spread["p95"] <= spread["max"]
