@@ -126,6 +126,26 @@ def table_text(rows: list[Row], machine: dict) -> str:
     return "\n".join(lines)
 
 
+def records_rows(result: dict) -> list[Row]:
+    """A game record's review (one double-dummy search per card) and audit, per hand (``bench.records``)."""
+    from .records import VARIANTS
+    rows: list[Row] = []
+    for variant in VARIANTS:
+        r = result[variant]
+        rows.append((f"record review per hand, {variant}, compiled search (CPU s, median of {result['hands']} "
+                     "random-play hands; p95, max)", f"{r['review_s']['median']:.2f}", "-",
+                     f"p95 {r['review_s']['p95']:.2f}, max {r['review_s']['max']:.2f}", "reported"))
+        rows.append(("  search nodes per hand (median; p95)", f"{r['nodes']['median']:,.0f}", "-",
+                     f"p95 {r['nodes']['p95']:,.0f}", "context"))
+        rows.append(("  record audit per hand (CPU ms, median; p95)", f"{r['audit_s']['median'] * 1000:.1f}", "-",
+                     f"p95 {r['audit_s']['p95'] * 1000:.1f}", "reported"))
+    python = result["python"]
+    rows.append(("record review in the Python search (a house rule's, in the service) within one request's budget: "
+                 "share of the hand's cards reviewed", ", ".join(f"{s:.0%}" for s in python["share"]), "-",
+                 ", ".join(f"{s:.1f} s" for s in python["seconds"]), "reported"))
+    return rows
+
+
 def _solve_rows(raw: dict, args: argparse.Namespace) -> list[tuple[str, str, str, str, str]]:
     """The double-dummy solver against DDS (endplay) and the claim latency against /v1/score."""
     from . import solve
@@ -165,9 +185,10 @@ def main() -> None:
     parser.add_argument("--process-rounds", type=int, default=3, help="rounds of the whole-process runs")
     parser.add_argument("--api-seconds", type=int, default=15, help="wrk time of each endpoint and setting")
     parser.add_argument("--skip", nargs="*", default=[],
-                        choices=["simulation", "process", "replay", "api", "startup", "solve"])
+                        choices=["simulation", "process", "replay", "api", "startup", "solve", "records"])
     parser.add_argument("--solve-deals", type=int, default=100, help="full deals timed against DDS (60 s cap each)")
     parser.add_argument("--process-deals", type=int, default=20, help="full deals solved by whole processes")
+    parser.add_argument("--record-hands", type=int, default=20, help="hands reviewed per variant (bench.records)")
     parser.add_argument("--json", help="also write the raw results here")
     args = parser.parse_args()
     rows: list[Row] = []
@@ -194,6 +215,10 @@ def main() -> None:
         raw["startup"] = {"compile_all": startup.compile_all(), "cli_help": startup.cli_help()}
         rows += startup_rows(raw["startup"])
     rows += _solve_rows(raw, args)
+    if "records" not in args.skip:
+        from . import records
+        raw["records"] = records.measure(args.record_hands)
+        rows += records_rows(raw["records"])
 
     raw["machine"]["load_after"] = os.getloadavg()
     print(table_text(rows, raw["machine"]))

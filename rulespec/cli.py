@@ -415,6 +415,121 @@ for _kind, _summary in (("solve", "Double-dummy tricks for each side from a posi
     _solve_command(_kind, _summary)
 
 
+def _read_record(path: str, fmt: str | None):
+    """A record file (``-``: stdin) read with the command line's limits; exit 2 when it cannot be read."""
+    from .errors import RecordFileError
+    from .records import FILE_LIMITS, read_records
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read(FILE_LIMITS.bytes + 1)
+        else:
+            with open(path, "rb") as handle:
+                data = handle.read(FILE_LIMITS.bytes + 1)
+        return read_records(data, fmt, name=path if path != "-" else "")
+    except OSError as exc:
+        fail(f"{path}: cannot read: {exc.strerror}")
+    except RecordFileError as exc:
+        fail(f"{path}: {exc}")
+
+
+def _record_judges(variant: str | None):
+    from .app.recorded import judges
+    try:
+        return judges(variant, allow_paths=True)
+    except InputError as exc:
+        _fail_on_input(exc)
+
+
+_RECORD_FORMAT = click.option("--format", "fmt", type=click.Choice(["ptn", "pbn", "json"]), default=None,
+                              help="The record's format (default: from the file name, else from its text).")
+_RECORD_VARIANT = click.option("--variant", default=None,
+                               help="Judge every hand under this variant (id or path); default: the record's own "
+                                    "options or variant, else standard.")
+
+
+@main.command()
+@click.argument("record")
+@_RECORD_VARIANT
+@_RECORD_FORMAT
+@click.option("--json", "as_json", is_flag=True, help="Print the audit as JSON (the answer of POST /v1/audit).")
+def audit(record: str, variant: str | None, fmt: str | None, as_json: bool) -> None:
+    """Replay each hand of a game RECORD (PTN, PBN or JSON lines; - for stdin) under a variant: the first
+    irregular card with its rule, each trick's winner, each hand's score, the running game score, and every
+    hand whose recorded score differs.  Exit 1 when a hand is irregular, not replayed or scored otherwise."""
+    from .app.audit import audit as run_audit
+    from .app.recordtext import audit_text
+    from .app.recorded import refuse_unread
+    reading = _read_record(record, fmt)
+    try:
+        refuse_unread(reading)
+        result = run_audit(reading, _record_judges(variant))
+    except InputError as exc:
+        _fail_on_input(exc)
+    click.echo(json.dumps(result, indent=2, ensure_ascii=False) if as_json
+               else "\n".join(audit_text(result, record)))
+    s = result["summary"]
+    sys.exit(1 if s["irregular"] or s["not_replayed"] or s["score_differs"] or reading.problems else 0)
+
+
+@main.command()
+@click.argument("record")
+@_RECORD_VARIANT
+@_RECORD_FORMAT
+@click.option("--hand", "hands", type=click.IntRange(min=1), multiple=True, help="Review only this hand (repeatable).")
+@click.option("--nodes", type=click.IntRange(min=1), default=None, help="Stop after this many search nodes.")
+@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Stop after this many seconds of search.")
+@click.option("--json", "as_json", is_flag=True, help="Print the review as JSON (the answer of POST /v1/review).")
+def review(record: str, variant: str | None, fmt: str | None, hands: tuple[int, ...], nodes: int | None,
+           seconds: float | None, as_json: bool) -> None:
+    """Card by card through a game RECORD: the double-dummy value before and after each card under the
+    variant, and the cards that cost a trick, a nil or the contract, each with its position as a /v1/solve
+    body (no search budget unless --nodes or --seconds is given)."""
+    from .app.claims import allowance
+    from .app.recordtext import review_text
+    from .app.recorded import refuse_unread
+    from .app.review import review as run_review
+    reading = _read_record(record, fmt)
+    try:
+        refuse_unread(reading)
+        with allowance(nodes, seconds, compiles=True):
+            result = run_review(reading, _record_judges(variant), set(hands) or None, load_compiled=True)
+    except InputError as exc:
+        _fail_on_input(exc)
+    click.echo(json.dumps(result, indent=2, ensure_ascii=False) if as_json
+               else "\n".join(review_text(result, record)))
+
+
+@main.command()
+@click.argument("record")
+@click.option("--to", "to", type=click.Choice(["ptn", "pbn"]), required=True, help="The format to write.")
+@_RECORD_VARIANT
+@_RECORD_FORMAT
+@click.option("--out", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Write here (default: standard output).")
+def convert(record: str, to: str, variant: str | None, fmt: str | None, out: str | None) -> None:
+    """Write the hands of RECORD (PTN, PBN, a deals file, `simulate --out` hand records, a /v1/score body)
+    as PBN or PTN; the play is put in order under the record's own rules (else --variant, else standard).
+    Hands that cannot be read or written are named on stderr (exit 1)."""
+    from .app.recorded import convert as run_convert, refuse_unread
+    reading = _read_record(record, fmt)
+    try:
+        refuse_unread(reading)
+        text, problems = run_convert(reading, _record_judges(variant), to)
+    except InputError as exc:
+        _fail_on_input(exc)
+    for p in problems:
+        where = " ".join(str(x) for x in (f"{record}:{p['line']}" if p.get("line") else record,
+                                          f"[{p['tag']}]" if p.get("tag") else "", p.get("path") or "") if x)
+        click.echo(f"{where}: {p['message']}", err=True)
+    if out:
+        with open(out, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    else:
+        click.echo(text, nl=False)
+    sys.exit(1 if problems else 0)
+
+
 @main.command()
 @click.option("--clauses", "clauses", type=click.Path(file_okay=False), default=None,
               help="Folder of clause indexes (default: the bundled rulespec/data/corpus/clauses).")

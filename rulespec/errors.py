@@ -20,7 +20,9 @@ where one can be made::
     ├── SituationError        a command-line situation option (option)
     ├── FileError             an input file (file, line)
     │   ├── ScenarioFileError a scenario (test case) file
-    │   └── DealFileError     a deal or deals file
+    │   ├── DealFileError     a deal or deals file
+    │   └── RecordFileError   a game record file that cannot be read at all (size, format)
+    ├── RecordError           one game record, or a part of it, that cannot be read (path)
     ├── DiffError             a differential run's set-up
     ├── VerifyError           a verification request
     └── EngineError           another Spades engine that cannot be loaded or driven (conformance)
@@ -149,6 +151,19 @@ class ScenarioFileError(FileError):
 
 class DealFileError(FileError):
     """A deal (or deals file) that cannot be read."""
+
+
+class RecordFileError(FileError):
+    """A game record file that cannot be read at all: too large, not text, or of no format known here."""
+
+
+class RecordError(RulespecError):
+    """One hand of a game record that cannot be read; ``path`` locates the problem inside it (a JSON path
+    such as ``play[3][2]``, or empty for the whole hand)."""
+
+    def __init__(self, message: str, path: str = ""):
+        self.message, self.path = message, path
+        super().__init__(f"{path}: {message}" if path else message)
 
 
 class JitUnavailable(RuntimeError):

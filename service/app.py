@@ -21,6 +21,7 @@ from .fastpath import DisputeFastPath
 from .openapi import build_spec
 from .page import page as dispute_page
 from .problems import ApiProblem, register_error_handlers
+from .records import records
 from .reports import reports
 
 MAX_ANSWER_BYTES = 8 * 1024 * 1024
@@ -76,6 +77,7 @@ def create_app(config: Mapping | None = None) -> Flask:
     page: list[str] = []    # the API page, rendered on first request (its examples ask the app itself)
     register_error_handlers(app)
     app.register_blueprint(v1)
+    app.register_blueprint(records)    # /v1/audit, /v1/review
     app.register_blueprint(dispute_page)
     app.register_blueprint(reports)
 

@@ -19,6 +19,29 @@ rules:
   nil.made: 75 @ house §Nil
 """
 
+# examples/records/renege.pbn, written by this project (tests/test_records_files.py keeps the two the same)
+RENEGE_RECORD = """[Event "spades-rulespec example: East does not follow suit at trick 5"]
+[Dealer "N"]
+[Deal "N:AQ63.K642.AT9.J7 J8..KQ8653.Q9642 KT954.AQJ53.72.3 72.T987.J4.AKT85"]
+[Variant "standard"]
+[Auction "E"]
+3 3 2 4
+[Play "E"]
+D6 D7 DJ DA
+D5 D2 D4 DT
+C9 C3 C8 C7
+C4 ST C5 CJ
+DK S9 S2 S3
+D3 H5 H7 H2
+C2 SK CK S6
+S8 HA H9 H6
+CQ S5 CT HK
+SJ S4 S7 SQ
+D8 HJ HT SA
+DQ HQ CA D9
+C6 H3 H8 H4
+"""
+
 
 @dataclass(frozen=True)
 class Example:
@@ -69,6 +92,10 @@ EXAMPLES = [
              "claim": {"side": "NS", "tricks": 2}}),
     Example("nil", "POST", "/v1/nil", "Can South stay nil to the end?",
             {"variant": "standard", "leader": "N", "broken": True, "hands": _ENDING, "nil": "S"}),
+    Example("audit", "POST", "/v1/audit", "Check a recorded hand: East did not follow suit at trick 5",
+            {"record": RENEGE_RECORD}),
+    Example("review", "POST", "/v1/review", "Which cards of the last tricks cost a trick?",
+            {"record": RENEGE_RECORD, "variant": "three-trick-renege", "budget": {"nodes": 3000}}),
     Example("diff", "POST", "/v1/diff", "A small differential run",
             {"variants": ["standard", "classic"], "deals": 5, "seed": "7", "policies": ["random"]}),
 ]

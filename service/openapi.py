@@ -425,6 +425,7 @@ def _solve_paths() -> dict:
 
 def build_spec(max_deals: int, time_limit: float, max_bytes: int) -> dict:
     """The OpenAPI 3.1 document for an app with these limits."""
+    from .recordschema import record_paths, record_schemas   # (it builds on this module's helpers)
     paths: dict = {
         "/healthz": {"get": {"summary": "Liveness", "operationId": "healthz",
                              "responses": {**_ok(obj({"status": {"const": "ok"}}, ("status",)), "the service is up"),
@@ -479,6 +480,6 @@ def build_spec(max_deals: int, time_limit: float, max_bytes: int) -> dict:
                                 f"≤ {max_bytes} bytes, JSON nesting ≤ {MAX_DEPTH}, ≤ {MAX_VARIANTS} variants "
                                 f"per request, ≤ {MAX_INLINE_RULES} inline rules, rule text ≤ {MAX_RULE_CHARS} "
                                 f"characters, diff ≤ {max_deals} deals and ≤ {time_limit} s."},
-        "paths": {**paths, **_solve_paths()},
-        "components": {"schemas": _schemas(max_deals, time_limit)},
+        "paths": {**paths, **_solve_paths(), **record_paths(_post)},
+        "components": {"schemas": {**_schemas(max_deals, time_limit), **record_schemas()}},
     }

@@ -30,6 +30,7 @@ MAX_VARIANTS = 8
 MAX_ABLATIONS = 32     # differing rules swapped (each into both variants) per pair of variants in compare
 MAX_PAIRS = 32         # pairs of them swapped together, for a difference no single rule moves
 MAX_SCORED_HANDS = 20_000   # hands one comparison may score, its rule swaps included (its worst case)
+CardHook = Callable[[E.HandState, int, str], None]    # (the hand before the card, the card, its field)
 
 
 # --------------------------------------------------------------------------- variants
@@ -344,10 +345,11 @@ def _validate_bids(rs: Ruleset, bids: list[E.Bid], scores, bags, dealer: int | N
                              r["rule"], r["cite"])
 
 
-def _replay(rs: Ruleset, req: Mapping, irregular: list[dict]) -> tuple[list[int], list[int], tuple | None, int]:
+def _replay(rs: Ruleset, req: Mapping, irregular: list[dict], on_card: CardHook | None = None
+            ) -> tuple[list[int], list[int], tuple | None, int]:
     """Derive tricks per seat, reneges, the last trick and the number of unplayed
     tricks (a forfeit renege ends the hand) from a full deal and card play; each
-    irregular card that is not refused goes to ``irregular``."""
+    irregular card that is not refused goes to ``irregular``; ``on_card`` sees the state before each card."""
     dealer = _seat(_get(req, "dealer", ""), "dealer")
     seen: dict = {}
     hands = _per_seat(req["deal"], "deal", lambda v, f: C.mask_of(_cards(v, f, rs, seen)))
@@ -360,7 +362,10 @@ def _replay(rs: Ruleset, req: Mapping, irregular: list[dict]) -> tuple[list[int]
     reneges: list[int] = []
     forfeit = rs.params["renege.mode"] == "forfeit"
     for value, field in _flat_play(req.get("play")):
-        _replay_card(state, _card(value, field, rs), field, reneges, irregular)
+        card = _card(value, field, rs)
+        if on_card is not None:
+            on_card(state, card, field)
+        _replay_card(state, card, field, reneges, irregular)
         if len(state.trick) == 4:
             state.finish_trick()
             if reneges and forfeit:
@@ -419,14 +424,15 @@ def _card_refusal(rs: Ruleset, state: E.HandState, seat: int, card: int, rule: d
     return f"{R.SEAT_NAMES[C.SEATS[seat]]}: " + R.reason(rule["rule"], facts, refused=True, case=case)
 
 
-def answer_score(rs: Ruleset, req: Mapping) -> dict:
-    """Score one hand: points line by line with citations, new totals, and the game's state."""
+def answer_score(rs: Ruleset, req: Mapping, on_card: CardHook | None = None) -> dict:
+    """Score one hand: points line by line with citations, new totals, and the game's state (``on_card``: a
+    replayed play's hook, called with the hand's state before each card, as ``app.audit`` follows it)."""
     bids = _per_seat(_get(req, "bids", ""), "bids", _bid)
     scores, bags = _before(req)
     dealer = _seat(req["dealer"], "dealer") if req.get("dealer") is not None else None
     _validate_bids(rs, bids, scores, bags, dealer)
     irregular: list[dict] = []
-    tricks, reneges, last = _hand_tricks(rs, req, bids, irregular)
+    tricks, reneges, last = _hand_tricks(rs, req, bids, irregular, on_card)
     reneges += _renege_events(req)
     try:
         results = E.score_hand(rs, bids, tricks, scores, bags, reneges, last)
@@ -465,8 +471,8 @@ def _target_case(rs: Ruleset, step: dict, scores: tuple[int, int], bags: tuple[i
     return "not_past" if past else None
 
 
-def _hand_tricks(rs: Ruleset, req: Mapping, bids: list[E.Bid], irregular: list[dict]
-                 ) -> tuple[list[int], list[int], tuple | None]:
+def _hand_tricks(rs: Ruleset, req: Mapping, bids: list[E.Bid], irregular: list[dict],
+                 on_card: CardHook | None = None) -> tuple[list[int], list[int], tuple | None]:
     """Tricks per seat, the reneges found and the last trick: replayed from the deal and play (the
     irregular cards found go to ``irregular``), or as given."""
     size = rs.params["deal.hand_size"]
@@ -475,7 +481,7 @@ def _hand_tricks(rs: Ruleset, req: Mapping, bids: list[E.Bid], irregular: list[d
             raise InputError("give either tricks per seat or the deal and play, not both", "tricks")
         if req.get("deal") is None or req.get("play") is None:
             raise InputError("the deal and the play go together", "deal" if req.get("deal") is None else "play")
-        tricks, reneges, last, unplayed = _replay(rs, req, irregular)
+        tricks, reneges, last, unplayed = _replay(rs, req, irregular, on_card)
         return (_fill_dead_hand(tricks, unplayed, reneges, bids) if unplayed else tricks), reneges, last
     tricks = _per_seat(_get(req, "tricks", ""), "tricks", lambda v, f: _int(v, f, 0, size))
     if sum(tricks) != size:
