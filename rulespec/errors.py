@@ -170,6 +170,10 @@ class JitUnavailable(RuntimeError):
     """numba is not installed (or cannot be imported) here, or there is no folder for its cache."""
 
 
+class ProcedureError(RulespecError):
+    """The lowered form of the hand (or a rule put into it) cannot be written for a back end: what and where."""
+
+
 class NativeRuleError(RulespecError):
     """A variant the compiled scalar engine cannot run: one of its rules (``rule``) uses a construct
     that has no equivalent in numba's typed subset (or a step of its hand is not supported there)."""

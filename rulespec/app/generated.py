@@ -32,9 +32,9 @@ def _array(rs: Ruleset) -> str:
 
 
 def _search(rs: Ruleset) -> str:
-    from ..solve.search import Rules, _rules_source
+    from ..solve.search import Rules, rules_source
     return "# The double-dummy search's card play, the Python search (solve.search).\n" + \
-        _rules_source(rs, Rules(rs).partition)
+        rules_source(rs, Rules(rs).partition)
 
 
 def _native_search(rs: Ruleset) -> str:

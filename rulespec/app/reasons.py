@@ -23,6 +23,7 @@ from functools import lru_cache
 
 from ..core import cards as C
 from ..core.schema import BOOL, INT, SLOTS
+from ..game.scoring import Wording, line_words
 
 SEAT_NAMES = dict(zip(C.SEATS, ("North", "East", "South", "West")))
 _SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -370,42 +371,19 @@ def line_reason(rule: str, team: str, points: int, facts: Facts, bids: tuple[str
     return reason(rule, hand_facts(rule, team, points, hand_detail(rule, dict(facts), bids)))
 
 
-def _overtricks(n: int) -> str:
-    return f"{n} overtrick, a trick won beyond the bid" if n == 1 else f"{n} overtricks, tricks won beyond the bid"
+def _overtricks(n: int, per: int) -> str:
+    beyond = "1 overtrick, a trick won beyond the bid" if n == 1 else f"{n} overtricks, tricks won beyond the bid"
+    return f"{beyond}, at {per} each"
+
+
+# the score lines' facts in a player's words (the engine's short note is ``scoring.SHORT``)
+PLAIN = Wording(lambda seat: SEAT_NAMES[C.SEATS[seat]], lambda card: pretty(C.card_name(card)), _overtricks,
+                lambda made: "")
 
 
 def hand_detail(rule: str, facts: Mapping, bids: Sequence[str]) -> str:
-    """A score line's facts in a player's words: "North bid nil, took 1"; a rule with no words of its own here
-    reads by its declaration's ``Slot.words``."""
-    seat = SEAT_NAMES[C.SEATS[facts["seat"]]] if "seat" in facts else ""
-    if rule == "renege.transfer_tricks":
-        moved = facts["moved"]
-        return f"{abs(moved)} trick(s) " + ("given to the opponents for a renege by this side" if moved < 0
-                                            else "received for a renege by the opponents")
-    if rule in _CONTRACT_RULES:
-        renege = (f" (renege by {'this' if facts['offender'] else 'the other'} side)"
-                  if facts["offender"] or facts["victim"] else "")
-        return f"{'blind ' if facts['blind'] else ''}bid {facts['contract']}, took {facts['won']}{renege}"
-    if rule == "scoring.overtrick_points":
-        both_nil = "" if facts["contract"] else " (both partners bid nil: a contract of 0)"
-        return f"{_overtricks(facts['over'])}, at {facts['per']} each{both_nil}"
-    if rule in _NIL_RULES:
-        return f"{seat} bid {bids[facts['seat']]}, took {facts['tricks']}"
-    if rule == "bonus.last_trick":
-        team, cards = facts["team"], facts["cards"]
-        own = ", ".join(f"{SEAT_NAMES[C.SEATS[s]]}{f' bid {bids[s]} and' if nil else ''} played "
-                        f"{pretty(C.card_name(cards[s]))}" for s, nil in zip((team, team + 2), facts["nils"]))
-        return (f"{own}; last trick won by {SEAT_NAMES[C.SEATS[facts['winner']]]} with "
-                f"{pretty(C.card_name(facts['card']))}")
-    if rule == "renege.victim_bags":
-        return f"{facts['bags']} overtrick(s) not counted as bags"
-    if rule == "bags.penalty":
-        return f"{facts['total']} bags reach the limit of {facts['limit']}"
-    return SLOTS[rule].words.format_map({**facts, "seat": seat}) if SLOTS[rule].words else ""
-
-
-_CONTRACT_RULES = frozenset({"scoring.made", "scoring.set", "blind_bid.made", "blind_bid.set"})
-_NIL_RULES = frozenset({"nil.made", "nil.failed", "blind_nil.made", "blind_nil.failed"})
+    """A score line's facts in a player's words: "North bid nil, took 1"."""
+    return line_words(rule, facts, bids, PLAIN)
 
 
 @lru_cache(maxsize=4096)

@@ -24,10 +24,10 @@ from collections.abc import Callable
 import numpy as np
 
 from ..core.schema import BID_KINDS, CONTEXTS
-from ..errors import DeadEndError, GameError
+from ..errors import DeadEndError, GameError, ProcedureError
 from ..model.ruleset import Ruleset, per_ruleset
 from ..procedure import lang
-from ..procedure.form import Lowering, ProcedureError, Target, form, names_in
+from ..procedure.form import Lowering, Target, form, names_in
 from .vector import vector_rules
 
 _TABLES = frozenset({"_SUIT", "_SM", "_POW", "_KIND_NAME"})
@@ -75,6 +75,7 @@ class _Vectorize:
                 return
 
     def _mark(self, body: list[ast.stmt], masked: bool) -> None:
+        """The names ``body`` gives a value that may differ by row (``masked``: it runs for some rows only)."""
         for stmt in body:
             if isinstance(stmt, ast.If):
                 inner = masked or not self.same(stmt.test)
@@ -85,12 +86,13 @@ class _Vectorize:
                     self.perrow.add(stmt.target.id)
                 self._mark(stmt.body, masked)
             elif isinstance(stmt, (ast.Assign, ast.AugAssign)):
-                value = stmt.value
-                for target in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]):
-                    for name in (t.id for t in ast.walk(target) if isinstance(t, ast.Name) and
-                                 isinstance(t.ctx, ast.Store)):
-                        if masked or not self.same(value) or isinstance(target, ast.Tuple):
-                            self.perrow.add(name)
+                self._mark_assign(stmt, masked)
+
+    def _mark_assign(self, stmt: ast.Assign | ast.AugAssign, masked: bool) -> None:
+        for target in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]):
+            if masked or not self.same(stmt.value) or isinstance(target, ast.Tuple):
+                self.perrow.update(t.id for t in ast.walk(target) if isinstance(t, ast.Name)
+                                   and isinstance(t.ctx, ast.Store))
 
     def same(self, node: ast.expr) -> bool:
         """Whether ``node`` has one value for every row."""
@@ -116,32 +118,39 @@ class _Vectorize:
         return out
 
     def stmt(self, stmt: ast.stmt, mask: str | None) -> list[ast.stmt]:
+        """A statement in array terms, under ``mask`` (the name of the rows it runs for; None: every row)."""
         if isinstance(stmt, ast.AugAssign):
-            load = _as_load(stmt.target)
-            stmt = ast.Assign([stmt.target], ast.BinOp(load, stmt.op, stmt.value))
+            stmt = ast.Assign([stmt.target], ast.BinOp(_as_load(stmt.target), stmt.op, stmt.value))
         if isinstance(stmt, ast.Assign):
             return self.assign(stmt.targets[0], self.expr(stmt.value), mask)
         if isinstance(stmt, ast.If):
             return self.if_(stmt, mask)
         if isinstance(stmt, ast.For):
-            if not self.same(stmt.iter):
-                raise ProcedureError(f"{self.node.name}: a loop over values that differ from hand to hand")
-            self.defined.add(stmt.target.id)
-            return [ast.For(stmt.target, self.expr(stmt.iter), self.block(stmt.body, mask) or [ast.Pass()], [])]
+            return self._for(stmt, mask)
         if isinstance(stmt, ast.Return):
             if mask is not None:
                 raise ProcedureError(f"{self.node.name}: a return where only some hands are")
             return [ast.Return(self.expr(stmt.value))]
-        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and _called(stmt.value) == "fail":
-            args = [ast.Name(mask, ast.Load()) if mask else ast.Constant(True), *map(self.expr, stmt.value.args)]
-            return [ast.Expr(ast.Call(ast.Name("_fail", ast.Load()), args, []))]
         if isinstance(stmt, ast.Expr):
-            if mask is not None:
-                raise ProcedureError(f"{self.node.name}: a call for its effect where only some hands are")
-            return [ast.Expr(self.expr(stmt.value))]
+            return self._call_stmt(stmt, mask)
         if isinstance(stmt, ast.Pass):
             return []
         raise ProcedureError(f"{self.node.name}: {type(stmt).__name__} has no array form")
+
+    def _for(self, stmt: ast.For, mask: str | None) -> list[ast.stmt]:
+        if not self.same(stmt.iter):
+            raise ProcedureError(f"{self.node.name}: a loop over values that differ from hand to hand")
+        self.defined.add(stmt.target.id)
+        return [ast.For(stmt.target, self.expr(stmt.iter), self.block(stmt.body, mask) or [ast.Pass()], [])]
+
+    def _call_stmt(self, stmt: ast.Expr, mask: str | None) -> list[ast.stmt]:
+        """A call for its effect: ``fail`` for the rows of ``mask``; any other only where every row is."""
+        if isinstance(stmt.value, ast.Call) and _called(stmt.value) == "fail":
+            args = [ast.Name(mask, ast.Load()) if mask else ast.Constant(True), *map(self.expr, stmt.value.args)]
+            return [ast.Expr(ast.Call(ast.Name("_fail", ast.Load()), args, []))]
+        if mask is not None:
+            raise ProcedureError(f"{self.node.name}: a call for its effect where only some hands are")
+        return [ast.Expr(self.expr(stmt.value))]
 
     def assign(self, target: ast.expr, value: ast.expr, mask: str | None) -> list[ast.stmt]:
         if isinstance(target, ast.Tuple):
@@ -214,41 +223,49 @@ class _Vectorize:
         return self.expr(node.value), [self.expr(i) for i in index]
 
     def expr(self, node: ast.expr) -> ast.expr:
+        """An expression in array terms: an operation on values that differ by row as a numpy function."""
         if isinstance(node, ast.Subscript):
             return self.subscript(node, ast.Load())
-        if isinstance(node, ast.BoolOp):
-            values = [self.expr(v) for v in node.values]
-            if all(self.same(v) for v in node.values):
-                return ast.BoolOp(node.op, values)
-            name = "_and" if isinstance(node.op, ast.And) else "_or"
-            result = values[0]
-            for value in values[1:]:
-                result = _call(name, result, value)
-            return result
-        if isinstance(node, ast.UnaryOp):
-            operand = self.expr(node.operand)
-            if isinstance(node.op, ast.Not) and not self.same(node.operand):
-                return _call("_not", operand)
-            return ast.UnaryOp(node.op, operand)
-        if isinstance(node, ast.IfExp):
-            parts = [self.expr(node.test), self.expr(node.body), self.expr(node.orelse)]
-            return ast.IfExp(*parts) if self.same(node.test) else _call("_where", *parts)
         if isinstance(node, ast.Call):
             return self.call(node)
-        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mod, ast.FloorDiv)) and not self.same(node) \
+        writer = self._EXPRESSIONS.get(type(node))
+        return writer(self, node) if writer else node
+
+    def _bool_op(self, node: ast.BoolOp) -> ast.expr:
+        values = [self.expr(v) for v in node.values]
+        if all(self.same(v) for v in node.values):
+            return ast.BoolOp(node.op, values)
+        name = "_and" if isinstance(node.op, ast.And) else "_or"
+        result = values[0]
+        for value in values[1:]:
+            result = _call(name, result, value)
+        return result
+
+    def _unary_op(self, node: ast.UnaryOp) -> ast.expr:
+        operand = self.expr(node.operand)
+        if isinstance(node.op, ast.Not) and not self.same(node.operand):
+            return _call("_not", operand)
+        return ast.UnaryOp(node.op, operand)
+
+    def _if_exp(self, node: ast.IfExp) -> ast.expr:
+        parts = [self.expr(node.test), self.expr(node.body), self.expr(node.orelse)]
+        return ast.IfExp(*parts) if self.same(node.test) else _call("_where", *parts)
+
+    def _bin_op(self, node: ast.BinOp) -> ast.expr:
+        if isinstance(node.op, (ast.Mod, ast.FloorDiv)) and not self.same(node) \
                 and isinstance(node.right, ast.Constant) and type(node.right.value) is int and node.right.value > 0:
             return _by_constant(self.expr(node.left), node.op, node.right.value)
-        if isinstance(node, (ast.BinOp, ast.Compare, ast.Tuple)):
-            node = _copy_fields(node)
-            for field in ("left", "right"):
-                if hasattr(node, field):
-                    setattr(node, field, self.expr(getattr(node, field)))
-            if isinstance(node, ast.Compare):
-                node.comparators = [self.expr(c) for c in node.comparators]
-            if isinstance(node, ast.Tuple):
-                node.elts = [self.expr(e) for e in node.elts]
-            return node
-        return node
+        return ast.BinOp(self.expr(node.left), node.op, self.expr(node.right))
+
+    def _compare(self, node: ast.Compare) -> ast.expr:
+        return ast.Compare(self.expr(node.left), list(node.ops), [self.expr(c) for c in node.comparators])
+
+    def _tuple(self, node: ast.Tuple) -> ast.expr:
+        return ast.Tuple([self.expr(e) for e in node.elts], node.ctx)
+
+    _EXPRESSIONS: dict[type, Callable[[_Vectorize, ast.expr], ast.expr]] = {
+        ast.BoolOp: _bool_op, ast.UnaryOp: _unary_op, ast.IfExp: _if_exp, ast.BinOp: _bin_op,
+        ast.Compare: _compare, ast.Tuple: _tuple}
 
     def call(self, node: ast.Call) -> ast.expr:
         name = _called(node)
@@ -321,14 +338,6 @@ def _as_load(node: ast.expr) -> ast.expr:
     if isinstance(node, ast.Name):
         return ast.Name(node.id, ast.Load())
     return node
-
-
-def _copy_fields(node: ast.expr) -> ast.expr:
-    new = node.__class__.__new__(node.__class__)
-    for field in node._fields:
-        value = getattr(node, field, None)
-        setattr(new, field, list(value) if isinstance(value, list) else value)
-    return new
 
 
 def _calls(body: list[ast.stmt]) -> bool:

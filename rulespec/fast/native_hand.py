@@ -41,6 +41,10 @@ def _fail(code, value):
     if code == {lang.NO_BID}:
         raise DeadEndError("{lang.FAILURES[lang.NO_BID]}", "bids")
     raise GameError("{lang.FAILURES[lang.RENEGE_UNDEFINED]}", "events", "renege.mode")
+
+
+popcount = _cnt          # the helpers under the names the template gives them (``templates/names.py``)
+lowest_card = _tz
 '''
 
 
@@ -75,7 +79,7 @@ def _constants(rs: Ruleset) -> str:
     power = tables["_POW"]
     lines = [f"SIZE = {size!r}\n", f"_BELOW = {min(power or (0,)) - 1}\n", f"_ABOVE = {max(power or (0,)) + 1}\n"]
     lines += [_array(name, tables[name]) for name in TABLES]
-    lines.append(_array("_PACK", C.card_list(rs.deck)))
+    lines.append(_array("PACK", C.card_list(rs.deck)))
     return "".join(lines)
 
 

@@ -2,7 +2,7 @@
 explanation lines: the words of each score line from the facts the score notes."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..core import cards as C
@@ -29,43 +29,77 @@ class TeamResult:
                 "bags": self.bags, "lines": self.lines}
 
 
-def _words(rule: str, facts: dict, bids: Sequence[Bid]) -> tuple[str, str | None]:
-    """A score line's short note from its facts, and the rule besides its own that decided it."""
-    if rule == "renege.transfer_tricks":
-        moved = facts["moved"]
-        way = ("given to the opponents for a renege by this side" if moved < 0
-               else "received for a renege by the opponents")
-        return f"{abs(moved)} trick(s) {way}", "renege.mode"
-    if rule in _CONTRACT_RULES:
-        why = (f"{'blind ' if facts['blind'] else ''}bid {facts['contract']}, took {facts['won']}: "
-               f"{'made' if facts['made'] else 'set'}")
-        if facts["offender"] or facts["victim"]:
-            return why + f" (renege by {'this' if facts['offender'] else 'the other'} side)", "renege.mode"
-        return why, None
-    if rule == "scoring.overtrick_points":
-        why = f"{facts['over']} overtrick(s) x {facts['per']}"
-        if not facts["contract"]:
-            why += " (both partners bid nil: a contract of 0)"
-        return why, "nil.tricks_bags" if facts["nil_tricks"] else None
-    if rule in _NIL_RULES:
-        seat = facts["seat"]
-        return f"{C.SEATS[seat]} bid {bids[seat]}, took {facts['tricks']}", None
-    if rule == "bonus.last_trick":        # the side's own cards (a nil bidder's said so), then who won the trick
-        team, cards = facts["team"], facts["cards"]
-        own = ", ".join(f"{C.SEATS[s]}{f' bid {bids[s]} and' if nil else ''} played {C.card_name(cards[s])}"
-                        for s, nil in zip((team, team + 2), facts["nils"]))
-        return f"{own}; last trick won by {C.SEATS[facts['winner']]} with {C.card_name(facts['card'])}", None
-    if rule == "renege.victim_bags":
-        return f"{facts['bags']} overtrick(s) not counted as bags", None
-    if rule == "bags.penalty":
-        return f"{facts['total']} bags reach the limit of {facts['limit']}", None
-    words = SLOTS[rule].words        # a slot with no words here: its declaration's
-    return (words.format_map({**facts, "seat": C.SEATS[facts["seat"]]} if "seat" in facts else facts)
-            if words else ""), None
+@dataclass(frozen=True)
+class Wording:
+    """How a score line's words name its facts: a seat, a card, the overtricks, a contract's outcome."""
+    seat: Callable[[int], str]
+    card: Callable[[int], str]
+    overtricks: Callable[[int, int], str]       # (overtricks, points each)
+    outcome: Callable[[bool], str]              # made or set, after "bid 4, took 5"
 
 
-_CONTRACT_RULES = frozenset({"scoring.made", "scoring.set", "blind_bid.made", "blind_bid.set"})
-_NIL_RULES = frozenset({"nil.made", "nil.failed", "blind_nil.made", "blind_nil.failed"})
+SHORT = Wording(lambda seat: C.SEATS[seat], C.card_name, lambda n, per: f"{n} overtrick(s) x {per}",
+                lambda made: ": made" if made else ": set")
+
+
+def _transfer(facts: Mapping, bids: Sequence[str], w: Wording) -> str:
+    way = "given to the opponents for a renege by this side" if facts["moved"] < 0 else \
+        "received for a renege by the opponents"
+    return f"{abs(facts['moved'])} trick(s) {way}"
+
+
+def _contract(facts: Mapping, bids: Sequence[str], w: Wording) -> str:
+    renege = f" (renege by {'this' if facts['offender'] else 'the other'} side)" \
+        if facts["offender"] or facts["victim"] else ""
+    return f"{'blind ' if facts['blind'] else ''}bid {facts['contract']}, took {facts['won']}" \
+           f"{w.outcome(facts['made'])}{renege}"
+
+
+def _overtricks(facts: Mapping, bids: Sequence[str], w: Wording) -> str:
+    return w.overtricks(facts["over"], facts["per"]) + \
+        ("" if facts["contract"] else " (both partners bid nil: a contract of 0)")
+
+
+def _nil(facts: Mapping, bids: Sequence[str], w: Wording) -> str:
+    return f"{w.seat(facts['seat'])} bid {bids[facts['seat']]}, took {facts['tricks']}"
+
+
+def _last_trick(facts: Mapping, bids: Sequence[str], w: Wording) -> str:
+    """The side's own cards (a nil bidder's said so), then who won the trick with what."""
+    team, cards = facts["team"], facts["cards"]
+    own = ", ".join(f"{w.seat(s)}{f' bid {bids[s]} and' if nil else ''} played {w.card(cards[s])}"
+                    for s, nil in zip((team, team + 2), facts["nils"]))
+    return f"{own}; last trick won by {w.seat(facts['winner'])} with {w.card(facts['card'])}"
+
+
+_PHRASES: dict[str, Callable[[Mapping, Sequence[str], Wording], str]] = {
+    "renege.transfer_tricks": _transfer,
+    **dict.fromkeys(("scoring.made", "scoring.set", "blind_bid.made", "blind_bid.set"), _contract),
+    "scoring.overtrick_points": _overtricks,
+    **dict.fromkeys(("nil.made", "nil.failed", "blind_nil.made", "blind_nil.failed"), _nil),
+    "bonus.last_trick": _last_trick,
+    "renege.victim_bags": lambda facts, bids, w: f"{facts['bags']} overtrick(s) not counted as bags",
+    "bags.penalty": lambda facts, bids, w: f"{facts['total']} bags reach the limit of {facts['limit']}",
+}
+
+
+def line_words(rule: str, facts: Mapping, bids: Sequence[str], w: Wording = SHORT) -> str:
+    """A score line's words from the facts its note gives (``procedure/scoring``) and the four bids in words;
+    a line with no phrase here reads by its slot's declared ``words``, its seat named as ``w`` names seats."""
+    if rule in _PHRASES:
+        return _PHRASES[rule](facts, bids, w)
+    words = SLOTS[rule].words
+    return words.format_map({**facts, "seat": w.seat(facts["seat"])} if "seat" in facts else facts) if words else ""
+
+
+def _decided_by(rule: str, facts: Mapping) -> str | None:
+    """The rule besides the line's own whose value decided it (a renege's mode, whether a nil's tricks are bags)."""
+    if rule == "renege.transfer_tricks" or (rule in _PHRASES and _PHRASES[rule] is _contract
+                                            and (facts["offender"] or facts["victim"])):
+        return "renege.mode"
+    if rule == "scoring.overtrick_points" and facts["nil_tricks"]:
+        return "nil.tricks_bags"
+    return None
 
 
 class _Lines:
@@ -73,13 +107,13 @@ class _Lines:
     and every other rule whose value decided it; the facts of each line (``facts``) beside them."""
 
     def __init__(self, rs: Ruleset, bids: Sequence[Bid]):
-        self.rs, self.bids = rs, bids
+        self.rs, self.words = rs, tuple(str(b) for b in bids)
         self.lines: list[dict] = []
         self.facts: list[dict] = []
 
     def note(self, kind: str, rule: str, points: int, **facts) -> None:
         rs = self.rs
-        why, decided_by = _words(rule, facts, self.bids)
+        why, decided_by = line_words(rule, facts, self.words), _decided_by(rule, facts)
         line = rs.cite(rule)
         line["points"] = points
         line["why"] = why

@@ -5,7 +5,7 @@ variables are named after the rule contexts' names, so each ``rule(...)`` finds 
 """
 from __future__ import annotations
 
-from .lang import BAD_WINNER, NO_RULE, NONE, Note, Same, _SUIT, fail, inline, note, rule
+from .lang import BAD_WINNER, NO_RULE, NONE, Note, Same, fail, inline, note, rule, suit_of
 
 
 @inline
@@ -91,7 +91,7 @@ def play_card(hands, seat, hand, card, trick, trick_seats, trick_cards, trick_le
     trick[trick_position - 1] = card
     trick_seats[trick_position - 1] = seat
     if leading:
-        trick_led_suit = _SUIT[card]
+        trick_led_suit = suit_of(card)
     return trump_broken, played, trick_cards, trick_led_suit
 
 

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from ..core.contexts import param_name
 from ..core.schema import CONTEXTS, SLOTS
-from ..errors import RulespecError
+from ..errors import ProcedureError
 from ..model.ruleset import Ruleset
 
 MODULES = ("card_play", "bidding", "scoring", "whole_hand")
@@ -38,12 +38,8 @@ _EXPRESSIONS = (ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.
                 ast.Subscript, ast.Tuple, ast.keyword, ast.Load, ast.Store, ast.operator, ast.unaryop, ast.boolop,
                 ast.cmpop)
 BUILTINS = frozenset({"range", "min", "max"})
-HOLES = frozenset({"rule", "reads", "note", "fail", "zeros", "popcount"})
+HOLES = frozenset({"rule", "reads", "note", "fail", "zeros", "popcount", "suit_of"})
 CHOICES = frozenset({"choose_bid", "choose_raise", "choose_cards", "choose_card"})
-
-
-class ProcedureError(RulespecError):
-    """The lowered form (or a rule put into it) cannot be written for a back end: what and where."""
 
 
 @dataclass(frozen=True)
@@ -269,13 +265,16 @@ def expander(inline: frozenset[str], external: frozenset[str]) -> _Expander:
 
 class _Explicit(ast.NodeTransformer):
     """``rule("x.y")`` as ``rule("x.y", v1, v2, ...)``: the variables of its context's names, as named where
-    it is written (so that writing the function into another keeps them its own)."""
+    it is written (so that writing the function into another keeps them its own); ``suit_of(c)`` as the
+    ruleset's table ``_SUIT[c]``."""
 
     def __init__(self, fn: Function):
         self.fn = fn
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
         node = self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id == "suit_of" and len(node.args) == 1:
+            return ast.copy_location(ast.Subscript(ast.Name("_SUIT", ast.Load()), node.args[0], ast.Load()), node)
         if isinstance(node.func, ast.Name) and node.func.id == "rule" and len(node.args) == 1:
             name = _literal_text(self.fn, node, "rule")
             if name not in SLOTS:
@@ -487,21 +486,31 @@ def _drop_notes(body: list[ast.stmt], notes: frozenset[str], functions: dict[str
     noted = {name: fn for name, fn in functions.items() if fn.notes and not fn.inline}
     out = []
     for stmt in body:
-        if _is_note(stmt):
+        if _is_note(stmt) or not _drop_block_notes(stmt, notes, functions):
             continue
-        if isinstance(stmt, (ast.If, ast.For)):
-            stmt.body = _drop_notes(stmt.body, notes, functions)
-            stmt.orelse = _drop_notes(stmt.orelse, notes, functions)
-            if not stmt.body and not stmt.orelse:
-                continue
-            if not stmt.body:
-                stmt.body = [ast.Pass()]
-        for node in ast.walk(stmt) if noted else ():
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in noted:
-                callee = noted[node.func.id]
-                node.args = [a for p, a in zip(callee.params, node.args) if p not in callee.notes]
+        if noted:
+            _drop_note_arguments(stmt, noted)
         out.append(stmt)
     return out
+
+
+def _drop_block_notes(stmt: ast.stmt, notes: frozenset[str], functions: dict[str, Function]) -> bool:
+    """An ``if`` or ``for`` without its notes; whether anything of it is left."""
+    if not isinstance(stmt, (ast.If, ast.For)):
+        return True
+    stmt.body = _drop_notes(stmt.body, notes, functions)
+    stmt.orelse = _drop_notes(stmt.orelse, notes, functions)
+    left = bool(stmt.body or stmt.orelse)
+    stmt.body = stmt.body or [ast.Pass()]
+    return left
+
+
+def _drop_note_arguments(stmt: ast.stmt, noted: dict[str, Function]) -> None:
+    """The ``Note`` arguments of ``stmt``'s calls of the functions in ``noted`` left out."""
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in noted:
+            callee = noted[node.func.id]
+            node.args = [a for p, a in zip(callee.params, node.args) if p not in callee.notes]
 
 
 # --------------------------------------------------------------------------- constant folding
@@ -564,29 +573,36 @@ def _fold_block(body: list[ast.stmt]) -> list[ast.stmt]:
     """``body`` folded: an ``if`` on a constant is its taken branch, one with nothing left in either branch is
     gone (its test reads values, it changes none), a loop over nothing is gone."""
     out: list[ast.stmt] = []
-    fold = _Fold()
     for stmt in body:
         if isinstance(stmt, ast.If):
-            stmt.test = fold.visit(stmt.test)
-            if _const(stmt.test):
-                out.extend(_fold_block(stmt.body if stmt.test.value else stmt.orelse))
-                continue
-            stmt.body, stmt.orelse = _fold_block(stmt.body), _fold_block(stmt.orelse)
-            if not stmt.body and not stmt.orelse:
-                continue
-            if not stmt.body:
-                stmt.test, stmt.body, stmt.orelse = ast.UnaryOp(ast.Not(), stmt.test), stmt.orelse, []
+            out.extend(_fold_if(stmt))
         elif isinstance(stmt, ast.For):
-            stmt.iter = fold.visit(stmt.iter)
-            stmt.body = _fold_block(stmt.body) or [ast.Pass()]
-            if isinstance(stmt.iter, ast.Call) and stmt.iter.func.id == "range" and all(map(_const, stmt.iter.args)) \
-                    and not range(*(a.value for a in stmt.iter.args)):
-                continue
-        else:
-            stmt = fold.visit(stmt)
-        if not isinstance(stmt, ast.Pass):
-            out.append(stmt)
+            out.extend(_fold_for(stmt))
+        elif not isinstance(stmt, ast.Pass):
+            out.append(_Fold().visit(stmt))
     return out
+
+
+def _fold_if(stmt: ast.If) -> list[ast.stmt]:
+    """An ``if`` folded: its taken branch where its test is a constant, nothing where both branches are empty."""
+    stmt.test = _Fold().visit(stmt.test)
+    if _const(stmt.test):
+        return _fold_block(stmt.body if stmt.test.value else stmt.orelse)
+    stmt.body, stmt.orelse = _fold_block(stmt.body), _fold_block(stmt.orelse)
+    if not stmt.body and not stmt.orelse:
+        return []
+    if not stmt.body:
+        stmt.test, stmt.body, stmt.orelse = ast.UnaryOp(ast.Not(), stmt.test), stmt.orelse, []
+    return [stmt]
+
+
+def _fold_for(stmt: ast.For) -> list[ast.stmt]:
+    """A loop folded: gone where it runs over a constant empty range."""
+    stmt.iter = _Fold().visit(stmt.iter)
+    stmt.body = _fold_block(stmt.body) or [ast.Pass()]
+    empty = isinstance(stmt.iter, ast.Call) and stmt.iter.func.id == "range" and all(map(_const, stmt.iter.args)) \
+        and not range(*(a.value for a in stmt.iter.args))
+    return [] if empty else [stmt]
 
 
 class _Recording(Target):
@@ -668,36 +684,47 @@ class _Forward:
 
     def stmt(self, stmt: ast.stmt, known: dict[str, ast.expr]) -> ast.stmt:
         if isinstance(stmt, ast.If):
-            stmt.test = self.expr(stmt.test, known)
-            then, other = dict(known), dict(known)
-            stmt.body, stmt.orelse = self.block(stmt.body, then), self.block(stmt.orelse, other)
-            known.clear()
-            known.update({k: v for k, v in then.items() if k in other and ast.dump(other[k]) == ast.dump(v)})
-            return stmt
+            return self._if(stmt, known)
         if isinstance(stmt, ast.For):
-            stmt.iter = self.expr(stmt.iter, known)
-            changed = _assigned(stmt)
-            self._forget(known, changed)
-            inner = dict(known)
-            stmt.body = self.block(stmt.body, inner)
-            self._forget(known, changed)
-            return stmt
+            return self._for(stmt, known)
         for field in ("value", "test"):
             if getattr(stmt, field, None) is not None:
                 setattr(stmt, field, self.expr(getattr(stmt, field), known))
         if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
             self._forget(known, {stmt.target.id})
         elif isinstance(stmt, ast.Assign):
-            for target in stmt.targets:
-                if isinstance(target, ast.Subscript):
-                    target.value = self.expr(target.value, known)
-                    target.slice = self.expr(target.slice, known)
-            (target,) = stmt.targets
-            self._forget(known, _targets(target))
-            if isinstance(target, ast.Name) and (_const(stmt.value) or isinstance(stmt.value, ast.Name)) \
-                    and not (isinstance(stmt.value, ast.Name) and stmt.value.id == target.id):
-                known[target.id] = stmt.value
+            self._assign(stmt, known)
         return stmt
+
+    def _if(self, stmt: ast.If, known: dict[str, ast.expr]) -> ast.stmt:
+        """Both branches from what is known before; after, what both leave the same."""
+        stmt.test = self.expr(stmt.test, known)
+        then, other = dict(known), dict(known)
+        stmt.body, stmt.orelse = self.block(stmt.body, then), self.block(stmt.orelse, other)
+        known.clear()
+        known.update({k: v for k, v in then.items() if k in other and ast.dump(other[k]) == ast.dump(v)})
+        return stmt
+
+    def _for(self, stmt: ast.For, known: dict[str, ast.expr]) -> ast.stmt:
+        """The body from what no pass of the loop changes."""
+        stmt.iter = self.expr(stmt.iter, known)
+        changed = _assigned(stmt)
+        self._forget(known, changed)
+        stmt.body = self.block(stmt.body, dict(known))
+        self._forget(known, changed)
+        return stmt
+
+    def _assign(self, stmt: ast.Assign, known: dict[str, ast.expr]) -> None:
+        """What the assignment's target held is forgotten; a constant or a copy of a name is known after it."""
+        for target in stmt.targets:
+            if isinstance(target, ast.Subscript):
+                target.value = self.expr(target.value, known)
+                target.slice = self.expr(target.slice, known)
+        (target,) = stmt.targets
+        self._forget(known, _targets(target))
+        if isinstance(target, ast.Name) and (_const(stmt.value) or isinstance(stmt.value, ast.Name)) \
+                and not (isinstance(stmt.value, ast.Name) and stmt.value.id == target.id):
+            known[target.id] = stmt.value
 
     @staticmethod
     def _forget(known: dict[str, ast.expr], names: set[str]) -> None:

@@ -15,8 +15,7 @@ ever runs.  What each name means is said once, here:
   with no legal bid, a renege the variant has no rule for); the back end raises its error.
 * ``choose_*``: a decision of the players (the back end's policy): only in ``whole_hand``.
 * ``zeros(n)``: a new array of ``n`` zeros (per hand).  ``popcount(mask)``: the cards in a set.
-* ``_SUIT``, ``_SM``, ``_POW``: the ruleset's card tables (a card's suit for following, each suit's cards,
-  a card's power); tables are indexed, never assigned.
+* ``suit_of(card)``: the suit a card counts in (rule ``card.suit``), from the ruleset's card table.
 
 Decorators: ``@inline`` (the function's body is written into each caller by the back ends that inline),
 ``@distinct`` (pure: the array back end evaluates it once per distinct row of its arguments).
@@ -41,9 +40,6 @@ FAILURES = {
     RENEGE_BOTH: "both partnerships reneged; the variant's forfeit rule covers one offending side",
 }
 
-_SUIT: tuple[int, ...] = ()
-_SM: tuple[int, ...] = ()
-_POW: tuple[int, ...] = ()
 
 
 class Note:
@@ -63,6 +59,11 @@ def rule(name: str):
 def reads(name: str, context_name: str) -> bool:
     """Whether rule ``name`` names ``context_name``."""
     raise NotImplementedError(name)
+
+
+def suit_of(card: int) -> int:
+    """The suit ``card`` counts in (rule ``card.suit``)."""
+    raise NotImplementedError(card)
 
 
 def note(kind: str, *values) -> None:

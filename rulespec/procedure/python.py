@@ -66,14 +66,20 @@ def inline_rule(rs: Ruleset, name: str, context: str, args: Sequence[ast.expr] |
     params = [arg.arg for arg in func.args.args]
     if len(params) != len(CONTEXTS[context]) or len(args) != len(params):
         raise ValueError(f"rule {name}: {len(params)} arguments for the {context} context")
-    for node in ast.walk(func.body[0]):
+    _check_compiled(name, func.body[0], params)
+    values = {p: (ast.Name(a, ast.Load()) if isinstance(a, str) else a) for p, a in zip(params, args)}
+    return _Rename(values).visit(func.body[0].value)
+
+
+def _check_compiled(name: str, body: ast.stmt, params: list[str]) -> None:
+    """Rule ``name``'s compiled source names only its parameters, the rules' helpers and tables, and
+    comprehension variables (else ``ValueError``)."""
+    for node in ast.walk(body):
         if isinstance(node, ast.Attribute):
             raise ValueError(f"rule {name}: unexpected attribute {node.attr!r} in its compiled source")
         if isinstance(node, ast.Name) and not (node.id in params or node.id in _ENV_NAMES
                                                or _LOCAL_NAME.match(node.id)):
             raise ValueError(f"rule {name}: unexpected name {node.id!r} in its compiled source")
-    values = {p: (ast.Name(a, ast.Load()) if isinstance(a, str) else a) for p, a in zip(params, args)}
-    return _Rename(values).visit(func.body[0].value)
 
 
 def inline_text(rs: Ruleset, name: str, names: Sequence[str]) -> str:

@@ -42,6 +42,100 @@ def is_nil(kind):
     return kind == K_NIL or kind == K_BLIND_NIL
 
 
+@inline
+def tricks_of(won, a, b, nil_a, nil_b, adjust, has_contract, offender, victim, team_contract):
+    """The partnership's tricks as the rules count them: its nil bidders', its other partners', all of them,
+    those toward the contract (``adjust``: moved by a transfer renege), whether the contract is made (a forfeit
+    renege decides it: ``offender``, ``victim``), whether overtricks count and how many there are."""
+    team_nil_tricks = (won[a] if nil_a else 0) + (won[b] if nil_b else 0)
+    team_regular_tricks = won[a] + won[b] - team_nil_tricks
+    team_tricks = team_regular_tricks + team_nil_tricks
+    team_won = team_regular_tricks + (team_nil_tricks if rule("nil.tricks_count") else 0) + adjust
+    team_made = has_contract and not offender and (victim or team_won >= team_contract)
+    counts_overtricks = team_made or not (has_contract or offender)
+    beyond = team_regular_tricks + (team_nil_tricks if rule("nil.tricks_bags") else 0) + adjust - team_contract
+    team_overtricks = max(0, beyond) if counts_overtricks else 0
+    return team_nil_tricks, team_regular_tricks, team_tricks, team_won, team_made, counts_overtricks, team_overtricks
+
+
+@inline
+def nils_of(won, a, b, nil_a, nil_b, offender):
+    """The partnership's nil and blind-nil bids, and how many of them succeed (none, after its forfeit renege)."""
+    team_nil_count = (1 if nil_a else 0) + (1 if nil_b else 0)
+    team_nil_made = 0 if offender else (1 if nil_a and won[a] == 0 else 0) + (1 if nil_b and won[b] == 0 else 0)
+    return team_nil_count, team_nil_made
+
+
+@inline
+def last_trick_of(team, a, b, nil_a, nil_b, last_winner, last_cards):
+    """The last trick as the partnership sees it: whether it won it, the winning card, the cards its partners
+    played to it and of those its nil bidders' (cards by seat: ``last_cards``)."""
+    last_trick_won = last_winner % 2 == team
+    last_trick_winning_card = last_cards[last_winner]
+    last_trick_team_cards = (1 << last_cards[a]) | (1 << last_cards[b])
+    last_trick_nil_cards = ((1 << last_cards[a]) if nil_a else 0) | ((1 << last_cards[b]) if nil_b else 0)
+    return last_trick_won, last_trick_winning_card, last_trick_team_cards, last_trick_nil_cards
+
+
+@inline
+def bag_penalties(total):
+    """The points the bags cost (each time they reach the limit) and the bags left after it."""
+    limit = rule("bags.limit")
+    points = 0
+    if limit > 0:
+        hits = 0
+        if rule("bags.carry"):
+            hits = total // limit
+        elif total >= limit:
+            hits = 1
+        for k in range(hits):
+            note("line", "bags.penalty", rule("bags.penalty"), total=total - k * limit, limit=limit)
+        points = hits * rule("bags.penalty")
+        total = total - hits * limit if rule("bags.carry") else (0 if hits > 0 else total)
+    return points, total
+
+
+@inline
+def contract_points(has_contract, offender, victim, team_score, team_bags, opponents_score, opponents_bags,
+                    team_contract, team_blind, team_tricks, team_regular_tricks, team_nil_tricks, team_won, team_made,
+                    team_overtricks, team_nil_count, team_nil_made):
+    """The points of the partnership's contract, made or set (blind or not), and of its overtricks (the rest
+    of its parameters are the ``team_hand`` context's names, which the rules read)."""
+    points = 0
+    if has_contract:
+        if team_blind:
+            points = rule("blind_bid.made") if team_made else rule("blind_bid.set")
+            note("line", "blind_bid.made" if team_made else "blind_bid.set", points, blind=True,
+                 contract=team_contract, won=team_won, made=team_made, offender=offender, victim=victim)
+        else:
+            points = rule("scoring.made") if team_made else rule("scoring.set")
+            note("line", "scoring.made" if team_made else "scoring.set", points, blind=False,
+                 contract=team_contract, won=team_won, made=team_made, offender=offender, victim=victim)
+    per = rule("scoring.overtrick_points") if team_overtricks != 0 else 0
+    if per != 0:
+        points = points + per * team_overtricks
+        note("line", "scoring.overtrick_points", per * team_overtricks, over=team_overtricks, per=per,
+             contract=has_contract, nil_tricks=team_nil_tricks)
+    return points
+
+
+@inline
+def nil_points(seat, player_blind, player_tricks, offender, team_score, team_bags, opponents_score, opponents_bags,
+               team_contract, team_blind, team_tricks, team_regular_tricks, team_nil_tricks, team_won, team_made,
+               team_overtricks, team_nil_count, team_nil_made):
+    """The points of ``seat``'s nil or blind nil (``player_blind``), made if it took no trick and its side did not
+    renege (a forfeit)."""
+    made = player_tricks == 0 and not offender
+    if player_blind:
+        points = rule("blind_nil.made") if made else rule("blind_nil.failed")
+        note("line", "blind_nil.made" if made else "blind_nil.failed", points, seat=seat, blind=True,
+             tricks=player_tricks)
+    else:
+        points = rule("nil.made") if made else rule("nil.failed")
+        note("line", "nil.made" if made else "nil.failed", points, seat=seat, blind=False, tricks=player_tricks)
+    return points
+
+
 def score_team(team: Same, kind, num, won, scores, bags, adjust, offender, victim, has_last: Same, last_winner,
                last_cards):
     """One partnership's hand: its points, the bags it adds, its bags after the hand and its contract.
@@ -59,53 +153,23 @@ def score_team(team: Same, kind, num, won, scores, bags, adjust, offender, victi
                                 opponents_bags)
     nil_a = is_nil(kind[a])
     nil_b = is_nil(kind[b])
-    team_nil_tricks = (won[a] if nil_a else 0) + (won[b] if nil_b else 0)
-    team_regular_tricks = won[a] + won[b] - team_nil_tricks
-    team_tricks = team_regular_tricks + team_nil_tricks
-    team_won = team_regular_tricks + (team_nil_tricks if rule("nil.tricks_count") else 0) + adjust
-    team_made = has_contract and not offender and (victim or team_won >= team_contract)
-    counts_overtricks = team_made or not (has_contract or offender)
-    beyond = team_regular_tricks + (team_nil_tricks if rule("nil.tricks_bags") else 0) + adjust - team_contract
-    team_overtricks = max(0, beyond) if counts_overtricks else 0
-    team_nil_count = (1 if nil_a else 0) + (1 if nil_b else 0)
-    team_nil_made = 0 if offender else (1 if nil_a and won[a] == 0 else 0) + (1 if nil_b and won[b] == 0 else 0)
-    points = 0
+    team_nil_tricks, team_regular_tricks, team_tricks, team_won, team_made, counts_overtricks, team_overtricks = \
+        tricks_of(won, a, b, nil_a, nil_b, adjust, has_contract, offender, victim, team_contract)
+    team_nil_count, team_nil_made = nils_of(won, a, b, nil_a, nil_b, offender)
     if adjust != 0:
         note("line", "renege.transfer_tricks", 0, moved=adjust)
-    if has_contract:
-        if team_blind:
-            value = rule("blind_bid.made") if team_made else rule("blind_bid.set")
-            note("line", "blind_bid.made" if team_made else "blind_bid.set", value, blind=True,
-                 contract=team_contract, won=team_won, made=team_made, offender=offender, victim=victim)
-        else:
-            value = rule("scoring.made") if team_made else rule("scoring.set")
-            note("line", "scoring.made" if team_made else "scoring.set", value, blind=False,
-                 contract=team_contract, won=team_won, made=team_made, offender=offender, victim=victim)
-        points = points + value
-    per = rule("scoring.overtrick_points") if team_overtricks != 0 else 0
-    if per != 0:
-        points = points + per * team_overtricks
-        note("line", "scoring.overtrick_points", per * team_overtricks, over=team_overtricks, per=per,
-             contract=has_contract, nil_tricks=team_nil_tricks)
+    points = contract_points(has_contract, offender, victim, team_score, team_bags, opponents_score, opponents_bags,
+                             team_contract, team_blind, team_tricks, team_regular_tricks, team_nil_tricks, team_won,
+                             team_made, team_overtricks, team_nil_count, team_nil_made)
     for seat in (a, b):
         if is_nil(kind[seat]):
-            player_tricks = won[seat]
-            player_blind = kind[seat] == K_BLIND_NIL
-            made = player_tricks == 0 and not offender
-            if player_blind:
-                value = rule("blind_nil.made") if made else rule("blind_nil.failed")
-                note("line", "blind_nil.made" if made else "blind_nil.failed", value, seat=seat, blind=True,
-                     tricks=player_tricks)
-            else:
-                value = rule("nil.made") if made else rule("nil.failed")
-                note("line", "nil.made" if made else "nil.failed", value, seat=seat, blind=False,
-                     tricks=player_tricks)
-            points = points + value
+            points = points + nil_points(seat, kind[seat] == K_BLIND_NIL, won[seat], offender, team_score, team_bags,
+                                         opponents_score, opponents_bags, team_contract, team_blind, team_tricks,
+                                         team_regular_tricks, team_nil_tricks, team_won, team_made, team_overtricks,
+                                         team_nil_count, team_nil_made)
     if has_last:
-        last_trick_won = last_winner % 2 == team
-        last_trick_winning_card = last_cards[last_winner]
-        last_trick_team_cards = (1 << last_cards[a]) | (1 << last_cards[b])
-        last_trick_nil_cards = ((1 << last_cards[a]) if nil_a else 0) | ((1 << last_cards[b]) if nil_b else 0)
+        last_trick_won, last_trick_winning_card, last_trick_team_cards, last_trick_nil_cards = \
+            last_trick_of(team, a, b, nil_a, nil_b, last_winner, last_cards)
         bonus = rule("bonus.last_trick")
         if bonus != 0:
             points = points + bonus
@@ -116,19 +180,8 @@ def score_team(team: Same, kind, num, won, scores, bags, adjust, offender, victi
         if added != 0:
             note("line", "renege.victim_bags", 0, bags=added)
         added = 0
-    total = team_bags + added
-    limit = rule("bags.limit")
-    if limit > 0:
-        hits = 0
-        if rule("bags.carry"):
-            hits = total // limit
-        elif total >= limit:
-            hits = 1
-        for k in range(hits):
-            note("line", "bags.penalty", rule("bags.penalty"), total=total - k * limit, limit=limit)
-        points = points + hits * rule("bags.penalty")
-        total = total - hits * limit if rule("bags.carry") else (0 if hits > 0 else total)
-    return points, added, total, team_contract
+    penalty, total = bag_penalties(team_bags + added)
+    return points + penalty, added, total, team_contract
 
 
 def game_end(scores, bags, hands):

@@ -78,7 +78,7 @@ class Step:
     dead_ends: list[dict] = field(default_factory=list)
 
 
-def _rules_source(rs: Ruleset, partition: bool) -> str:
+def rules_source(rs: Ruleset, partition: bool) -> str:
     """The generated functions: the legal set leading and following and trumps breaking (the lowered form's
     ``legal`` and ``breaks``, the rules inlined), and the search's inner loop (``generated``)."""
     lead = {"leading": True, "trick_position": 1, "trick_cards": 0, "trick_led_suit": NONE}
@@ -108,7 +108,7 @@ class Rules:
         rule_env = rs.fn["trick.winner"].__globals__
         env = make_env({name: rule_env[name] for name in _TABLES})
         env["NONE"] = NONE
-        exec(compile(_rules_source(rs, self.partition), f"<solve {rs.id}>", "exec"),  # noqa: S102 - templates
+        exec(compile(rules_source(rs, self.partition), f"<solve {rs.id}>", "exec"),  # noqa: S102 - templates
              env)                                                                      # + checked rules
         self.legal_lead: Callable[[int, int, bool, int], int] = env["legal_lead"]
         self.legal_follow: Callable[[int, int, int, int, int, bool, int], int] = env["legal_follow"]

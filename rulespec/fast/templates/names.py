@@ -5,18 +5,18 @@ from __future__ import annotations
 import numpy as np
 
 SIZE = 13                                  # cards dealt to each player (deal.hand_size)
-_PACK = np.zeros(52, dtype=np.int64)       # the pack's card ids
+PACK = np.zeros(52, dtype=np.int64)       # the pack's card ids
 
 
 def whole_hand(*args) -> None:
     """The lowered form's whole hand (``procedure.whole_hand``)."""
 
 
-def _cnt(mask: int) -> int:
+def popcount(mask: int) -> int:
     """The number of cards in a set."""
     return 0
 
 
-def _tz(mask: int) -> int:
+def lowest_card(mask: int) -> int:
     """The lowest card of a non-empty set."""
     return 0

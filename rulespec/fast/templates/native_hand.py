@@ -4,7 +4,7 @@ the loop that plays ``count`` hands in order, each by the lowered form's ``whole
 import numba
 import numpy as np
 
-from .names import SIZE, _PACK, _cnt, _tz, whole_hand  # generated
+from .names import PACK, SIZE, lowest_card, popcount, whole_hand  # generated
 
 
 @numba.njit(cache=True, no_cpython_wrapper=True)
@@ -44,7 +44,7 @@ def _choose_raise(seat, options, count, hand):
 def _choose_cards(seat, mask, count):
     out = 0
     for _ in range(count):
-        k = int(np.random.random() * _cnt(mask))
+        k = int(np.random.random() * popcount(mask))
         left = mask
         while k:
             left &= left - 1
@@ -57,18 +57,18 @@ def _choose_cards(seat, mask, count):
 
 @numba.njit(cache=True, no_cpython_wrapper=True)
 def _choose_card(seat, allowed, trick, position, hand, number):
-    k = int(np.random.random() * _cnt(allowed))
+    k = int(np.random.random() * popcount(allowed))
     while k:
         allowed &= allowed - 1
         k -= 1
-    return _tz(allowed)
+    return lowest_card(allowed)
 
 
 @numba.njit(cache=True)
 def play(count, seed, dealer, deals, kinds, nums, openings, tricks, points, bags_added, bags_after, plays, leaders,
          winners, gave, received):
     np.random.seed(seed)
-    pack = _PACK.copy()
+    pack = PACK.copy()
     hands = np.zeros(4, dtype=np.int64)
     scores = np.zeros(2, dtype=np.int64)
     bags = np.zeros(2, dtype=np.int64)
