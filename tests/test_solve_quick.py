@@ -41,6 +41,17 @@ def test_other_rules_are_refused(rules):
     assert Shape.of(house_variant(rules)) is None
 
 
+def test_a_constraint_that_permits_the_whole_hand_leaves_the_shape(monkeypatch):
+    """A play constraint at its neutral value (``hand``) narrows nothing: asked beside the others (as a new
+    slot would be), the shape stays; one that narrows is still refused."""
+    from rulespec.solve import quick
+    asked = quick.rules_asked
+    whole = house_variant({"play.first_lead": "hand"})
+    monkeypatch.setattr(quick, "rules_asked", lambda rs, name, values: (*asked(rs, name, values), "play.first_lead"))
+    assert Shape.of(whole) is not None
+    assert Shape.of(house_variant({"play.first_lead": "hand - trump.suit"})) is None
+
+
 def _bounds(rs, pos, goal):
     search = Search(rs, pos, goal)
     return search.bounds(pos.leader, pos.number, pos.broken)

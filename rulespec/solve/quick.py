@@ -42,9 +42,11 @@ _WIN_PLAIN = "_hi(trick_mask & _SM[led])"
 
 def _after_first(rs: Ruleset, leading: bool) -> str | None:
     """The one play constraint the lowered form asks of a seat leading (or following) after the first
-    trick, inlined; None when it asks another number of them."""
+    trick that narrows the hand, inlined (a constraint that permits the whole hand, ``hand``, narrows nothing:
+    a new constraint at its neutral value leaves the shape as it was); None when more than one narrows it."""
     asked = rules_asked(rs, "legal", {"leading": leading, "trick_number": 2})
-    return inline_text(rs, asked[0], _PLAY) if len(asked) == 1 else None
+    narrowing = [text for text in (inline_text(rs, rule, _PLAY) for rule in asked) if text != _LEAD_ANY]
+    return _LEAD_ANY if not narrowing else narrowing[0] if len(narrowing) == 1 else None
 
 
 def _trump(winner: str) -> int | bool:
