@@ -244,7 +244,7 @@ def _allowing_steps(rs: Ruleset, result: E.Legal, hand: int, leading: bool, numb
     skipped = {d["rule"] for d in result.dead_ends} | {c["rules"][-1] for c in result.conflicts}
     steps = []
     for name in E.applicable_constraints(leading, number == 1):
-        if name not in skipped:
+        if name not in skipped and not rs.rules[name].neutral:     # (a neutral constraint narrows nothing)
             step = rs.step(name, C.card_names(hand))
             facts = R.play_facts(None, step["value"], hand_suits, led, trump, broken, number)
             step["reason"] = R.reason(name, facts, case=R.allowed_case(name, hand_suits, led, trump, broken))

@@ -71,6 +71,8 @@ def _notes(rs: Ruleset, name: str, folder: str) -> list[dict]:
     variant, the silence of the variant's own document."""
     index, stated = _indexes(folder)
     rule = rs.rules[name]
+    if rule.neutral:            # no document's: the game without the rule (its citation says so)
+        return []
     docs = {spec.id: spec.doc for spec in rs.specs}
     holders = rs.chain[rs.chain.index(rule.origin):] if rule.origin in rs.chain else [rs.id]
     own = stated.get(rs.doc, frozenset())

@@ -40,9 +40,13 @@ class Rule:
     source: str = ""          # generated Python (for `rulespec show --python`)
     is_param: bool = False
     names: frozenset[str] = frozenset()  # dotted names the rule text mentions
+    neutral: bool = False     # set by no variant of the chain: the slot's neutral value (``Slot.neutral``)
 
     def citation(self, variant_id: str, variant_doc: str) -> dict:
         """How this rule's authority reads from the point of view of ``variant_id``."""
+        if self.neutral:
+            return {"rule": self.name, "cite": None,
+                    "note": f"set by no variant: its neutral value ({self.text}), the game without this rule"}
         info: dict = {"rule": self.name, "cite": self.cite}
         notes = []
         if self.unspecified:
@@ -146,6 +150,9 @@ def _card_tables(deck: int, suit_rule, power_rule, natural: dict) -> dict:
     return {**natural, "_SUIT": tuple(suit_of), "_POW": tuple(power), "_SM": tuple(masks)}
 
 
+NEUTRAL_FILE = "<schema>"      # where a rule no variant sets comes from: its slot's neutral value
+
+
 class _ChainCompiler:
     """One compilation of a root-first chain of variant specs, in named steps: merge the chain's
     rules, parse them, evaluate the parameters, build the deck and card tables, compile the rest.
@@ -216,10 +223,8 @@ class _ChainCompiler:
         root = self.chain[0]
         for name, slot in SLOTS.items():
             if name not in self.merged and slot.neutral is not None:
-                self.merged[name] = RuleDef(name=name, text=slot.neutral, cite=None, origin=root.id, file="<schema>",
-                                            line=1, column=1, written=slot.neutral,
-                                            unspecified=f"no variant of {leaf.id}'s chain sets it: its neutral "
-                                                        "value (the game as it was before the rule existed)")
+                self.merged[name] = RuleDef(name=name, text=slot.neutral, cite=None, origin=root.id, file=NEUTRAL_FILE,
+                                            line=1, column=1, written=slot.neutral)
         missing = [name for name in SLOTS if name not in self.merged]
         if missing and not leaf.extends_refused:     # else the rules come from the base 'extends' fails to name
             self.problems.append(Problem(f"variant '{leaf.id}' leaves rules undefined: {', '.join(missing)} "
@@ -251,7 +256,7 @@ class _ChainCompiler:
                     origin_doc=self.by_id[rd.origin].doc, note=rd.note, unspecified=rd.unspecified,
                     choices=rd.choices, fn=None if is_const else compiled.fn,
                     value=value, source=compiled.source, is_param=rd.is_param,
-                    names=frozenset(self.names_in(name)))
+                    names=frozenset(self.names_in(name)), neutral=rd.file == NEUTRAL_FILE)
 
     def evaluate(self, name: str) -> None:
         """Evaluate parameter ``name`` after the parameters it names."""
