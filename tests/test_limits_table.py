@@ -2,19 +2,24 @@
 it is refused (issue 28).  A row without a check here, or a check without its row, fails the test."""
 from __future__ import annotations
 
+import inspect
 import json
+import random
 from pathlib import Path
 
 import pytest
 from gunicorn.config import Config
 
 from rulespec.app import answers as A
-from rulespec.app import claims, repeats
+from rulespec.app import claims, repeats, review
+from rulespec.core.schema import SLOTS
 from rulespec.errors import BudgetExceeded, CompileError, GameError, RulesFileError
-from rulespec.game import parse_bid
+from rulespec.game import deal_for, parse_bid, play_hand
+from rulespec.game.policies import RandomPolicy
 from rulespec.lang import compiler, limits as L
-from rulespec.model.ruleset import compile_spec
+from rulespec.model.ruleset import compile_spec, load_ruleset
 from rulespec.model.variants import MAX_FILE_BYTES, read_variant_text
+from rulespec.records import REQUEST_LIMITS, Limits
 from service import app as service_app, bodies, catalog, diffrun, serving, worker
 from service.app import create_app
 from test_api import problem
@@ -109,12 +114,38 @@ def check_depth(value, client):
 
 
 def check_yaml(value, client):
-    assert "256 KiB" in value and MAX_FILE_BYTES == 256 * 1024 and f"{catalog.MAX_CHECK_RULES} rules" in value
+    assert "256 KiB" in value and MAX_FILE_BYTES == 256 * 1024 and "every rule slot plus 64" in value
+    assert catalog.MAX_CHECK_RULES == len(SLOTS) + 64
     with pytest.raises(catalog.ApiProblem, match="larger than 256 KiB"):      # (over HTTP the body's 413 comes first)
         catalog.check_house_rule(HEAD + "notes: " + "x" * MAX_FILE_BYTES)
     rules = "".join(f"  my.p{i}: {i} @ house §P\n" for i in range(catalog.MAX_CHECK_RULES + 1))
     problem(client.post("/v1/variants/check", data=HEAD + "params:\n" + rules, content_type="text/yaml"), 422,
             "variant-problems")
+
+
+def check_record(value, client):
+    assert "192 KiB and 100 hands" in value and REQUEST_LIMITS == Limits(192 * 1024, 100)
+    problem(client.post("/v1/audit", json={"record": "x" * (192 * 1024 + 1)}), 422, "invalid-input", "record")
+    pbn = (Path(__file__).parents[1] / "examples" / "records" / "renege.pbn").read_text(encoding="utf-8")
+    answer = client.post("/v1/audit", json={"record": "\n".join([pbn] * 101)}).get_json()
+    assert len(answer["hands"]) == 100
+    assert [p["record"] for p in answer["record"]["problems"] if "more than 100 hands" in p["message"]] == [101]
+
+
+def check_nil_search(value, client, monkeypatch):
+    """Every nil search the review asks is held to ``NIL_NODES``, whatever the request's own budget."""
+    assert value.startswith("1,000,000 nodes a position") and review.NIL_NODES == 1_000_000
+    asked = []
+
+    def fake_nil(rs, req):
+        asked.append(req["budget"]["nodes"])
+        return {"nodes": 1, "forced_tricks": 0}
+    monkeypatch.setattr(review, "answer_nil", fake_nil)
+    rs = load_ruleset("standard")
+    hand = play_hand(rs, deal_for("nil", 74, rs), 0, RandomPolicy(random.Random(74)))
+    record = json.dumps({k: v for k, v in hand.items() if not k.startswith("_")})
+    client.post("/v1/review", json={"record": record, "variant": "standard", "budget": {"nodes": 5_000_000}})
+    assert asked and max(asked) == review.NIL_NODES
 
 
 def check_game_hands(value, client):
@@ -223,6 +254,7 @@ CHECKS = {
         check_search,
     "`/v1/diff`": check_diff, "a rule's work": check_rule_work, "numbers in rules": check_numbers,
     "rule evaluation per request": check_evaluation, "scores and bags": check_scores, "bids": check_bids,
+    "a record sent to `/v1/audit`, `/v1/review`": check_record, "`/v1/review`: one nil search": check_nil_search,
     "variant YAML": check_variant_yaml, "answer": check_answer, "rule texts kept compiled per worker": check_text_cache,
 }
 
@@ -232,5 +264,7 @@ def test_every_row_has_a_check_and_every_check_a_row():
 
 
 @pytest.mark.parametrize("limit", CHECKS)
-def test_the_stated_bound_holds(limit, client):
-    CHECKS[limit](rows()[limit], client)
+def test_the_stated_bound_holds(limit, client, monkeypatch):
+    check = CHECKS[limit]
+    extra = {"monkeypatch": monkeypatch} if "monkeypatch" in inspect.signature(check).parameters else {}
+    check(rows()[limit], client, **extra)
