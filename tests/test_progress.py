@@ -59,12 +59,12 @@ def test_verify_in_a_pipe_prints_no_progress():
 
 def test_simulate_tells_compiling_from_loading_and_counts_the_hands():
     text = source(load_ruleset("standard"))
-    expected = "loading standard's machine code" if jit.compiled("hand", text) else \
+    expected = "loading standard's machine code" if jit.cached("hand", text) else \
         "compiling standard to machine code (once; cached after)… "
     first = on_terminal("simulate", "standard", "--hands", "9000", "--engine", "compiled")
     assert expected in first, first[-2000:]
     assert first.index(expected) < first.index("hands played") and "100%" in first
-    assert jit.compiled("hand", text)                      # compiled once, marked complete in the cache
+    assert jit.cached("hand", text)                        # compiled once, marked complete in the cache
     again = on_terminal("simulate", "standard", "--hands", "100", "--engine", "compiled")
     assert "loading standard's machine code (compiled before)… " in again and "compiling" not in again
 

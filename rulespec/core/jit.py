@@ -26,7 +26,7 @@ from types import ModuleType
 
 from ..errors import JitUnavailable
 
-__all__ = ["JitUnavailable", "available", "cache_root", "compiled", "load", "loaded", "mark_compiled"]
+__all__ = ["JitUnavailable", "available", "cache_root", "cached", "compiled", "load", "loaded", "mark_compiled"]
 _SUBDIR = "jit"
 
 
@@ -73,8 +73,12 @@ def compiled(kind: str, source: str) -> bool:
     """Whether ``load(kind, source)`` would compile nothing: the module is loaded in this process, or its
     file is in the cache folder with numba's cache of machine code beside it, marked complete by
     ``mark_compiled`` (a process stopped while compiling leaves some functions cached and no mark)."""
-    if loaded(kind, source):
-        return True
+    return loaded(kind, source) or cached(kind, source)
+
+
+def cached(kind: str, source: str) -> bool:
+    """Whether ``source``'s module and numba's machine code for it are in the cache folder, marked complete
+    (what another process, which has loaded nothing yet, would find)."""
     if not available():
         return False
     name = _name(kind, source)
