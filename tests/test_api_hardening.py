@@ -310,7 +310,7 @@ def test_every_string_field_of_every_endpoint_is_attacked():
     """(The list below covers each endpoint that takes a body, its inline house rule's fields, its YAML.)"""
     paths = {path for path, _, _ in ATTACKED}
     assert paths == {"/v1/variants/check", "/v1/trick", "/v1/legal", "/v1/bid", "/v1/score", "/v1/game",
-                     "/v1/compare", "/v1/solve", "/v1/claim", "/v1/nil", "/v1/diff"}
+                     "/v1/compare", "/v1/solve", "/v1/claim", "/v1/nil", "/v1/diff", "/v1/audit", "/v1/review"}
     assert len(ATTACKED) > 100
 
 

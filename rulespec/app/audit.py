@@ -18,6 +18,7 @@ from ..errors import InputError
 from ..game import HandState
 from ..records import HandRecord, Reading
 from .answers import answer_score, with_readings
+from .repeats import once
 from .recorded import (Judge, Judges, judges, located, ordered, read_request_record, refuse_unread, request_fields,
                        score_body)
 
@@ -302,7 +303,7 @@ def answer_audit(req, allow_paths: bool = False) -> dict:
     req = request_fields(req)
     reading = read_request_record(req)
     refuse_unread(reading)
-    return audit(reading, judges(req.get("variant"), allow_paths))
+    return once(audit(reading, judges(req.get("variant"), allow_paths)))     # a long text given once (``repeats``)
 
 
 def audit(reading: Reading, judge_set: Judges) -> dict:

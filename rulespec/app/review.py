@@ -25,6 +25,7 @@ from ..solve.native import NativeUnavailable, native_module
 from .answers import answer_score
 from .claims import answer_nil, answer_solve
 from .reasons import pretty
+from .repeats import once
 from .recorded import (Judge, Judges, judges, located, ordered, read_request_record, refuse_unread, request_fields,
                        score_body)
 
@@ -294,7 +295,9 @@ def answer_review(req, allow_paths: bool = False) -> dict:
         raise InputError("expected a list of hand numbers (1 is the record's first hand)", "hands")
     reading = read_request_record(req)
     refuse_unread(reading)
-    return review(reading, judges(req.get("variant"), allow_paths), set(only) if only is not None else None, budget)
+    # (each costly card's position carries the variant: a long text of it is given once, ``repeats``)
+    return once(review(reading, judges(req.get("variant"), allow_paths), set(only) if only is not None else None,
+                       budget))
 
 
 def _load_compiled(judge_set: Judges, reading: Reading) -> None:
