@@ -34,11 +34,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 GROUPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {   # modules, test files that judge them
-    "procedure": (("rulespec/game/procedure.py", "rulespec/game/hand.py", "rulespec/game/play.py",
+    "procedure": (("rulespec/procedure/card_play.py", "rulespec/procedure/bidding.py",
+                   "rulespec/procedure/whole_hand.py", "rulespec/game/hand.py", "rulespec/game/play.py",
                    "rulespec/game/bids.py", "rulespec/game/engine.py"),
                   ("tests/test_engine.py", "tests/test_fused.py", "tests/test_context_names.py",
                    "tests/test_answers.py", "tests/test_corpus.py", "tests/test_fast_paths.py")),
-    "scoring": (("rulespec/game/scoring.py",),
+    "scoring": (("rulespec/procedure/scoring.py", "rulespec/game/scoring.py"),
                 ("tests/test_engine.py", "tests/test_context_names.py", "tests/test_answers.py",
                  "tests/test_corpus.py")),
     "compiler": (("rulespec/lang/compiler.py",),

@@ -64,7 +64,7 @@ def test_every_listed_equivalent_is_a_current_mutant_with_a_reason():
 
 
 def test_no_score_when_the_tests_fail_with_no_mutant_planted(monkeypatch, tmp_path):
-    module = "rulespec/game/procedure.py"
+    module = "rulespec/procedure/card_play.py"
     monkeypatch.setattr(mutate, "GROUPS", {"procedure": ((module,), ("tests/no_such_test_file.py",))})
     mutant = mutate.enumerate_mutants(module)[0]
     monkeypatch.setattr(sys, "argv", ["mutate", "--only", mutant.id, "--jobs", "1", "--out", str(tmp_path / "m.json")])
