@@ -532,7 +532,7 @@ def convert(record: str, to: str, variant: str | None, fmt: str | None, out: str
 
 @main.command()
 @click.option("--clauses", "clauses", type=click.Path(file_okay=False), default=None,
-              help="Folder of clause indexes (default: the bundled rulespec/data/corpus/clauses).")
+              help="Folder of clause indexes (default: the bundled corpus/clauses).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def coverage(clauses: str | None, as_json: bool) -> None:
     """Count each document's clauses by status; fail on a malformed or dangling clause index."""

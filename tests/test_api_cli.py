@@ -30,7 +30,7 @@ def test_cli_matches_api(tmp_path, kind, request_):
 
 def test_cli_reads_variant_files():
     """Unlike the API, the command line may name a variant file."""
-    path = str(Path(__file__).resolve().parent.parent / "rulespec" / "data" / "variants" / "standard.yaml")
+    path = str(Path(__file__).resolve().parent.parent / "variants" / "standard.yaml")
     result = CliRunner().invoke(main, ["trick"], input=json.dumps({**TRICK, "variant": path}))
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["winner"] == "E"

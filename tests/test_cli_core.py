@@ -11,7 +11,7 @@ def run(*args):
 
 
 def test_check_bundled_ok():
-    result = run("check", "standard", "rulespec/data/variants/standard.yaml")
+    result = run("check", "standard", "variants/standard.yaml")
     assert result.exit_code == 0, result.output
     assert "ok — variant 'standard'" in result.output
 

@@ -14,8 +14,8 @@ from rulespec.app.scenarios import Case, load_cases, run_case
 from rulespec.model.variants import bundled_ids
 
 ROOT = Path(__file__).resolve().parent.parent
-CLAUSES = ROOT / "rulespec" / "data" / "corpus" / "clauses"
-CASES = [case for path in sorted((ROOT / "rulespec" / "data" / "corpus" / "cases").glob("*.yaml"))
+CLAUSES = ROOT / "corpus" / "clauses"
+CASES = [case for path in sorted((ROOT / "corpus" / "cases").glob("*.yaml"))
          for case in load_cases(path)]
 
 

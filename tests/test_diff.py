@@ -180,7 +180,7 @@ def test_result_does_not_depend_on_jobs(tmp_path):
 def test_pbn_and_deals_file(tmp_path):
     hands = parse_pbn("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432")
     assert [h.bit_count() for h in hands] == [13] * 4
-    deals = read_deals(ROOT / "rulespec" / "data" / "corpus" / "deals" / "sample.jsonl")
+    deals = read_deals(ROOT / "corpus" / "deals" / "sample.jsonl")
     assert len(deals) >= 3 and any(d.play for d in deals) and any(d.bids and not d.play for d in deals)
     with pytest.raises(DealFileError, match="already dealt"):
         parse_pbn("N:A... A... ... ...")
@@ -196,7 +196,7 @@ def test_recorded_play_replayed_under_each_variant(tmp_path):
     t0 = variant(tmp_path, "t0", "  play.first_trick_suit: >-\n"
                                  "    if hand.has(clubs) then {lowest(hand & clubs)} else hand"
                                  " @ 000 §PLAY OF THE HAND\n")
-    sample = ROOT / "rulespec" / "data" / "corpus" / "deals" / "sample.jsonl"
+    sample = ROOT / "corpus" / "deals" / "sample.jsonl"
     report = diff(DiffConfig(("standard", t0), deals_file=str(sample),
                              policies=("sensible",), attribute=100), jobs=1)
     legal = report["pairs"][0]["transcript"]["stages"]["legal"]
@@ -208,7 +208,7 @@ def test_recorded_play_replayed_under_each_variant(tmp_path):
 def test_deals_with_cards_outside_a_variants_pack_are_counted_not_a_crash():
     """52-card deals under jokers-deuces (its pack drops two deuces): the players cannot hold those
     cards, so its hands are reported as unplayable; recorded plays are replayed and compared."""
-    sample = ROOT / "rulespec" / "data" / "corpus" / "deals" / "sample.jsonl"
+    sample = ROOT / "corpus" / "deals" / "sample.jsonl"
     deals = read_deals(sample)
     report = diff(DiffConfig(("standard", "jokers-deuces"), deals_file=str(sample), attribute=0), jobs=1)
     played_by_policy = sum(1 for d in deals if d.play is None) * 2

@@ -51,7 +51,7 @@ def test_explain_prints_the_irregular_card_and_the_readings():
 
     from rulespec.app.answers import answer
     from rulespec.app.explain import render_score
-    path = Path(__file__).parents[1] / "rulespec" / "data" / "corpus" / "cases" / "faithful.yaml"
+    path = Path(__file__).parents[1] / "corpus" / "cases" / "faithful.yaml"
     cases = yaml.safe_load(path.read_text())["cases"]
     request = next(c["input"] for c in cases if c["name"].startswith("a club that is not the lowest"))
     text = click.unstyle("\n".join(render_score(answer("score", {**request, "variant": "tournament"}), request)))
@@ -97,7 +97,7 @@ def test_an_inherited_rule_is_a_reading_only_where_its_document_is_silent():
 def test_the_clauses_that_offer_a_choice_or_a_scope_are_marked():
     import yaml
     from pathlib import Path
-    folder = Path(__file__).parents[1] / "rulespec" / "data" / "corpus" / "clauses"
+    folder = Path(__file__).parents[1] / "corpus" / "clauses"
     status = {c["id"]: c["status"] for path in folder.glob("*.yaml")
               for c in yaml.safe_load(path.read_text(encoding="utf-8"))["clauses"]}
     offered = ["000/bidding/blind-nil-exchange", "001/variants/blind-nil", "001/variants/short-games",

@@ -1,6 +1,8 @@
 """The package's own data, read through ``importlib.resources`` so that an installed wheel finds it:
-the bundled variants and the corpus (clause indexes, worked examples and dispute cases, sample deals)
-under ``rulespec/data/``, and the rules grammar."""
+the bundled variants and the corpus (clause indexes, worked examples and dispute cases, sample deals),
+and the rules grammar.  In the repository the data lives at the top level (``variants/``, ``corpus/``);
+``rulespec/data/variants`` and ``rulespec/data/corpus`` are links to them, which the wheel's build
+follows (the installed package holds the files themselves)."""
 from __future__ import annotations
 
 import functools
@@ -14,9 +16,15 @@ def _data_root() -> Path:
     return Path(str(files("rulespec").joinpath("data")))
 
 
+@functools.lru_cache(maxsize=8)
+def _folder(name: str) -> Path:
+    """A top folder of the data, its links followed (a problem names ``variants/standard.yaml``, where the file is)."""
+    return _data_root().joinpath(name).resolve()
+
+
 def data_dir(*parts: str) -> Path:
     """A folder (or file) of the package's data, e.g. ``data_dir("variants")``."""
-    return _data_root().joinpath(*parts)
+    return _folder(parts[0]).joinpath(*parts[1:]) if parts else _data_root()
 
 
 def grammar_text() -> str:

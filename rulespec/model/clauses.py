@@ -1,4 +1,4 @@
-"""The clause index of each source document (``rulespec/data/corpus/clauses/NNN.yaml``): where it is,
+"""The clause index of each source document (``corpus/clauses/NNN.yaml``): where it is,
 how a citation names a section of it, and which sections a document has.  The index itself is checked
 by ``tools.coverage``; the variant reader uses the sections to check citations."""
 from __future__ import annotations

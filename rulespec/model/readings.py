@@ -1,6 +1,6 @@
 """Reading choices: the rules whose value is a reading of a silent or unclear document.
 
-The clause index (``rulespec/data/corpus/clauses/NNN.yaml``) marks a clause ambiguous, unspecified or
+The clause index (``corpus/clauses/NNN.yaml``) marks a clause ambiguous, unspecified or
 conflicting, or gives the ``alternative`` to the reading encoded; a rule written without
 a source (``unspecified:`` in the variant) is a reading too, and so is a rule a variant inherits
 from another document's variant where no clause of its own document states it (the document is

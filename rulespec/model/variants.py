@@ -21,7 +21,7 @@ A variant file::
         unspecified: 004 says nothing about reneges
     tests: [...]                 # optional scenario cases
 
-Bundled variants live in ``rulespec/data/variants/`` (shipped in the package); user variants are
+Bundled variants live in ``variants/`` (shipped in the package); user variants are
 found by path.
 """
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Clause coverage: every clause of every source document accounted for.
 
-A clause index (``rulespec/data/corpus/clauses/NNN.yaml``) lists the clauses of one source
+A clause index (``corpus/clauses/NNN.yaml``) lists the clauses of one source
 document with a status::
 
     doc: "004"

@@ -4,7 +4,7 @@ each with a state where the choice matters.
 
 A point comes from the rule itself (``unspecified:``, or inherited from
 another document) or from the document's clause index
-(``rulespec/data/corpus/clauses/NNN.yaml``, status unspecified or ambiguous).  For each
+(``corpus/clauses/NNN.yaml``, status unspecified or ambiguous).  For each
 rule an alternative reading is compiled in its place and the explored states
 are replayed under both: the first state where the answers differ is where
 the document's silence matters.
