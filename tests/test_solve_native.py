@@ -89,9 +89,9 @@ def test_tables_given_back_are_emptied_for_the_next_search(compiled):
         pos = random_position(rs, rng, 6)
         for goal in (NS, EW, Goal(0, 1 << rng.randrange(4))):
             search = searcher(rs, pos, goal)
-            reused += previous is not None and search.tv is previous
+            reused += previous is not None and search.tk is previous
             assert search.value() == Search(rs, pos, goal).value(), (pos, goal)
-            previous = search.tv
+            previous = search.tk
             del search
     assert reused == 23
 
