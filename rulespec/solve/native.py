@@ -348,8 +348,11 @@ _LAUNCHED: dict[str, subprocess.Popen | None] = {}     # variant id -> its compi
 
 def _compile_elsewhere(rs: Ruleset) -> None:
     """Compile a bundled variant's search module into numba's disk cache in a process of its own, once per
-    variant and one at a time per process (a house rule's is not: its requests are searched in Python)."""
-    if rs.id in _LAUNCHED or _sources(rs) is None or not jit.available():
+    variant and one at a time per process (a house rule's is not: its requests are searched in Python); never
+    with ``RULESPEC_PRECOMPILE=off`` (the test suite's setting: it compiles what its tests need itself, rather
+    than beside them in every process that answers a request)."""
+    if rs.id in _LAUNCHED or _sources(rs) is None or not jit.available() \
+            or os.environ.get("RULESPEC_PRECOMPILE") == "off":
         return
     if any(proc is not None and proc.poll() is None for proc in _LAUNCHED.values()):
         return          # one at a time; a later request starts the next
