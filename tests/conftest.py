@@ -26,7 +26,8 @@ GROUPS = {
               "test_solve_native_reuse.py", "test_solve.py", "test_solve_diff.py", "test_solve_quick.py",
               "test_solve_partition.py", "test_solve_compile_policy.py"),
     "hand": ("test_compiled.py", "test_bench_smoke.py", "test_simulate_stats.py", "test_simulate_out.py",
-             "test_batch.py", "test_batch_replay.py", "test_hand_twins.py", "test_fast_paths.py"),
+             "test_batch.py", "test_batch_replay.py", "test_hand_twins.py", "test_fast_paths.py", "test_cli_core.py",
+             "test_diff_bundled.py", "test_engine.py", "test_house_rules.py", "test_properties.py"),
 }
 _GROUP_OF = {name: group for group, names in GROUPS.items() for name in names}
 _FIRST = ("solve", "hand", "test_page.py", "test_api_fuzz.py")
