@@ -13,6 +13,35 @@ import pytest
 from rulespec.model.ruleset import load_ruleset
 from serve_helpers import served
 
+# a service process of the suite (the tests', the servers they start) never compiles a search module in the
+# background: the tests compile what they need themselves (rulespec/solve/native.py, ``_compile_elsewhere``)
+os.environ.setdefault("RULESPEC_PRECOMPILE", "off")
+
+# ``make test`` runs the suite in a process per core (pytest-xdist, ``--dist loadgroup``): a group's tests run in
+# one process, in order.  The files that compile the same numba modules share a group, so that no two processes
+# compile one module at once (a solve module takes 15-30 s to compile, a hand module 4-7 s); every other file is
+# a group of its own (its module fixtures made once).  The groups run heaviest first.
+GROUPS = {
+    "solve": ("test_solve_bench.py", "test_solve_native.py", "test_solve_native_entries.py",
+              "test_solve_native_reuse.py", "test_solve.py", "test_solve_diff.py", "test_solve_quick.py",
+              "test_solve_partition.py", "test_solve_compile_policy.py"),
+    "hand": ("test_compiled.py", "test_bench_smoke.py", "test_simulate_stats.py", "test_simulate_out.py",
+             "test_batch.py", "test_batch_replay.py", "test_hand_twins.py", "test_fast_paths.py", "test_cli_core.py",
+             "test_diff_bundled.py", "test_engine.py", "test_house_rules.py", "test_properties.py"),
+}
+_GROUP_OF = {name: group for group, names in GROUPS.items() for name in names}
+_FIRST = ("solve", "hand", "test_page.py", "test_api_fuzz.py")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Each test's xdist group (``GROUPS``, else its file), the heaviest groups first (a stable sort: the order
+    within a group is kept)."""
+    for item in items:
+        name = item.path.name
+        item.add_marker(pytest.mark.xdist_group(_GROUP_OF.get(name, name)))
+    rank = {group: i for i, group in enumerate(_FIRST)}
+    items.sort(key=lambda item: rank.get(_GROUP_OF.get(item.path.name, item.path.name), len(rank)))
+
 CHROMIUM = os.environ.get("SPADES_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]

@@ -24,6 +24,17 @@ def test_speed_reports_ratios():
     assert result["worst_ratio"] >= result["p95_ratio"]
 
 
+def test_same_deal_and_line_runners_agree_with_dds():
+    """The four-leader and review run (each review's values against DDS's analyse_play) and the full answer
+    against the value alone, at tiny sizes."""
+    pytest.importorskip("endplay")
+    result = solve.same_deal(deals=2, size=4)
+    assert result["deals"] == 2 and result["agree_with_dds"] == 2 and result["positions"] == 16
+    assert all(row["four_ratio"] > 0 and row["review_ratio"] > 0 for row in result["per_deal"])
+    line = solve.line_cost(deals=2, size=4)
+    assert line["same_value"] == 2 and all(row["line_cards"] == 16 for row in line["per_deal"])
+
+
 def test_p95_by_nearest_rank():
     """Of 20 values the 19th, of 100 the 95th; of one value, that value."""
     assert solve.nearest_rank(list(range(1, 21)), 0.95) == 19
@@ -49,10 +60,13 @@ def test_the_bench_table_has_every_solver_row(monkeypatch):
     from bench import __main__ as table
     from bench import solve_process
     speed, latency, whole = solve.speed, solve.claim_latency, solve_process.measure
+    same_deal, line_cost = solve.same_deal, solve.line_cost
     monkeypatch.setattr(solve, "speed", lambda deals, cap: speed(deals, cap=5.0, size=3))
     monkeypatch.setattr(solve, "claim_latency", lambda: latency(rounds=2, tricks=2))
+    monkeypatch.setattr(solve, "same_deal", lambda deals: same_deal(deals, size=3))
+    monkeypatch.setattr(solve, "line_cost", lambda deals: line_cost(deals, size=3))
     monkeypatch.setattr(solve_process, "measure", lambda deals: whole(deals, size=3))
     raw: dict = {}
-    rows = table._solve_rows(raw, argparse.Namespace(skip=[], solve_deals=2, process_deals=2))
-    assert len(rows) == 6 and all(len(row) == 5 for row in rows)
-    assert set(raw["solve"]) == {"speed", "claim_latency", "process"}
+    rows = table._solve_rows(raw, argparse.Namespace(skip=[], solve_deals=2, process_deals=2, same_deal_deals=2))
+    assert len(rows) == 11 and all(len(row) == 5 for row in rows)
+    assert set(raw["solve"]) == {"speed", "claim_latency", "process", "same_deal", "line"}

@@ -89,9 +89,9 @@ def test_tables_given_back_are_emptied_for_the_next_search(compiled):
         pos = random_position(rs, rng, 6)
         for goal in (NS, EW, Goal(0, 1 << rng.randrange(4))):
             search = searcher(rs, pos, goal)
-            reused += previous is not None and search.tv is previous
+            reused += previous is not None and search.tk is previous
             assert search.value() == Search(rs, pos, goal).value(), (pos, goal)
-            previous = search.tv
+            previous = search.tk
             del search
     assert reused == 23
 
@@ -250,6 +250,7 @@ def test_a_service_request_never_compiles(monkeypatch, tmp_path):
     in Python; a bundled variant's module is compiled in another process, once, and a house rule's not."""
     import rulespec.solve.native as N
     monkeypatch.setenv("RULESPEC_CACHE", str(tmp_path))
+    monkeypatch.delenv("RULESPEC_PRECOMPILE", raising=False)      # (the suite's conftest turns it off)
     launched = []
     monkeypatch.setattr(N.subprocess, "Popen", lambda args, **kw: launched.append(args) or _Done())
     monkeypatch.setattr(N, "_LAUNCHED", {})
@@ -264,6 +265,10 @@ def test_a_service_request_never_compiles(monkeypatch, tmp_path):
     assert type(searcher(fresh, random_position(fresh, random.Random(4), 2), NS, compile_now=False)) is Search
     searcher(fresh, random_position(fresh, random.Random(5), 2), NS, compile_now=False)
     assert len(launched) == 1 and launched[0][-1] == "whiz"  # compiled elsewhere, once
+    monkeypatch.setattr(N, "_LAUNCHED", {})
+    monkeypatch.setenv("RULESPEC_PRECOMPILE", "off")
+    searcher(fresh, random_position(fresh, random.Random(6), 2), NS, compile_now=False)
+    assert len(launched) == 1                                 # off: never
     assert type(searcher(load_ruleset("standard"), pos, NS)) is NativeSearch   # the CLI's default compiles
 
 

@@ -21,9 +21,10 @@ from solve_helpers import BRIDGE_SPADES, EW, NS, at_position, minimax, random_po
 def _entries(search: NativeSearch) -> list[dict]:
     """The relevant-card entries in the search's table, decoded."""
     out = []
+    generation = int(search.st[S.ST_GEN])
     for e in range(search.tk.shape[0]):
-        k0, k1, k2, k3 = (int(v) for v in search.tk[e])
-        if not search.tv[e, 2] or not k0 & S.PARTITION_KEY:
+        k0, k1, k2, k3, bounds = (int(v) for v in search.tk[e])
+        if bounds >> S.GEN_SHIFT != generation or not k0 & S.PARTITION_KEY:
             continue
         holders = []
         for code in (k2 & 0xFFFFFFFF, k2 >> 32, k3 & 0xFFFFFFFF, k3 >> 32):
@@ -32,7 +33,7 @@ def _entries(search: NativeSearch) -> list[dict]:
         out.append({"lengths": [[(k0 if suit < 2 else k1) >> (16 * suit + 4 * seat) & 15 for seat in range(4)]
                                 for suit in range(4)],
                     "leader": k0 >> 32 & 3, "broken": bool(k0 >> 34 & 1), "holders": holders,
-                    "low": int(search.tv[e, 0]), "high": int(search.tv[e, 1])})
+                    "low": bounds & 255, "high": bounds >> 8 & 255})
     return out
 
 

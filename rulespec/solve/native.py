@@ -21,7 +21,9 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import time
+from dataclasses import dataclass
 from types import ModuleType
 
 from ..core import cards as C
@@ -70,14 +72,15 @@ def _warm(rs: Ruleset, module: ModuleType) -> None:
     cards = C.card_list(rs.deck)[:4]
     if len(cards) < 4:
         return
-    st, mv, tk, tv, dt = _arrays(1, Goal(0, 0b0101), 12)
+    st, mv, tk, dt = _arrays(1, Goal(0, 0b0101), 12)
     st[:4] = [1 << card for card in cards]
+    st[S.ST_GEN] = 1
     try:
         module.playout(st, mv, 0, 1, False, 0)
     except RulespecError:        # a rule's own error on this made-up position: compiled all the same
         pass
     try:
-        module.search(st, mv, tk, tv, dt, 0, 0, 0, NONE, NONE, 1, False, 0, 1)
+        module.search(st, mv, tk, dt, 0, 0, 0, NONE, NONE, 1, False, 0, 1)
     except RulespecError:
         pass
 
@@ -91,41 +94,103 @@ def native_module(rs: Ruleset) -> ModuleType:
     return found
 
 
-def _arrays(last: int, goal: Goal, bits: int):
-    """A search's state, frames and tables (``_tables``) of 2**bits entries."""
+def _state(last: int, goal: Goal, bits: int):
+    """A search's state array and its frames (rows by the hand's card number, so frames of searches with the
+    same ``last`` line up: a kept row's killer lead is at the same depth of the hand)."""
     import numpy as np
     st = np.zeros(S.ST_SIZE, dtype=np.int64)
     st[S.ST_TEAM], st[S.ST_COUNTED], st[S.ST_LAST] = goal.team, goal.counted, last
     st[S.ST_TTMASK] = (1 << bits) - 1
     mv = np.zeros((4 * (last + 2), S.MV_WIDTH), dtype=np.int64)
-    return (st, mv, *_tables(bits))
+    return st, mv
 
 
-# tables given back by finished searches, by size: at most one of each size is kept for the next search
-_FREE: dict[int, tuple] = {}
+def _arrays(last: int, goal: Goal, bits: int):
+    """A search's state, frames and empty tables of 2**bits entries (``_state``, ``_fresh``)."""
+    return (*_state(last, goal, bits), *_fresh(bits))
 
 
-def _tables(bits: int) -> tuple:
-    """The table arrays (keys, bounds, depth lists) of 2**bits entries, empty: a set a finished search gave
-    back (``_give_back``), emptied — an entry is empty when its bounds' column 2 is 0 (which answers rely on),
-    a bucket's depth list when its count is (stale lists would only cost probes) — or else made afresh.
-    Reused, they spare the kernel mapping and zeroing them again for each search (up to 143 MB on a full
-    deal: 30 full deals, median 166 ms a deal made afresh against 137 ms reused)."""
+def _fresh(bits: int) -> tuple:
+    """Table arrays (entries: keys and bounds; depth lists) of 2**bits entries, all empty (generation 0)."""
     import numpy as np
-    tables = _FREE.pop(bits, None)
-    if tables is None:
-        return (np.zeros((1 << bits, 4), dtype=np.int64), np.zeros((1 << bits, 3), dtype=np.int8),
-                np.zeros((1 << (bits - 3), 3 + S.DEPTHS), dtype=np.int64))
-    _, tv, dt = tables
-    tv[:] = 0
-    dt[:, 2] = 0
-    return tables
+    return (np.zeros((1 << bits, S.TT_WIDTH), dtype=np.int64),
+            np.zeros((1 << (bits - 3), 3 + S.DEPTHS), dtype=np.int64))
 
 
-def _give_back(tables: tuple) -> None:
-    """``tables`` no longer used by their search: kept for the next search of their size (the first one given
-    back of each size)."""
-    _FREE.setdefault(len(tables[1]).bit_length() - 1, tables)
+@dataclass
+class Kept:
+    """A table set a finished search gave back: its arrays (entries, depth lists; and the frames, whose killer
+    leads the next search of the deal starts from), the generation its live entries have, what their bounds are
+    about (``context``: the compiled module, the goal's team and counted seats, the hand's last trick, the cards
+    neither held nor played), and the deal as far as its searches saw it (``held``: each seat's cards, those it
+    played to a trick in progress included)."""
+    tables: tuple
+    frames: object
+    generation: int
+    context: tuple
+    held: tuple[int, int, int, int]
+
+
+def _held(pos: Position) -> tuple[int, int, int, int]:
+    """Each seat's cards at ``pos``: its hand and its card in the trick in progress."""
+    held = list(pos.hands)
+    for k, card in enumerate(pos.trick):
+        held[(pos.leader + k) % 4] |= 1 << card
+    return (held[0], held[1], held[2], held[3])
+
+
+def same_deal(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+    """Whether two positions' cards (``_held``) can be of one deal: no card held by one seat in one and by
+    another seat in the other."""
+    return all(a[s] & (b[(s + 1) & 3] | b[(s + 2) & 3] | b[(s + 3) & 3]) == 0 for s in range(4))
+
+
+# table sets given back by finished searches, by size: at most one of each size is kept for the next search
+_FREE: dict[int, Kept] = {}
+_FREE_LOCK = threading.Lock()       # (a service worker's threads search side by side)
+
+
+def _tables(bits: int, context: tuple, held: tuple[int, int, int, int]) -> tuple[Kept, int]:
+    """The tables for a search of 2**bits entries or more: a set kept by a search of the same deal in the same
+    ``context``, as it was (its bounds hold for this search: see docs/solver.md), the smallest such of at least
+    ``bits``, its ``held`` grown by this search's; else a kept set of ``bits`` emptied (its generation moved on:
+    an entry or a depth list of another generation is empty, which answers rely on), or else made afresh (its
+    frames None: to be made).  Reused, they spare the kernel mapping and zeroing them again for each search
+    (up to 80 MB on a full deal: 30 full deals, median 166 ms a deal made afresh against 137 ms reused), and
+    the next generation spares emptying them (5 ms a full deal's tables).  Also the size taken."""
+    with _FREE_LOCK:
+        for size in range(bits, _TABLE_BITS[1] + 1):
+            kept = _FREE.get(size)
+            if kept is not None and kept.context == context and same_deal(kept.held, held):
+                del _FREE[size]
+                kept.held = (kept.held[0] | held[0], kept.held[1] | held[1], kept.held[2] | held[2],
+                             kept.held[3] | held[3])
+                return kept, size
+        kept = _FREE.pop(bits, None)
+    if kept is None:
+        return Kept(_fresh(bits), None, 1, context, held), bits
+    kept.generation += 1
+    if kept.generation >> 30:        # (never on this side of a billion searches; the field has 39 bits)
+        for table in kept.tables:
+            table[:] = 0
+        kept.generation = 1
+    kept.frames, kept.context, kept.held = None, context, held
+    return kept, bits
+
+
+def forget() -> None:
+    """Let the next searches learn afresh: every kept table set is emptied before its next use (it stays
+    allocated: a search timed from an empty table, as after another deal)."""
+    with _FREE_LOCK:
+        for kept in _FREE.values():
+            kept.context = ()
+
+
+def _give_back(kept: Kept) -> None:
+    """``kept`` no longer used by its search: kept for the next search of its size (the latest given back of
+    each size)."""
+    with _FREE_LOCK:
+        _FREE[len(kept.tables[0]).bit_length() - 1] = kept
 
 
 class NativeSearch(Search):
@@ -137,14 +202,24 @@ class NativeSearch(Search):
         bits = min(max(_TABLE_BITS[0], 8 + self.remaining), _TABLE_BITS[1])
         if self.max_nodes is not None:      # no more entries than a quarter of the nodes allowed could store
             bits = max(_TABLE_BITS[0], min(bits, (self.max_nodes // 4).bit_length()))
-        self.st, self.mv, self.tk, self.tv, self.dt = _arrays(self.last, goal, bits)
+        # the bounds a table holds are about this: the rules, the goal, the hand's length (the trick number
+        # follows from the cards left), the cards out of play (with the cards held, they give the cards played)
+        live = pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3]
+        self.context = (module.__name__, goal.team, goal.counted, self.last, rs.deck & ~live & ~pos.played)
+        self.kept, bits = _tables(bits, self.context, _held(pos))
+        self.tk, self.dt = self.kept.tables
+        self.st, self.mv = _state(self.last, goal, bits)
+        if self.kept.frames is not None:
+            self.mv = self.kept.frames
+        self.kept.frames = self.mv
+        self.st[S.ST_GEN] = self.kept.generation
         self.st[S.ST_QUICK] = self.quick is not None
         self.chunk = _FIRST_CHUNK
         self.node_seconds = _NODE_SECONDS
 
     def __del__(self) -> None:
-        if getattr(self, "tv", None) is not None:      # (absent when made without its arrays)
-            _give_back((self.tk, self.tv, self.dt))
+        if getattr(self, "kept", None) is not None:      # (absent when made without its arrays)
+            _give_back(self.kept)
 
     def _bind(self) -> None:
         """No Python inner loop: the questions, and each card tried for the line, run compiled."""
@@ -212,7 +287,7 @@ class NativeSearch(Search):
                 limit = min(limit, self.nodes + min(self.chunk, max(_SMALLEST_CHUNK, int(left / self.node_seconds))))
             st[S.ST_LIMIT] = limit
             start, before = time.monotonic(), self.nodes
-            result = self.module.search(st, self.mv, self.tk, self.tv, self.dt, leader, len(trick), C.mask_of(trick),
+            result = self.module.search(st, self.mv, self.tk, self.dt, leader, len(trick), C.mask_of(trick),
                                         led, lead, number, broken, played, need)
             self.nodes = int(st[S.ST_NODES])
             if self.nodes - before >= _SMALLEST_CHUNK:
@@ -273,8 +348,11 @@ _LAUNCHED: dict[str, subprocess.Popen | None] = {}     # variant id -> its compi
 
 def _compile_elsewhere(rs: Ruleset) -> None:
     """Compile a bundled variant's search module into numba's disk cache in a process of its own, once per
-    variant and one at a time per process (a house rule's is not: its requests are searched in Python)."""
-    if rs.id in _LAUNCHED or _sources(rs) is None or not jit.available():
+    variant and one at a time per process (a house rule's is not: its requests are searched in Python); never
+    with ``RULESPEC_PRECOMPILE=off`` (the test suite's setting: it compiles what its tests need itself, rather
+    than beside them in every process that answers a request)."""
+    if rs.id in _LAUNCHED or _sources(rs) is None or not jit.available() \
+            or os.environ.get("RULESPEC_PRECOMPILE") == "off":
         return
     if any(proc is not None and proc.poll() is None for proc in _LAUNCHED.values()):
         return          # one at a time; a later request starts the next

@@ -35,8 +35,12 @@ from .symmetry import equivariant, suit_orders
 ABORT, BAD_WINNER = 2, 3
 # the search's state array: hands, the trick's cards, counters and the question's constants
 ST_TRICK = 4          # hands at 0-3, the trick's cards at 4-7
-ST_NODES, ST_LIMIT, ST_TEAM, ST_COUNTED, ST_LAST, ST_QUICK, ST_BAD, ST_TTMASK, ST_REL = range(8, 17)
-ST_SIZE = 17
+ST_NODES, ST_LIMIT, ST_TEAM, ST_COUNTED, ST_LAST, ST_QUICK, ST_BAD, ST_TTMASK, ST_REL, ST_GEN = range(8, 18)
+ST_SIZE = 18
+# a table entry: four key words and its bounds word (``TT_WIDTH`` words): the low and the high bound, the tricks
+# left + 1 (0: never written) and the generation of the tables (``ST_GEN``) it was written in; an entry of
+# another generation, and a depth list (its count word: the count and the generation), is empty
+TT_BOUNDS, TT_WIDTH, GEN_SHIFT = 4, 5, 24
 # a row of the per-card frame array: the cards to try, their ordering keys, the position's table key, the
 # position (leader, trick so far, suit and card led, broken, cards played, tricks needed), the hand, the
 # number of cards to try and the next, the answer so far, the trick's first three cards (kept over the next)
@@ -55,10 +59,10 @@ PARTITION_KEY = 1 << 62    # marks a relevant-card entry's key (an exact key nev
 ENTER, NEXT, RETURN, FINISH = range(4)
 # the constants above that the generated module uses
 _SHARED = ("ABORT", "BAD_WINNER", "ST_TRICK", "ST_NODES", "ST_LIMIT", "ST_TEAM", "ST_COUNTED", "ST_LAST", "ST_QUICK",
-           "ST_BAD", "ST_TTMASK", "ST_REL", "KEYS", "TTKEY", "F_LEADER", "F_MASK", "F_LED", "F_LEAD", "F_BROKEN",
-           "F_PLAYED", "F_NEED", "F_HAND", "F_N", "F_I", "F_RESULT", "F_ALLOWED", "F_OUTER", "F_SAVED", "F_KILLER",
-           "DEPTHS", "PARTITION_KEY", "CODES", "REPLIES", "WEIGHTS", "F_REL_IN", "F_REL_ALL", "ENTER", "NEXT", "RETURN",
-           "FINISH")
+           "ST_BAD", "ST_TTMASK", "ST_REL", "ST_GEN", "TT_BOUNDS", "GEN_SHIFT", "KEYS", "TTKEY", "F_LEADER", "F_MASK",
+           "F_LED", "F_LEAD", "F_BROKEN", "F_PLAYED", "F_NEED", "F_HAND", "F_N", "F_I", "F_RESULT", "F_ALLOWED",
+           "F_OUTER", "F_SAVED", "F_KILLER", "DEPTHS", "PARTITION_KEY", "CODES", "REPLIES", "WEIGHTS", "F_REL_IN",
+           "F_REL_ALL", "ENTER", "NEXT", "RETURN", "FINISH")
 
 HEADER = """\
 import numba
@@ -69,6 +73,9 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from rulespec.errors import RulespecError
 
 NONE = -1
+# the engine makes no arrays, so the arrays it hands from function to function need no reference counts: numba's
+# ``_nrt`` option off, where this numba has it (counted, they took a third of a full deal's time)
+ENGINE_JIT = {"cache": True, **({"_nrt": False} if "_nrt" in vars(numba.core.options.DefaultOptions) else {})}
 """
 
 # the search's card play: the lowered form's functions, as the engine calls them
@@ -77,7 +84,7 @@ _RULES = (("legal", "legal"), ("breaks", "breaks"), ("winner_card", "winner"))
 ENGINE = """\
 
 
-@njit(cache=True)
+@njit(**ENGINE_JIT)
 def _trump_tricks(hands, seat, goal):
     # quick.Shape.trump_tricks: (tricks, the trumps whose holders the count reads), stopping at ``goal``
     if TRUMP < 0:
@@ -112,7 +119,7 @@ def _trump_tricks(hands, seat, goal):
     return best, best_read
 
 
-@njit(cache=True)
+@njit(**ENGINE_JIT)
 def _suit_tricks(suit, mine, partner, lho, rho, broken):
     # quick.Shape._suit: (rounds cashed, the same when partner can win none of them else 0, cards read)
     mask = SMASK[suit]
@@ -167,7 +174,7 @@ def _suit_tricks(suit, mine, partner, lho, rho, broken):
     return rounds, 0, reach
 
 
-@njit(cache=True)
+@njit(**ENGINE_JIT)
 def _quick_tricks(hands, leader, broken, goal):
     # quick.Shape.tricks: (tricks, cards read); once a suit alone, or the suits partner cannot win added up,
     # reach ``goal``, the count stops there and reads those suits only
@@ -197,7 +204,7 @@ def _quick_tricks(hands, leader, broken, goal):
     return clean, clean_read
 
 
-@njit(cache=True)
+@njit(**ENGINE_JIT)
 def _sure(st, leader, number, broken, left):
     # Search._sure: (low, high, cards the low bound reads, cards the high bound reads)
     team = st[ST_TEAM]
@@ -214,7 +221,7 @@ def _sure(st, leader, number, broken, left):
     return ours, left - theirs, ours_read, theirs_read
 
 
-@njit(cache=True)
+@njit(**ENGINE_JIT)
 def _decide(st, leader, number, broken, left, need):
     # ``_sure`` for one question: 1 or 0 when a side's sure tricks decide ``need``, else -1; and the cards read
     # (each count stops at its goal, and the counts not needed are not made)
@@ -237,7 +244,7 @@ def _decide(st, leader, number, broken, left, need):
     return -1, 0
 
 
-@njit(cache=True)
+@njit(**ENGINE_JIT)
 def _reach(hands, read):
     # each suit's live cards down to the lowest card of ``read`` in it (partition.SuitView.tops/depth)
     out = 0
@@ -254,7 +261,7 @@ def _reach(hands, read):
     return out
 
 
-@njit(cache=True)
+@njit(**ENGINE_JIT)
 def _depth(hands, suit, rel):
     # how many of the suit's live cards, from the top, reach down to the lowest card of ``rel``
     live = (hands[0] | hands[1] | hands[2] | hands[3]) & SMASK[suit]
@@ -269,9 +276,9 @@ def _depth(hands, suit, rel):
     return depth
 
 
-@njit(cache=True)
-def _codes(hands, row):
-    # partition.SuitView.codes of each suit into the row: the holders of its top k live cards, highest first,
+@njit(**ENGINE_JIT)
+def _codes(hands, mv, p):
+    # partition.SuitView.codes of each suit into row p: the holders of its top k live cards, highest first,
     # after a leading 1, at CODES + 16 * suit + k
     live = hands[0] | hands[1] | hands[2] | hands[3]
     odd = hands[1] | hands[3]       # a live card's holder: bit 0 from these, bit 1 from the next
@@ -279,7 +286,7 @@ def _codes(hands, row):
     for suit in range(4):
         code = 1
         k = 0
-        row[CODES + 16 * suit] = 1
+        mv[p, CODES + 16 * suit] = 1
         rest = live & SMASK[suit]
         for j in range(ORDLEN[suit]):
             if rest == 0:
@@ -290,12 +297,12 @@ def _codes(hands, row):
             rest ^= 1 << card
             code = (code << 2) | ((odd >> card) & 1) | (((high >> card) & 1) << 1)
             k += 1
-            row[CODES + 16 * suit + k] = code
+            mv[p, CODES + 16 * suit + k] = code
 
 
-@njit(cache=True)
-def _bucket(hands, leader, broken, key):
-    # partition.Table.bucket: leader, broken and every seat's length in every suit, in key[0:2]
+@njit(**ENGINE_JIT)
+def _bucket(hands, leader, broken, mv, p):
+    # partition.Table.bucket: leader, broken and every seat's length in every suit, in row p's key words 0 and 1
     words = 0
     for suit in range(4):
         lengths = 0
@@ -303,50 +310,63 @@ def _bucket(hands, leader, broken, key):
             lengths |= _cnt(hands[seat] & SMASK[suit]) << (4 * seat)
         words |= lengths << (16 * suit)
         if suit == 1:
-            key[0] = words | ((leader | (4 if broken else 0)) << 32) | PARTITION_KEY
+            mv[p, TTKEY] = words | ((leader | (4 if broken else 0)) << 32) | PARTITION_KEY
             words = 0
-    key[1] = words
+    mv[p, TTKEY + 1] = words
 
 
-@njit(cache=True)
-def _entry_key(row, depths, key):
-    # an entry's key: the bucket (key[0:2], set) and each suit's holders down to its depth (``_codes``)
-    key[2] = row[CODES + (depths & 255)] | (row[CODES + 16 + ((depths >> 8) & 255)] << 32)
-    key[3] = row[CODES + 32 + ((depths >> 16) & 255)] | (row[CODES + 48 + ((depths >> 24) & 255)] << 32)
+@njit(**ENGINE_JIT)
+def _entry_key(mv, p, depths):
+    # an entry's key in row p: the bucket (key words 0 and 1, set) and each suit's holders down to its depth
+    # (``_codes``)
+    mv[p, TTKEY + 2] = mv[p, CODES + (depths & 255)] | (mv[p, CODES + 16 + ((depths >> 8) & 255)] << 32)
+    mv[p, TTKEY + 3] = mv[p, CODES + 32 + ((depths >> 16) & 255)] \\
+        | (mv[p, CODES + 48 + ((depths >> 24) & 255)] << 32)
 
 
-@njit(cache=True)
-def _depth_slot(dt, key):
-    # the row of dt listing the depth vectors of ``key``'s bucket (made empty for it when absent or evicted)
+@njit(**ENGINE_JIT)
+def _depth_slot(dt, gen, k0, k1):
+    # the row of dt listing the depth vectors of the bucket (k0, k1) (made empty for it when absent, of another
+    # generation or evicted)
     mask = dt.shape[0] - 1
-    h = key[0] * -7046029254386353131 + key[1] * 4354685564936845319
+    h = k0 * -7046029254386353131 + k1 * 4354685564936845319
     h ^= h >> 29
     base = h & mask
     for i in range(4):
         s = (base + i) & mask
-        if dt[s, 2] == 0:
-            dt[s, 0] = key[0]
-            dt[s, 1] = key[1]
+        count = dt[s, 2]
+        if count >> GEN_SHIFT != gen or count & 255 == 0:
+            dt[s, 0] = k0
+            dt[s, 1] = k1
+            dt[s, 2] = gen << GEN_SHIFT
             return s
-        if dt[s, 0] == key[0] and dt[s, 1] == key[1]:
+        if dt[s, 0] == k0 and dt[s, 1] == k1:
             return s
-    dt[base, 0] = key[0]
-    dt[base, 1] = key[1]
-    dt[base, 2] = 0
+    dt[base, 0] = k0
+    dt[base, 1] = k1
+    dt[base, 2] = gen << GEN_SHIFT
     return base
 
 
-@njit(cache=True)
-def _look(st, tk, tv, dt, row, key, need):
-    # partition.Table.look: 1 or 0 when an entry of the bucket decides ``need`` (the cards it relied on
-    # marked as mattering), else -1; the bucket's depth vectors are tried most recently useful first
-    _codes(st, row)
-    s = _depth_slot(dt, key)
-    for i in range(dt[s, 2]):
+@njit(**ENGINE_JIT)
+def _look(st, tk, dt, mv, p, need):
+    # partition.Table.look: 1 or 0 when an entry of the bucket (row p's key words 0 and 1) decides ``need`` (the
+    # cards it relied on marked as mattering), else -1; the bucket's depth vectors are tried most recently useful
+    # first
+    _codes(st, mv, p)
+    k0 = mv[p, TTKEY]
+    k1 = mv[p, TTKEY + 1]
+    gen = st[ST_GEN]
+    s = _depth_slot(dt, gen, k0, k1)
+    mask = st[ST_TTMASK]
+    for i in range(dt[s, 2] & 255):
         depths = dt[s, 3 + i]
-        _entry_key(row, depths, key)
-        e = _slot(tk, tv, st[ST_TTMASK], key)
-        if e >= 0 and (tv[e, 0] >= need or tv[e, 1] < need):
+        _entry_key(mv, p, depths)
+        e = _slot(tk, mask, gen, k0, k1, mv[p, TTKEY + 2], mv[p, TTKEY + 3])
+        if e < 0:
+            continue
+        low = tk[e, TT_BOUNDS] & 255
+        if low >= need or (tk[e, TT_BOUNDS] >> 8) & 255 < need:
             for j in range(i, 0, -1):      # the depth vector that decided moves first in its bucket
                 dt[s, 3 + j] = dt[s, 2 + j]
             dt[s, 3] = depths
@@ -354,11 +374,11 @@ def _look(st, tk, tv, dt, row, key, need):
             for suit in range(4):
                 used |= _reach_depth(st, suit, (depths >> (8 * suit)) & 255)
             st[ST_REL] |= used
-            return 1 if tv[e, 0] >= need else 0
+            return 1 if low >= need else 0
     return -1
 
 
-@njit(cache=True)
+@njit(**ENGINE_JIT)
 def _reach_depth(hands, suit, depth):
     # the suit's top ``depth`` live cards
     live = hands[0] | hands[1] | hands[2] | hands[3]
@@ -374,16 +394,17 @@ def _reach_depth(hands, suit, depth):
     return out
 
 
-@njit(cache=True)
-def _remember(st, tk, tv, dt, row, key, rel, low, high, left):
+@njit(**ENGINE_JIT)
+def _remember(st, tk, dt, mv, p, rel, low, high, left):
     # partition.Table.store: narrow the entry of the cards ``rel`` marks; its depth vector first in the bucket's
     depths = 0
     for suit in range(4):
         depths |= _depth(st, suit, rel) << (8 * suit)
-    _entry_key(row, depths, key)
-    _store(tk, tv, st[ST_TTMASK], key, low, high, left)
-    s = _depth_slot(dt, key)
-    n = dt[s, 2]
+    _entry_key(mv, p, depths)
+    _store(st, tk, mv, p, low, high, left)
+    gen = st[ST_GEN]
+    s = _depth_slot(dt, gen, mv[p, TTKEY], mv[p, TTKEY + 1])
+    n = dt[s, 2] & 255
     at = n
     for i in range(n):
         if dt[s, 3 + i] == depths:
@@ -391,14 +412,14 @@ def _remember(st, tk, tv, dt, row, key, rel, low, high, left):
             break
     if at == n:
         if n < DEPTHS:
-            dt[s, 2] = n + 1
+            dt[s, 2] = (n + 1) | (gen << GEN_SHIFT)
         at = min(n, DEPTHS - 1)
     for i in range(at, 0, -1):
         dt[s, 3 + i] = dt[s, 2 + i]
     dt[s, 3] = depths
 
 
-@njit(cache=True)
+@njit(**ENGINE_JIT)
 def _close(st, allowed, trick_mask):
     # Search.close: a run of interchangeable cards any of which matters matters whole
     rel = st[ST_REL]
@@ -421,8 +442,9 @@ def _close(st, allowed, trick_mask):
     st[ST_REL] = rel
 
 
-@njit(cache=True)
-def _key(hands, leader, broken, out):
+@njit(**ENGINE_JIT)
+def _key(hands, leader, broken, mv, p):
+    # the exact key of the position, in row p's key words
     meta = leader | (4 if broken else 0)
     if NORMALISED:
         for suit in range(4):
@@ -435,49 +457,59 @@ def _key(hands, leader, broken, out):
                     while not (hands[seat] >> card) & 1:
                         seat += 1
                     code = (code << 2) | seat
-            out[suit] = code
-        out[0] |= meta << 40
+            mv[p, TTKEY + suit] = code
+        mv[p, TTKEY] |= meta << 40
     else:
         for seat in range(4):
-            out[seat] = hands[seat]
-        out[0] |= meta << 56
+            mv[p, TTKEY + seat] = hands[seat]
+        mv[p, TTKEY] |= meta << 56
 
 
-@njit(cache=True)
-def _slot(tk, tv, mask, key):
-    # the slot holding ``key``, else -1 - (the slot to store it in: an empty one, else the shallowest)
-    h = key[0] * -7046029254386353131 + key[1] * 4354685564936845319 + key[2] * -4658895280553007687 \\
-        + key[3] * 7109453100751455733
+@njit(**ENGINE_JIT)
+def _slot(tk, mask, gen, k0, k1, k2, k3):
+    # the slot holding the key (k0, k1, k2, k3), else -1 - (the slot to store it in: an empty one, else the
+    # shallowest)
+    h = k0 * -7046029254386353131 + k1 * 4354685564936845319 + k2 * -4658895280553007687 + k3 * 7109453100751455733
     h ^= h >> 29
     base = h & mask
     victim = base
+    shallowest = 256
     for i in range(4):
         s = (base + i) & mask
-        if tv[s, 2] == 0:
+        bounds = tk[s, TT_BOUNDS]
+        if bounds >> GEN_SHIFT != gen:
             return -1 - s
-        if tk[s, 0] == key[0] and tk[s, 1] == key[1] and tk[s, 2] == key[2] and tk[s, 3] == key[3]:
+        if tk[s, 0] == k0 and tk[s, 1] == k1 and tk[s, 2] == k2 and tk[s, 3] == k3:
             return s
-        if tv[s, 2] < tv[victim, 2]:
+        if (bounds >> 16) & 255 < shallowest:
+            shallowest = (bounds >> 16) & 255
             victim = s
     return -1 - victim
 
 
-@njit(cache=True)
-def _store(tk, tv, mask, key, low, high, left):
-    s = _slot(tk, tv, mask, key)
+@njit(**ENGINE_JIT)
+def _store(st, tk, mv, p, low, high, left):
+    # narrow the bounds of the entry keyed in row p (made when absent)
+    k0 = mv[p, TTKEY]
+    k1 = mv[p, TTKEY + 1]
+    k2 = mv[p, TTKEY + 2]
+    k3 = mv[p, TTKEY + 3]
+    gen = st[ST_GEN]
+    s = _slot(tk, st[ST_TTMASK], gen, k0, k1, k2, k3)
     if s >= 0:
-        tv[s, 0] = max(tv[s, 0], low)
-        tv[s, 1] = min(tv[s, 1], high)
-        return
-    s = -1 - s
-    for k in range(4):
-        tk[s, k] = key[k]
-    tv[s, 0] = low
-    tv[s, 1] = high
-    tv[s, 2] = left + 1
+        bounds = tk[s, TT_BOUNDS]
+        low = max(low, bounds & 255)
+        high = min(high, (bounds >> 8) & 255)
+    else:
+        s = -1 - s
+        tk[s, 0] = k0
+        tk[s, 1] = k1
+        tk[s, 2] = k2
+        tk[s, 3] = k3
+    tk[s, TT_BOUNDS] = low | (high << 8) | ((left + 1) << 16) | (gen << GEN_SHIFT)
 
 
-@njit(cache=True)
+@njit(**ENGINE_JIT)
 def _strongest(st, seat, trick_mask, led, number, lead, broken, played, position):
     # the card of ``seat``'s legal set that trick.winner ranks highest (its lowest card when none can win)
     options = legal(st[seat], trick_mask, led, number, position, False, broken, played)
@@ -487,7 +519,7 @@ def _strongest(st, seat, trick_mask, led, number, lead, broken, played, position
     return trailing_zeros(options)
 
 
-@njit(cache=True)
+@njit(**ENGINE_JIT)
 def _responses(st, leader, index, trick_mask, led, number, lead, broken, played):
     # the strongest card (``_strongest``) of each seat to play after position ``index``, as one mask
     out = 0
@@ -496,7 +528,7 @@ def _responses(st, leader, index, trick_mask, led, number, lead, broken, played)
     return out
 
 
-@njit(cache=True)
+@njit(**ENGINE_JIT)
 def _taker(st, seat, card, leader, index, win):
     # the seat that holds or played ``win``: ``card`` (``seat``'s), a card of the trick, or a later seat's
     if win == card:
@@ -510,7 +542,7 @@ def _taker(st, seat, card, leader, index, win):
     return seat
 
 
-@njit(cache=True)
+@njit(**ENGINE_JIT)
 def _lead_weight(st, leader, suit):
     # how promising a lead of ``suit`` looks (higher first): opponents short in it, no ruff for them, a ruff
     # for partner, no lead into the next-but-two hand's top cards, a lead up to partner's second-best card
@@ -544,9 +576,9 @@ def _lead_weight(st, leader, suit):
     return weight
 
 
-@njit(cache=True)
-def _moves(st, out, seat, allowed, trick_mask, leader, index, led, lead, number, maximising, broken, played):
-    # the cards to try, best guesses first: one of each run of interchangeable cards
+@njit(**ENGINE_JIT)
+def _moves(st, mv, p, seat, allowed, trick_mask, leader, index, led, lead, number, maximising, broken, played):
+    # the cards to try into row p, best guesses first: one of each run of interchangeable cards
     n = 0
     if SYMMETRIC:
         live = st[0] | st[1] | st[2] | st[3] | trick_mask
@@ -558,7 +590,7 @@ def _moves(st, out, seat, allowed, trick_mask, leader, index, led, lead, number,
                     if (live >> card) & 1:
                         mine = (allowed >> card) & 1 == 1
                         if mine and not run:
-                            out[n] = card
+                            mv[p, n] = card
                             n += 1
                         run = mine
         rest = allowed & UNSUITED
@@ -566,12 +598,11 @@ def _moves(st, out, seat, allowed, trick_mask, leader, index, led, lead, number,
         rest = allowed
     while rest:
         low = rest & -rest
-        out[n] = trailing_zeros(low)
+        mv[p, n] = trailing_zeros(low)
         n += 1
         rest ^= low
     if n < 2:
         return n
-    keys = out[KEYS:]
     counted = st[ST_COUNTED]
     if SHAPE:
         # the trick forecast: each later seat plays its strongest card (trick.winner's form is known, so any
@@ -581,38 +612,38 @@ def _moves(st, out, seat, allowed, trick_mask, leader, index, led, lead, number,
             replies = _responses(st, leader, index, trick_mask, led, number, lead, broken, played)
         seen = 0
         for i in range(n):
-            card = out[i]
+            card = mv[p, i]
             if index == 0:
                 suit = _SUIT[card]
                 if suit < 0:
-                    keys[i] = -_POW[card]
+                    mv[p, KEYS + i] = -_POW[card]
                     continue
                 if not (seen >> suit) & 1:
                     seen |= 1 << suit
-                    out[REPLIES + suit] = _responses(st, leader, 0, 1 << card, suit, number, card, broken, played)
-                    out[WEIGHTS + suit] = _lead_weight(st, leader, suit) * 32
-                win = winner((1 << card) | out[REPLIES + suit], suit, number, card)
+                    mv[p, REPLIES + suit] = _responses(st, leader, 0, 1 << card, suit, number, card, broken, played)
+                    mv[p, WEIGHTS + suit] = _lead_weight(st, leader, suit) * 32
+                win = winner((1 << card) | mv[p, REPLIES + suit], suit, number, card)
             else:
                 win = winner(trick_mask | (1 << card) | replies, led, number, lead)
             by = _taker(st, seat, card, leader, index, win)
             bad = ((counted >> by) & 1 == 1) != maximising
-            if index == 0 and card == out[F_KILLER] - 1:
-                keys[i] = -(1 << 40)
+            if index == 0 and card == mv[p, F_KILLER] - 1:
+                mv[p, KEYS + i] = -(1 << 40)
                 continue
             if index == 0:       # good leads to another seat's card (partner's) first, lowest first; then the
                 if bad:          # leader's own, highest first; then the others by their suit's weight
-                    keys[i] = (1 << 32) + _POW[card] - out[WEIGHTS + suit]
+                    mv[p, KEYS + i] = (1 << 32) + _POW[card] - mv[p, WEIGHTS + suit]
                 elif by != seat:
-                    keys[i] = -(1 << 20) + _POW[card]
+                    mv[p, KEYS + i] = -(1 << 20) + _POW[card]
                 else:
-                    keys[i] = -_POW[card]
+                    mv[p, KEYS + i] = -_POW[card]
             else:
-                keys[i] = (1 << 32 if bad else 0) + _POW[card]
+                mv[p, KEYS + i] = (1 << 32 if bad else 0) + _POW[card]
     else:
         for i in range(n):
-            card = out[i]
+            card = mv[p, i]
             if index == 0:
-                keys[i] = -_POW[card]
+                mv[p, KEYS + i] = -_POW[card]
             else:
                 win = winner(trick_mask | (1 << card), led, number, lead)
                 by = seat
@@ -621,21 +652,21 @@ def _moves(st, out, seat, allowed, trick_mask, leader, index, led, lead, number,
                         if st[ST_TRICK + k] == win:
                             by = (leader + k) & 3
                 bad = ((counted >> by) & 1 == 1) != maximising
-                keys[i] = (1 << 32 if bad else 0) + _POW[card]
+                mv[p, KEYS + i] = (1 << 32 if bad else 0) + _POW[card]
     for i in range(1, n):            # stable insertion sort on the keys
-        card = out[i]
-        key = keys[i]
+        card = mv[p, i]
+        key = mv[p, KEYS + i]
         j = i - 1
-        while j >= 0 and keys[j] > key:
-            keys[j + 1] = keys[j]
-            out[j + 1] = out[j]
+        while j >= 0 and mv[p, KEYS + j] > key:
+            mv[p, KEYS + j + 1] = mv[p, KEYS + j]
+            mv[p, j + 1] = mv[p, j]
             j -= 1
-        keys[j + 1] = key
-        out[j + 1] = card
+        mv[p, KEYS + j + 1] = key
+        mv[p, j + 1] = card
     return n
 
 
-@njit(cache=True)
+@njit(**ENGINE_JIT)
 def _last_trick(st, leader, number):
     # one card each: (the seat winning, its card) or (NONE, the card trick.winner named, not in the trick)
     trick_mask = 0
@@ -651,8 +682,8 @@ def _last_trick(st, leader, number):
     return seat, win
 
 
-@njit(cache=True)
-def _boundary(st, mv, tk, tv, dt, p, leader, number, broken, need):
+@njit(**ENGINE_JIT)
+def _boundary(st, mv, tk, dt, p, leader, number, broken, need):
     # at a trick boundary: 1 or 0 when decided without a search, BAD_WINNER, else -1 (the table key in row p)
     if need <= 0:
         return 1
@@ -668,7 +699,6 @@ def _boundary(st, mv, tk, tv, dt, p, leader, number, broken, need):
             if (st[0] | st[1] | st[2] | st[3]) & SMASK[OSUIT[card]] & ~(1 << card):   # it beat a card of its suit
                 st[ST_REL] |= 1 << card
         return (st[ST_COUNTED] >> seat) & 1
-    key = mv[p, TTKEY:TTKEY + 4]
     if PARTITION and number > 1:
         # partition: the sure-trick bounds, else an entry on the cards that mattered (the cards read marked)
         if st[ST_QUICK]:
@@ -676,20 +706,19 @@ def _boundary(st, mv, tk, tv, dt, p, leader, number, broken, need):
             if decided >= 0:
                 st[ST_REL] |= _reach(st, read)
                 return decided
-        _bucket(st, leader, broken, key)
-        return _look(st, tk, tv, dt, mv[p], key, need)
-    _key(st, leader, broken, key)
-    mask = st[ST_TTMASK]
-    s = _slot(tk, tv, mask, key)
+        _bucket(st, leader, broken, mv, p)
+        return _look(st, tk, dt, mv, p, need)
+    _key(st, leader, broken, mv, p)
+    s = _slot(tk, st[ST_TTMASK], st[ST_GEN], mv[p, TTKEY], mv[p, TTKEY + 1], mv[p, TTKEY + 2], mv[p, TTKEY + 3])
     if s >= 0:
-        low = np.int64(tv[s, 0])
-        high = np.int64(tv[s, 1])
+        low = tk[s, TT_BOUNDS] & 255
+        high = (tk[s, TT_BOUNDS] >> 8) & 255
     else:
         low = 0
         high = left
         if st[ST_QUICK] and SHAPE:
             low, high, low_read, high_read = _sure(st, leader, number, broken, left)
-        _store(tk, tv, mask, key, low, high, left)
+        _store(st, tk, mv, p, low, high, left)
     if low >= need:
         return 1
     if high < need:
@@ -697,11 +726,14 @@ def _boundary(st, mv, tk, tv, dt, p, leader, number, broken, need):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True, **ENGINE_JIT)
 def playout(st, mv, leader, number, broken, played):
     # the counted seats' tricks when every seat plays its first card in search order (a guess for the
     # bisection; trick.winner naming a card outside the trick gives -1): the hands are restored after
-    saved = st[0:4].copy()
+    saved0 = st[0]
+    saved1 = st[1]
+    saved2 = st[2]
+    saved3 = st[3]
     team = st[ST_TEAM]
     counted = st[ST_COUNTED]
     tricks = 0
@@ -712,11 +744,11 @@ def playout(st, mv, leader, number, broken, played):
         for index in range(4):
             seat = (leader + index) & 3
             hand = st[seat]
-            row = mv[4 * number + index]
+            q = 4 * number + index
             allowed = legal(hand, trick_mask, led, number, index + 1, index == 0, broken, played)
-            _moves(st, row, seat, allowed, trick_mask, leader, index, led, lead, number, seat & 1 == team, broken,
+            _moves(st, mv, q, seat, allowed, trick_mask, leader, index, led, lead, number, seat & 1 == team, broken,
                    played)
-            card = row[0]
+            card = mv[q, 0]
             if not broken and breaks(card, hand, index == 0, led, number):
                 broken = True
             if index == 0:
@@ -735,38 +767,39 @@ def playout(st, mv, leader, number, broken, played):
                 leader = (leader + k) & 3
         tricks += (counted >> leader) & 1
         number += 1
-    st[0:4] = saved
+    st[0] = saved0
+    st[1] = saved1
+    st[2] = saved2
+    st[3] = saved3
     return tricks
 
 
-@njit(cache=True, nogil=True)
-def search(st, mv, tk, tv, dt, leader, index, trick_mask, led, lead, number, broken, played, need):
+@njit(nogil=True, **ENGINE_JIT)
+def search(st, mv, tk, dt, leader, index, trick_mask, led, lead, number, broken, played, need):
     # can the team make its counted seats take ``need`` more tricks? 1 yes, 0 no, ABORT, BAD_WINNER.
     # Depth first with an explicit stack: row p of ``mv`` is the frame of the p-th card of the hand
     # (p = 4 * number + index): its position, the cards to try, the next one, the table key.
     root = number * 4 + index
     p = root
-    row = mv[p]
-    row[F_LEADER] = leader
-    row[F_MASK] = trick_mask
-    row[F_LED] = led
-    row[F_LEAD] = lead
-    row[F_BROKEN] = broken
-    row[F_PLAYED] = played
-    row[F_NEED] = need
+    mv[p, F_LEADER] = leader
+    mv[p, F_MASK] = trick_mask
+    mv[p, F_LED] = led
+    mv[p, F_LEAD] = lead
+    mv[p, F_BROKEN] = broken
+    mv[p, F_PLAYED] = played
+    mv[p, F_NEED] = need
     team = st[ST_TEAM]
     counted = st[ST_COUNTED]
     mode = ENTER
     r = 0
     while True:
-        row = mv[p]
         number = p >> 2
         index = p & 3
-        leader = row[F_LEADER]
+        leader = mv[p, F_LEADER]
         if mode == ENTER:
             r = -1
             if index == 0:
-                r = _boundary(st, mv, tk, tv, dt, p, leader, number, row[F_BROKEN] != 0, row[F_NEED])
+                r = _boundary(st, mv, tk, dt, p, leader, number, mv[p, F_BROKEN] != 0, mv[p, F_NEED])
                 if r == BAD_WINNER:
                     return r
             if r >= 0:
@@ -776,43 +809,43 @@ def search(st, mv, tk, tv, dt, leader, index, trick_mask, led, lead, number, bro
                 if st[ST_NODES] > st[ST_LIMIT]:
                     return ABORT
                 if PARTITION and index == 0 and number > 1:    # the cards that matter below here, apart
-                    row[F_OUTER] = st[ST_REL]
+                    mv[p, F_OUTER] = st[ST_REL]
                     st[ST_REL] = 0
                 seat = (leader + index) & 3
                 hand = st[seat]
-                row[F_HAND] = hand
-                allowed = legal(hand, row[F_MASK], row[F_LED], number, index + 1, index == 0, row[F_BROKEN] != 0,
-                                row[F_PLAYED])
-                row[F_ALLOWED] = allowed
+                mv[p, F_HAND] = hand
+                allowed = legal(hand, mv[p, F_MASK], mv[p, F_LED], number, index + 1, index == 0, mv[p, F_BROKEN] != 0,
+                                mv[p, F_PLAYED])
+                mv[p, F_ALLOWED] = allowed
                 maximising = seat & 1 == team
-                row[F_N] = _moves(st, row, seat, allowed, row[F_MASK], leader, index, row[F_LED], row[F_LEAD],
-                                  number, maximising, row[F_BROKEN] != 0, row[F_PLAYED])
-                row[F_I] = 0
-                row[F_RESULT] = 0 if maximising else 1
+                mv[p, F_N] = _moves(st, mv, p, seat, allowed, mv[p, F_MASK], leader, index, mv[p, F_LED], mv[p, F_LEAD],
+                                  number, maximising, mv[p, F_BROKEN] != 0, mv[p, F_PLAYED])
+                mv[p, F_I] = 0
+                mv[p, F_RESULT] = 0 if maximising else 1
                 if PARTITION:
-                    row[F_REL_IN] = st[ST_REL]
-                    row[F_REL_ALL] = st[ST_REL]
+                    mv[p, F_REL_IN] = st[ST_REL]
+                    mv[p, F_REL_ALL] = st[ST_REL]
                 mode = NEXT
         if mode == NEXT:
-            i = row[F_I]
-            if i >= row[F_N]:
-                r = row[F_RESULT]
+            i = mv[p, F_I]
+            if i >= mv[p, F_N]:
+                r = mv[p, F_RESULT]
                 if PARTITION:
-                    st[ST_REL] = row[F_REL_ALL]
+                    st[ST_REL] = mv[p, F_REL_ALL]
                 if PARTITION and st[ST_REL]:
-                    _close(st, row[F_ALLOWED], row[F_MASK])
+                    _close(st, mv[p, F_ALLOWED], mv[p, F_MASK])
                 mode = FINISH
             else:
-                row[F_I] = i + 1
-                card = row[i]
+                mv[p, F_I] = i + 1
+                card = mv[p, i]
                 if PARTITION:      # a card's subtree adds to what mattered as the frame was entered
-                    st[ST_REL] = row[F_REL_IN]
+                    st[ST_REL] = mv[p, F_REL_IN]
                 seat = (leader + index) & 3
-                hand = row[F_HAND]
+                hand = mv[p, F_HAND]
                 bit = 1 << card
-                broken = row[F_BROKEN] != 0
-                led = row[F_LED]
-                lead = row[F_LEAD]
+                broken = mv[p, F_BROKEN] != 0
+                led = mv[p, F_LED]
+                lead = mv[p, F_LEAD]
                 if not broken and breaks(card, hand, index == 0, led, number):
                     broken = True
                 if index == 0:
@@ -820,10 +853,9 @@ def search(st, mv, tk, tv, dt, leader, index, trick_mask, led, lead, number, bro
                     lead = card
                 st[seat] = hand & ~bit
                 st[ST_TRICK + index] = card
-                now_mask = row[F_MASK] | bit
-                child = mv[p + 1]
-                child[F_BROKEN] = broken
-                child[F_PLAYED] = row[F_PLAYED] | bit
+                now_mask = mv[p, F_MASK] | bit
+                mv[p + 1, F_BROKEN] = broken
+                mv[p + 1, F_PLAYED] = mv[p, F_PLAYED] | bit
                 if index == 3:
                     win = winner(now_mask, led, number, lead)
                     if win < 0 or not (now_mask >> win) & 1:
@@ -836,18 +868,18 @@ def search(st, mv, tk, tv, dt, leader, index, trick_mask, led, lead, number, bro
                     if PARTITION and now_mask & _SM[_SUIT[win]] & ~(1 << win):    # it beat a card of its suit
                         st[ST_REL] |= 1 << win
                     for k in range(3):
-                        row[F_SAVED + k] = st[ST_TRICK + k]
-                    child[F_LEADER] = by
-                    child[F_MASK] = 0
-                    child[F_LED] = NONE
-                    child[F_LEAD] = NONE
-                    child[F_NEED] = row[F_NEED] - ((counted >> by) & 1)
+                        mv[p, F_SAVED + k] = st[ST_TRICK + k]
+                    mv[p + 1, F_LEADER] = by
+                    mv[p + 1, F_MASK] = 0
+                    mv[p + 1, F_LED] = NONE
+                    mv[p + 1, F_LEAD] = NONE
+                    mv[p + 1, F_NEED] = mv[p, F_NEED] - ((counted >> by) & 1)
                 else:
-                    child[F_LEADER] = leader
-                    child[F_MASK] = now_mask
-                    child[F_LED] = led
-                    child[F_LEAD] = lead
-                    child[F_NEED] = row[F_NEED]
+                    mv[p + 1, F_LEADER] = leader
+                    mv[p + 1, F_MASK] = now_mask
+                    mv[p + 1, F_LED] = led
+                    mv[p + 1, F_LEAD] = lead
+                    mv[p + 1, F_NEED] = mv[p, F_NEED]
                 p += 1
                 mode = ENTER
                 continue
@@ -856,21 +888,20 @@ def search(st, mv, tk, tv, dt, leader, index, trick_mask, led, lead, number, bro
             if p == root:
                 return r
             p -= 1
-            row = mv[p]
             index = p & 3
             number = p >> 2
-            leader = row[F_LEADER]
+            leader = mv[p, F_LEADER]
             seat = (leader + index) & 3
-            st[seat] = row[F_HAND]
+            st[seat] = mv[p, F_HAND]
             if index == 3:
                 for k in range(3):
-                    st[ST_TRICK + k] = row[F_SAVED + k]
+                    st[ST_TRICK + k] = mv[p, F_SAVED + k]
             maximising = seat & 1 == team
             if PARTITION:
-                row[F_REL_ALL] |= st[ST_REL]
+                mv[p, F_REL_ALL] |= st[ST_REL]
             if (r == 1) == maximising:     # decided by this card: what its subtree relied on (the others' not)
-                row[F_KILLER] = row[row[F_I] - 1] + 1
-                row[F_RESULT] = r
+                mv[p, F_KILLER] = mv[p, mv[p, F_I] - 1] + 1
+                mv[p, F_RESULT] = r
                 mode = FINISH
             else:
                 mode = NEXT
@@ -879,18 +910,18 @@ def search(st, mv, tk, tv, dt, leader, index, trick_mask, led, lead, number, bro
             # frame p is decided (``r``): a bound for the table at a trick boundary
             if PARTITION and index == 0 and number > 1:
                 rel = st[ST_REL]
-                st[ST_REL] = row[F_OUTER] | rel
+                st[ST_REL] = mv[p, F_OUTER] | rel
                 left = st[ST_LAST] - number + 1
                 if r == 1:
-                    _remember(st, tk, tv, dt, row, mv[p, TTKEY:TTKEY + 4], rel, row[F_NEED], left, left)
+                    _remember(st, tk, dt, mv, p, rel, mv[p, F_NEED], left, left)
                 else:
-                    _remember(st, tk, tv, dt, row, mv[p, TTKEY:TTKEY + 4], rel, 0, row[F_NEED] - 1, left)
+                    _remember(st, tk, dt, mv, p, rel, 0, mv[p, F_NEED] - 1, left)
             elif index == 0:
                 left = st[ST_LAST] - number + 1
                 if r == 1:
-                    _store(tk, tv, st[ST_TTMASK], mv[p, TTKEY:TTKEY + 4], row[F_NEED], left, left)
+                    _store(st, tk, mv, p, mv[p, F_NEED], left, left)
                 else:
-                    _store(tk, tv, st[ST_TTMASK], mv[p, TTKEY:TTKEY + 4], 0, row[F_NEED] - 1, left)
+                    _store(st, tk, mv, p, 0, mv[p, F_NEED] - 1, left)
             mode = RETURN
 """
 
