@@ -107,12 +107,13 @@ def array_hands(rs: Ruleset, count: int, seed: int):
 
 
 class _Numba(types.ModuleType):
-    """numba as the generated module imports it, for running its text as Python: ``njit`` leaves a
-    function as it is, ``trailing_zeros`` is the lowest set bit's place."""
+    """numba as the generated modules import it, for running their text as Python: ``njit`` leaves a
+    function as it is, ``trailing_zeros`` is the lowest set bit's place, no option is known."""
 
     def __init__(self) -> None:
         super().__init__("numba")
-        self.cpython = self.unsafe = self.numbers = self
+        self.cpython = self.unsafe = self.numbers = self.core = self.options = self
+        self.DefaultOptions = type("DefaultOptions", (), {})      # (the search's header asks it for ``_nrt``)
 
     @staticmethod
     def njit(*args, **kwargs):
