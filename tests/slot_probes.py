@@ -19,7 +19,7 @@ from rulespec.core import cards as C
 from rulespec.core.schema import BOOL, CARDS, ENUM, INT, SLOTS, Slot
 from rulespec.fast.batch import BatchEngine
 from rulespec.fast.compiled import CompiledResult
-from rulespec.fast.hand import BatchHand, HandRules
+from rulespec.fast.batch_hand import BatchHand, HandRules
 from rulespec.fast.native_hand import source as native_source
 from rulespec.game import BLIND, BLIND_NIL, NIL, REGULAR, Bid, HandState, deal_for, game_status, play_hand, score_hand
 from rulespec.game.policies import RandomPolicy
