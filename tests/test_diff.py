@@ -235,7 +235,7 @@ def test_cli_writes_three_reports(tmp_path):
 def test_a_chunk_pauses_the_cycle_collector_and_restores_it(monkeypatch, kind):
     import gc
 
-    from rulespec.tools.diff import runner
+    from rulespec.tools.diff import deal_runs as runner
     seen = []
     real = runner._compare_all
     monkeypatch.setattr(runner, "_compare_all", lambda *a: seen.append(gc.isenabled()) or real(*a))
