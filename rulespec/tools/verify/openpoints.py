@@ -39,6 +39,7 @@ _READINGS = {
     "play.first_trick_trump": ["hand - trump.suit", "hand"],
     "play.first_trick_suit": ["if hand.has(clubs) then {lowest(hand & clubs)} else hand", "hand"],
     "blind_nil.exchange": ["0", "1", "2"],
+    "nil.exchange": ["1", "2", "4"],
     "bid.team_min": ["4", "0"],
     "bid.team_max": ["10", "13"],
     "bid.team_valid": ["team.blind_nil_count <= 1", "true"],
