@@ -281,7 +281,24 @@ def answer_bid(rs: Ruleset, req: Mapping) -> dict:
     for step in refusals:
         step["reason"] = _bid_reason(rs, step, seat, bid, pair, scores, refused=True, partner=partner)
     return {"variant": rs.id, "seat": C.SEATS[seat], "bid": str(bid), "allowed": not refusals,
-            "refusals": refusals, "notes": notes, "explanation": checked}
+            "refusals": refusals, "notes": notes, "explanation": checked,
+            "exchange": _bid_exchange(rs, seat, bid, partner)}
+
+
+def _bid_exchange(rs: Ruleset, seat: int, bid: E.Bid, partner: E.Bid | None) -> dict | None:
+    """The cards ``seat``'s bid, beside its partner's (None: not made yet), makes the pair pass after the bids
+    (the lowered form's ``exchange_count``): who passes, to whom, how many, the rule."""
+    mate = C.partner_of(seat)
+    for passer, mine, theirs in ((seat, bid, partner), (mate, partner, bid)):
+        count = E.exchange_count(rs, mine, theirs)
+        if count:
+            rule = "blind_nil.exchange" if mine.kind == E.BLIND_NIL else "nil.exchange"
+            to = C.partner_of(passer)
+            return {"from": C.SEATS[passer], "to": C.SEATS[to], "cards": count, **rs.cite(rule),
+                    "reason": f"{R.SEAT_NAMES[C.SEATS[passer]]}'s {mine} beside {R.SEAT_NAMES[C.SEATS[to]]}'s "
+                              f"{theirs or 'bid to come'}: they swap {count} card{'s' if count > 1 else ''} "
+                              "after the bids"}
+    return None
 
 
 _SCORE_NAMES = frozenset({"team.score", "opponents.score", "team.bags", "opponents.bags"})

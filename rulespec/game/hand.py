@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from ..core import cards as C
 from ..lang.compiler import NONE
 from ..model.ruleset import Ruleset
-from .bids import BLIND_NIL, REGULAR_BIDS, Bid, bid_refusals, legal_bids, seat_rule
+from .bids import BLIND_NIL, REGULAR_BIDS, Bid, bid_refusals, exchange_count, legal_bids, seat_rule
 from .play import Legal, by_seat, irregularity, legal_cards
 from .scoring import TeamResult, score_hand
 from .steps import KIND_CODE, steps_of
@@ -104,8 +104,7 @@ class HandState:
 
     def exchange_count(self, seat: int) -> int:
         """How many cards ``seat`` passes to its partner and takes back (0: none), by the bids."""
-        return self._steps.exchange_count(KIND_CODE[self.bids[seat].kind],
-                                          KIND_CODE[self.bids[C.partner_of(seat)].kind])
+        return exchange_count(self.rs, self.bids[seat], self.bids[C.partner_of(seat)])
 
     def exchange(self, seat: int, give: Sequence[int], back: Sequence[int]) -> None:
         """``seat`` passes ``give`` to its partner and receives ``back`` (chosen before ``give`` arrives)."""

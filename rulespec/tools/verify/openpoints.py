@@ -204,10 +204,11 @@ def open_points(rs: Ruleset, ev: Evidence, clauses_dir: Path = CLAUSES_DIR) -> l
 
 
 def _variant_points(rs: Ruleset) -> dict[str, dict]:
-    """The rules a variant took without a source: unspecified, or inherited from another variant."""
+    """The rules a variant took without a source: unspecified, or inherited from another variant (not those no
+    variant sets: a slot's neutral value is the game without the rule, no document's reading)."""
     points: dict[str, dict] = {}
     for name, rule in rs.rules.items():
-        if rule.unspecified or rule.origin != rs.id:
+        if not rule.neutral and (rule.unspecified or rule.origin != rs.id):
             reason = (f"the document is silent: {rule.unspecified}" if rule.origin == rs.id and rule.unspecified
                       else f"not stated by {rs.doc or rs.id}: inherited from {rule.origin}"
                       + (f" ({rule.unspecified})" if rule.unspecified else ""))
