@@ -52,5 +52,8 @@ def conform(engine, variant, deals, seed, policies, games, game_policy, game_han
         verdict = "differs on " + ", ".join(report["differing"])
     else:
         verdict = "has hands that could not be compared"
+    if report["withheld"]:
+        verdict += " (played without " + " or ".join(f"{w['bid']} bids" for w in report["withheld"]) + \
+            ": the engine has no exchange step)"
     click.echo(f"{report['config']['engine_name']} vs {report['config']['variant']['id']}: {verdict}; wrote "
                + ", ".join(str(f) for f in files))
