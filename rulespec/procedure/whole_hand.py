@@ -69,21 +69,22 @@ def swap(hands, seat, partner, count, gave, received):
     received[seat] = back
 
 
+@inline
+def pass_all(hands, kind, gave, received, code, count):
+    """Each seat whose bid is of kind ``code`` and passes (``passes``) swaps ``count`` cards with its partner, in
+    seat order."""
+    if count > 0:
+        for seat in range(4):
+            partner = (seat + 2) % 4
+            if passes(kind[seat], kind[partner], code):
+                swap(hands, seat, partner, count, gave, received)
+
+
 def exchange(hands, kind, gave, received):
-    """The passes after the bids, seat by seat: each blind-nil bidder and partner exchange ``blind_nil.exchange``
-    cards, then each ordinary nil bidder whose partner bid a number and that partner ``nil.exchange`` cards."""
-    count = rule("blind_nil.exchange")
-    if count > 0:
-        for seat in range(4):
-            partner = (seat + 2) % 4
-            if passes(kind[seat], kind[partner], K_BLIND_NIL):
-                swap(hands, seat, partner, count, gave, received)
-    count = rule("nil.exchange")
-    if count > 0:
-        for seat in range(4):
-            partner = (seat + 2) % 4
-            if passes(kind[seat], kind[partner], K_NIL):
-                swap(hands, seat, partner, count, gave, received)
+    """The passes after the bids: each blind-nil bidder and partner exchange ``blind_nil.exchange`` cards, then
+    each ordinary nil bidder whose partner bid a number and that partner ``nil.exchange`` cards."""
+    pass_all(hands, kind, gave, received, K_BLIND_NIL, rule("blind_nil.exchange"))
+    pass_all(hands, kind, gave, received, K_NIL, rule("nil.exchange"))
 
 
 def play_tricks(hands, leader, won, plays, leaders, winners):
