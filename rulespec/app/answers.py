@@ -362,10 +362,10 @@ def _validate_bids(rs: Ruleset, bids: list[E.Bid], scores, bags, dealer: int | N
                              r["rule"], r["cite"])
 
 
-def _replay(rs: Ruleset, req: Mapping, bids: list[E.Bid], irregular: list[dict], on_card: CardHook | None = None
-            ) -> tuple[list[int], list[int], tuple | None, int]:
+def _replay(rs: Ruleset, req: Mapping, irregular: list[dict], on_card: CardHook | None = None,
+            bids: list[E.Bid] | None = None) -> tuple[list[int], list[int], tuple | None, int]:
     """Derive tricks per seat, reneges, the last trick and the number of unplayed
-    tricks (a forfeit renege ends the hand) from a full deal, the exchanges after the bids (where given) and
+    tricks (a forfeit renege ends the hand) from a full deal, the exchanges after the ``bids`` (where given) and
     card play; each irregular card that is not refused goes to ``irregular``; ``on_card`` sees the state before
     each card."""
     dealer = _seat(_get(req, "dealer", ""), "dealer")
@@ -378,7 +378,7 @@ def _replay(rs: Ruleset, req: Mapping, bids: list[E.Bid], irregular: list[dict],
                              f"deal.{C.SEATS[s]}")
     state = E.HandState(rs, hands, dealer)
     if req.get("exchanges") is not None:
-        state.bids = list(bids)
+        state.bids = list(bids or _per_seat(_get(req, "bids", ""), "bids", _bid))
         _exchange_all(state, req["exchanges"])
     reneges: list[int] = []
     forfeit = rs.params["renege.mode"] == "forfeit"
@@ -559,7 +559,7 @@ def _hand_tricks(rs: Ruleset, req: Mapping, bids: list[E.Bid], irregular: list[d
             raise InputError("give either tricks per seat or the deal and play, not both", "tricks")
         if req.get("deal") is None or req.get("play") is None:
             raise InputError("the deal and the play go together", "deal" if req.get("deal") is None else "play")
-        tricks, reneges, last, unplayed = _replay(rs, req, bids, irregular, on_card)
+        tricks, reneges, last, unplayed = _replay(rs, req, irregular, on_card, bids)
         return (_fill_dead_hand(tricks, unplayed, reneges, bids) if unplayed else tricks), reneges, last
     tricks = _per_seat(_get(req, "tricks", ""), "tricks", lambda v, f: _int(v, f, 0, size))
     if sum(tricks) != size:

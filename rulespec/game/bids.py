@@ -142,14 +142,6 @@ class _BidNotes:
         return rs.step("bid.team_valid", False, f"this pair of bids ({pair}) is not allowed")
 
 
-def exchange_count(rs: Ruleset, bid: Bid | None, partner: Bid | None) -> int:
-    """How many cards a seat that bid ``bid`` passes to its partner (who bid ``partner``, None: not yet) and takes
-    back after the bids: a blind nil's exchange, a nil's pass beside a number (the lowered form's)."""
-    if bid is None:
-        return 0
-    return steps_of(rs).exchange_count(_code(bid)[0], _code(partner)[0])
-
-
 def team_contract(rs: Ruleset, pair: Sequence[Bid], scores=(0, 0), bags=(0, 0), team: int = 0) -> int:
     """The contract a partnership plays for (a blind team bid's n, else rule bid.team_contract)."""
     (ka, na), (kb, nb) = _code(pair[0]), _code(pair[1])
@@ -233,3 +225,11 @@ def _legal_bids(rs: Ruleset, seat: int, hand: int, dealer: int, pbid: Bid | None
 def seat_rule(rs: Ruleset, rule: str, dealer: int) -> int:
     """A seating rule (``deal.first_bidder``, ``play.first_leader``, ``deal.next_dealer``) for ``dealer``."""
     return rs.fn[rule](*ARGS["seating"](dealer=dealer))
+
+
+def exchange_count(rs: Ruleset, bid: Bid | None, partner: Bid | None) -> int:
+    """How many cards a seat that bid ``bid`` passes to its partner (who bid ``partner``, None: not yet) and takes
+    back after the bids: a blind nil's exchange, a nil's pass beside a number (the lowered form's)."""
+    if bid is None:
+        return 0
+    return steps_of(rs).exchange_count(_code(bid)[0], _code(partner)[0])

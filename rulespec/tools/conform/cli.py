@@ -46,6 +46,12 @@ def conform(engine, variant, deals, seed, policies, games, game_policy, game_han
     except RulespecError as exc:
         click.echo(f"rulespec conform: {exc}", err=True)
         sys.exit(2)
+    click.echo(f"{report['config']['engine_name']} vs {report['config']['variant']['id']}: {_verdict(report)}; wrote "
+               + ", ".join(str(f) for f in files))
+
+
+def _verdict(report: dict) -> str:
+    """The command's one-line verdict, with what of the variant the engine cannot play."""
     if report["conforms"]:
         verdict = "conforms on every compared point"
     elif report["differing"]:
@@ -53,7 +59,6 @@ def conform(engine, variant, deals, seed, policies, games, game_policy, game_han
     else:
         verdict = "has hands that could not be compared"
     if report["withheld"]:
-        verdict += " (played without " + " or ".join(f"{w['bid']} bids" for w in report["withheld"]) + \
-            ": the engine has no exchange step)"
-    click.echo(f"{report['config']['engine_name']} vs {report['config']['variant']['id']}: {verdict}; wrote "
-               + ", ".join(str(f) for f in files))
+        verdict += (" (played without " + " or ".join(f"{w['bid']} bids" for w in report["withheld"])
+                    + ": the engine has no exchange step)")
+    return verdict
