@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulespec import game as E
-from rulespec.app.answers import answer
+from rulespec.app.disputes import answer
 from rulespec.core import cards as C
 from rulespec.errors import InputError
 from rulespec.fast.batch import BatchEngine
