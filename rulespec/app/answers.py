@@ -345,7 +345,7 @@ def _validate_bids(rs: Ruleset, bids: list[E.Bid], scores, bags, dealer: int | N
                              r["rule"], r["cite"])
 
 
-def _replay(rs: Ruleset, req: Mapping, irregular: list[dict], on_card: CardHook | None = None
+def _replay(rs: Ruleset, req: Mapping, bids: list[E.Bid], irregular: list[dict], on_card: CardHook | None = None
             ) -> tuple[list[int], list[int], tuple | None, int]:
     """Derive tricks per seat, reneges, the last trick and the number of unplayed
     tricks (a forfeit renege ends the hand) from a full deal and card play; each
@@ -359,6 +359,7 @@ def _replay(rs: Ruleset, req: Mapping, irregular: list[dict], on_card: CardHook 
             raise InputError(f"{C.SEATS[s]} holds {hands[s].bit_count()} cards; each seat is dealt {size}",
                              f"deal.{C.SEATS[s]}")
     state = E.HandState(rs, hands, dealer)
+    state.set_bids(bids)        # (the first leader may depend on them: play.first_leader_by)
     reneges: list[int] = []
     forfeit = rs.params["renege.mode"] == "forfeit"
     for value, field in _flat_play(req.get("play")):
@@ -427,6 +428,13 @@ def _card_refusal(rs: Ruleset, state: E.HandState, seat: int, card: int, rule: d
 def answer_score(rs: Ruleset, req: Mapping, on_card: CardHook | None = None) -> dict:
     """Score one hand: points line by line with citations, new totals, and the game's state (``on_card``: a
     replayed play's hook, called with the hand's state before each card, as ``app.audit`` follows it)."""
+    return _scored(rs, req, on_card)[0]
+
+
+def _scored(rs: Ruleset, req: Mapping, on_card: CardHook | None = None,
+            history: E.GameHistory = E.NO_HISTORY) -> tuple[dict, E.GameHistory]:
+    """``answer_score``'s answer after the game's hands before it (``history``, as ``answer_game`` keeps it), and
+    the history with this hand added."""
     bids = _per_seat(_get(req, "bids", ""), "bids", _bid)
     scores, bags = _before(req)
     dealer = _seat(req["dealer"], "dealer") if req.get("dealer") is not None else None
@@ -442,7 +450,8 @@ def answer_score(rs: Ruleset, req: Mapping, on_card: CardHook | None = None) -> 
     new_scores = (results[0].score, results[1].score)
     new_bags = (results[0].bags, results[1].bags)
     hands = _int(req.get("hands_played", 0), "hands_played", 0, 10_000) + 1
-    game = E.game_status(rs, new_scores, new_bags, hands, explain=True)
+    history = history.after(results)
+    game = E.game_status(rs, new_scores, new_bags, hands, explain=True, history=history)
     if game["over"] and game.get("rule", {}).get("rule") == "game.mercy":
         game["reason"] = game_end(rs, game, new_scores) or game["reason"]
     names = [str(b) for b in bids]
@@ -457,7 +466,7 @@ def answer_score(rs: Ruleset, req: Mapping, on_card: CardHook | None = None) -> 
            "game": game, "explanation": explanation}
     if irregular:
         out["irregularities"] = irregular
-    return out
+    return out, history
 
 
 def _target_case(rs: Ruleset, step: dict, scores: tuple[int, int], bags: tuple[int, int], hands: int) -> str | None:
@@ -481,7 +490,7 @@ def _hand_tricks(rs: Ruleset, req: Mapping, bids: list[E.Bid], irregular: list[d
             raise InputError("give either tricks per seat or the deal and play, not both", "tricks")
         if req.get("deal") is None or req.get("play") is None:
             raise InputError("the deal and the play go together", "deal" if req.get("deal") is None else "play")
-        tricks, reneges, last, unplayed = _replay(rs, req, irregular, on_card)
+        tricks, reneges, last, unplayed = _replay(rs, req, bids, irregular, on_card)
         return (_fill_dead_hand(tricks, unplayed, reneges, bids) if unplayed else tricks), reneges, last
     tricks = _per_seat(_get(req, "tricks", ""), "tricks", lambda v, f: _int(v, f, 0, size))
     if sum(tricks) != size:
@@ -568,6 +577,7 @@ def answer_game(rs: Ruleset, req: Mapping) -> dict:
         raise InputError("at most 500 hands", "hands")
     scores, bags = _before(req)
     sheet = []
+    history = E.NO_HISTORY
     status: dict = {"over": False, "winner": None}
     for i, hand in enumerate(hands):
         hand = _game_hand(hand, i)
@@ -577,7 +587,7 @@ def answer_game(rs: Ruleset, req: Mapping) -> dict:
         sub["before"] = {C.TEAMS[t]: {"score": scores[t], "bags": bags[t]} for t in (0, 1)}
         sub["hands_played"] = i
         try:
-            answer = answer_score(rs, sub)
+            answer, history = _scored(rs, sub, history=history)
         except InputError as exc:
             raise InputError(exc.message, f"hands[{i}].{exc.field}" if exc.field else f"hands[{i}]",
                              exc.rule, exc.cite, exc.details) from None

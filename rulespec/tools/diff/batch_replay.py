@@ -104,8 +104,11 @@ class BatchReplayer:
         points, _, bags_after = h.score()
         after = h.scores + points
         n = len(after)
+        failed = ((h.contract > 0) & ~h.made).astype(np.int64)    # (a transcript is one hand: its own sets only)
         _, _, winner = self.rules.module.game_end(np.arange(n), np.ascontiguousarray(after.T),
-                                                  np.ascontiguousarray(bags_after.T), hands_played)
+                                                  np.ascontiguousarray(bags_after.T), hands_played,
+                                                  *(np.ascontiguousarray(a.T) for a in (h.contract, h.made, failed,
+                                                                                       failed)))
         winner = np.broadcast_to(winner, (n,))
         return points, bags_after, winner >= 0, winner
 

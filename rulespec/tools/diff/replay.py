@@ -11,7 +11,7 @@ import weakref
 from dataclasses import dataclass, field
 
 from ...core import cards as C
-from ...game import Bid, HandState, bid_refusals, game_status, play_hand, score_hand, seat_rule
+from ...game import NO_HISTORY, Bid, HandState, bid_refusals, game_status, play_hand, score_hand, seat_rule
 from ...errors import RulespecError
 from ...game.policies import POLICIES
 from ...model.ruleset import Ruleset
@@ -142,7 +142,7 @@ def _play_state(rs: Ruleset, t: Transcript) -> HandState:
     for seat, card in t.plays:
         hands[seat] |= 1 << card
     state = HandState(rs, hands, t.dealer, *t.before)
-    state.bids = list(t.bids)
+    state.set_bids(t.bids)
     return state
 
 
@@ -284,7 +284,8 @@ def _replay_score(rs: Ruleset, t: Transcript, tricks: list[int], last, out: Outc
     out.sig["score"] = tuple(r.points for r in results)
     out.sig["bags"] = tuple(r.bags for r in results)
     after = tuple(r.score for r in results)
-    status = game_status(rs, after, tuple(r.bags for r in results), t.hands_played)
+    status = game_status(rs, after, tuple(r.bags for r in results), t.hands_played,
+                         history=NO_HISTORY.after(results))     # (a transcript is one hand: its own sets only)
     out.sig["game"] = (status["over"], status["winner"])
     out.situations["score"] = {
         "bids": {C.SEATS[s]: _bid_json(b) for s, b in enumerate(t.bids)},
