@@ -22,8 +22,8 @@ CASES = [case for path in sorted((ROOT / "corpus" / "cases").glob("*.yaml"))
 def test_coverage_passes_with_every_clause_accounted_for():
     report = check(CLAUSES)
     assert [i.format() for i in report.issues] == []
-    assert [d.doc for d in report.docs] == ["000", "001", "002", "003", "004"]
-    for doc in report.docs:
+    assert [d.doc for d in report.docs] == ["000", "001", "002", "003", "004", "005"]
+    for doc in report.docs[:5]:          # the five rule books (005 is the project's catalogue of options)
         assert doc.total > 30
         assert set(doc.counts) == set(STATUSES)
 

@@ -343,6 +343,22 @@ def _validate_bids(rs: Ruleset, bids: list[E.Bid], scores, bags, dealer: int | N
             why = _bid_reason(rs, r, team, pair[0], text, scores, refused=True, partner=pair[1])
             raise InputError(f"{C.TEAMS[team]}'s bids are not allowed together: {why}", "bids",
                              r["rule"], r["cite"])
+    if not rs.rules["bid.table_valid"].neutral:
+        _validate_table(rs, bids, scores, bags, first, dealer if dealer is not None else 3)
+
+
+def _validate_table(rs: Ruleset, bids: list[E.Bid], scores, bags, first: int, dealer: int) -> None:
+    """Refuse the first bid, in bidding order, that rule ``bid.table_valid`` refuses beside the bids before it."""
+    so_far: list[E.Bid | None] = [None] * 4
+    for k in range(4):
+        seat = (first + k) % 4
+        refusals = [r for r in E.bid_refusals(rs, seat, bids[seat], hand=None, dealer=dealer, bids=so_far,
+                                              scores=scores, bags=bags) if r["rule"] == "bid.table_valid"]
+        if refusals:
+            r = refusals[0]
+            raise InputError(f"{R.SEAT_NAMES[C.SEATS[seat]]} may not bid {bids[seat]}: {r['why']}",
+                             f"bids.{C.SEATS[seat]}", r["rule"], r["cite"])
+        so_far[seat] = bids[seat]
 
 
 def _replay(rs: Ruleset, req: Mapping, bids: list[E.Bid], irregular: list[dict], on_card: CardHook | None = None

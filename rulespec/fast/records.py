@@ -178,5 +178,5 @@ class RecordWriter:
 
 
 _END_RULES = ("game.target_reached", "game.mercy", "game.winner")
-_HISTORY = frozenset(name for name in CONTEXTS["game"] if name.split(".", 1)[1] in
+_HISTORY = frozenset(name for name in CONTEXTS["game"] if name.partition(".")[2] in
                      ("contract", "made", "sets", "sets_in_a_row"))

@@ -110,7 +110,7 @@ class _BidNotes:
     def note(self, kind: str, name: str = "", *values) -> None:
         rs = self.rs
         if kind == "checked":
-            if self.checked is not None:
+            if self.checked is not None and not rs.rules[name].neutral:    # (no variant's rule: not in the trail)
                 value = values[0]
                 self.checked.append(rs.step(name, bool(value) if name == "bid.team_valid" else value))
         elif kind == "unchecked":
