@@ -148,6 +148,19 @@ def list_rules() -> None:
             click.echo(f"      context: {', '.join(names)}")
         if slot.options:
             click.echo(f"      one of: {', '.join(slot.options)}")
+        if slot.neutral is not None:
+            click.echo(f"      where no variant sets it: {slot.neutral} (the game without this rule)")
+
+
+@main.command(name="variants")
+def list_variants() -> None:
+    """List the bundled variants: id, the document each cites, the variant it extends, its title."""
+    from .model.ruleset import load_ruleset
+    from .model.variants import bundled_ids
+    for vid in bundled_ids():
+        rs = load_ruleset(vid)
+        base = rs.chain[-2] if len(rs.chain) > 1 else "-"
+        click.echo(f"{vid:22} {rs.doc:6} extends {base:10} {rs.title}")
 
 
 @main.command()

@@ -536,6 +536,11 @@ def _team_steps(rs: Ruleset, bids: list[E.Bid], names: list[str], t: int, result
     for line, facts in zip(result.lines, result.facts):
         line["reason"] = R.line_reason(line["rule"], team, line["points"], R.facts_key(facts), words)
     regular = [s for s in (t, t + 2) if bids[s].kind == E.REGULAR]
+    for seat in (s for s in regular if bids[s].n == 0):     # a zero: the rule that makes it a bid, not a nil
+        step = rs.step("bid.zero", True, f"{C.SEATS[seat]}'s zero is an ordinary bid of no tricks")
+        step["team"] = team
+        step["reason"] = f"{R.SEAT_NAMES[C.SEATS[seat]]} bid zero: a contract of no tricks, not a nil"
+        steps.append(step)
     if regular:
         step = rs.step("bid.team_contract", result.contract, " + ".join(f"{C.SEATS[s]} {names[s]}" for s in regular))
         step["team"] = team     # rs.step gives a fresh record
