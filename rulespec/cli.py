@@ -152,6 +152,29 @@ def list_rules() -> None:
             click.echo(f"      where no variant sets it: {slot.neutral} (the game without this rule)")
 
 
+@main.command(name="import-options")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--out", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Write the variant file here (default: standard output).")
+def import_options(file: str, out: str | None) -> None:
+    """Turn a Trickster GameOptionsJson object (FILE, JSON) into a variant file extending a bundled variant:
+    a comment for each option mapped, and each option no rule can express named on stderr."""
+    from .errors import FileError
+    from .records.options import map_options, read_options, variant_text
+    try:
+        mapping = map_options(read_options(file))
+    except FileError as exc:
+        fail(f"error: {exc}")
+    text = variant_text(mapping, file)
+    for o in mapping.unmapped:
+        click.echo(f"{file}: option {o.option} = {json.dumps(o.value)} not mapped: {o.why}", err=True)
+    if out:
+        with open(out, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    else:
+        click.echo(text, nl=False)
+
+
 @main.command(name="variants")
 def list_variants() -> None:
     """List the bundled variants: id, the document each cites, the variant it extends, its title."""

@@ -206,6 +206,8 @@ def _variant_points(rs: Ruleset) -> dict[str, dict]:
     """The rules a variant took without a source: unspecified, or inherited from another variant."""
     points: dict[str, dict] = {}
     for name, rule in rs.rules.items():
+        if rule.neutral:        # no document's rule: the game without it (model/ruleset.check_complete)
+            continue
         if rule.unspecified or rule.origin != rs.id:
             reason = (f"the document is silent: {rule.unspecified}" if rule.origin == rs.id and rule.unspecified
                       else f"not stated by {rs.doc or rs.id}: inherited from {rule.origin}"
