@@ -292,6 +292,8 @@ def _bid_reason(rs: Ruleset, step: dict, seat: int, bid: E.Bid, pair: str, score
     """The plain-language reason of one bidding step (a seat's bid, beside ``partner``'s where it is
     known, or the partnership's pair)."""
     rule = step["rule"]
+    if rule == "bid.table_valid":       # the refusal's words carry the bids so far (game/bids._BidNotes)
+        return step["why"] if refused and step.get("why") else "the bids so far allow this bid beside them"
     if R.template_of(rule).group == "team_bid":
         return R.reason(rule, R.team_bid_facts(C.TEAMS[seat % 2], pair, step["value"]), refused=refused)
     if rule == "blind_bid.allowed" and refused and partner is not None and E.BLIND in (bid.kind, partner.kind) \
@@ -469,7 +471,7 @@ def _scored(rs: Ruleset, req: Mapping, on_card: CardHook | None = None,
     history = history.after(results)
     game = E.game_status(rs, new_scores, new_bags, hands, explain=True, history=history)
     if game["over"] and game.get("rule", {}).get("rule") == "game.mercy":
-        game["reason"] = game_end(rs, game, new_scores) or game["reason"]
+        game["reason"] = game_end(rs, game, new_scores) or _history_end(rs, history) or game["reason"]
     names = [str(b) for b in bids]
     explanation = [step for t, r in enumerate(results) for step in _team_steps(rs, bids, names, t, r)]
     target = rs.params["game.target"]
@@ -483,6 +485,24 @@ def _scored(rs: Ruleset, req: Mapping, on_card: CardHook | None = None,
     if irregular:
         out["irregularities"] = irregular
     return out, history
+
+
+_HISTORY_NAMES = frozenset(f"{side}.{name}" for side in ("ns", "ew") for name in ("contract", "made", "sets",
+                                                                                    "sets_in_a_row"))
+
+
+def _history_end(rs: Ruleset, history: E.GameHistory) -> str | None:
+    """Why the game ended where its end rule reads the game so far: each side's sets and its contract this
+    hand, in words (None where the rule reads none of them)."""
+    if not rs.rules["game.mercy"].names & _HISTORY_NAMES:
+        return None
+    sides = []
+    for t, team in enumerate(C.TEAMS):
+        made = "made" if history.made[t] else "failed"
+        contract = f"bid {history.contracts[t]} and {made} it" if history.contracts[t] else "had no contract"
+        sides.append(f"{team} {contract} this hand, set {history.sets[t]} time(s) in the game "
+                     f"({history.streaks[t]} in a row)")
+    return "the game ends on the hands so far (game.mercy): " + "; ".join(sides)
 
 
 def _target_case(rs: Ruleset, step: dict, scores: tuple[int, int], bags: tuple[int, int], hands: int) -> str | None:
