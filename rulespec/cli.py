@@ -168,6 +168,11 @@ def import_options(file: str, out: str | None) -> None:
     text = variant_text(mapping, file)
     for o in mapping.unmapped:
         click.echo(f"{file}: option {o.option} = {json.dumps(o.value)} not mapped: {o.why}", err=True)
+    _write_out(text, out)
+
+
+def _write_out(text: str, out: str | None) -> None:
+    """``text`` into the file ``out``, or on standard output."""
     if out:
         with open(out, "w", encoding="utf-8") as handle:
             handle.write(text)
@@ -558,11 +563,7 @@ def convert(record: str, to: str, variant: str | None, fmt: str | None, out: str
         where = " ".join(str(x) for x in (f"{record}:{p['line']}" if p.get("line") else record,
                                           f"[{p['tag']}]" if p.get("tag") else "", p.get("path") or "") if x)
         click.echo(f"{where}: {p['message']}", err=True)
-    if out:
-        with open(out, "w", encoding="utf-8") as handle:
-            handle.write(text)
-    else:
-        click.echo(text, nl=False)
+    _write_out(text, out)
     sys.exit(1 if problems else 0)
 
 
