@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from rulespec import game as E
-from rulespec.app.answers import answer
+from rulespec.app.disputes import answer
 from rulespec.cli import main
 from rulespec.errors import InputError
 from rulespec.model.ruleset import load_ruleset
