@@ -166,13 +166,18 @@ def answer_bid(rs: Ruleset, req: Mapping) -> dict:
 _SCORE_NAMES = frozenset({"team.score", "opponents.score", "team.bags", "opponents.bags"})
 
 
+def _table_reason(step: dict, refused: bool) -> str:
+    """Rule ``bid.table_valid``'s step in words: a refusal's carry the bids so far (``game/bids._BidNotes``)."""
+    return step["why"] if refused and step.get("why") else "the bids so far allow this bid beside them"
+
+
 def _bid_reason(rs: Ruleset, step: dict, seat: int, bid: E.Bid, pair: str, scores, refused: bool,
                 partner: E.Bid | None = None) -> str:
     """The plain-language reason of one bidding step (a seat's bid, beside ``partner``'s where it is
     known, or the partnership's pair)."""
     rule = step["rule"]
-    if rule == "bid.table_valid":       # the refusal's words carry the bids so far (game/bids._BidNotes)
-        return step["why"] if refused and step.get("why") else "the bids so far allow this bid beside them"
+    if rule == "bid.table_valid":
+        return _table_reason(step, refused)
     if R.template_of(rule).group == "team_bid":
         return R.reason(rule, R.team_bid_facts(C.TEAMS[seat % 2], pair, step["value"]), refused=refused)
     if rule == "blind_bid.allowed" and refused and partner is not None and E.BLIND in (bid.kind, partner.kind) \
