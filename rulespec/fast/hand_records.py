@@ -19,7 +19,7 @@ from ..core.schema import CONTEXTS
 from ..game import NO_HISTORY, Bid, by_seat, game_status, score_hand
 from ..model.ruleset import Ruleset
 from .batch import BatchResult
-from .hand import KIND_NAME
+from .batch_hand import KIND_NAME
 from .vector import vector_rules
 
 Piece = bytes | np.ndarray      # text shared by every row, or (N, width) NUL-padded bytes per row
