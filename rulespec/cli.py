@@ -149,18 +149,46 @@ def list_rules() -> None:
         if slot.options:
             click.echo(f"      one of: {', '.join(slot.options)}")
         if slot.neutral is not None:
-            click.echo(f"      neutral: {slot.neutral} (where no variant sets it: the game without this rule)")
+            click.echo(f"      where no variant sets it: {slot.neutral} (the game without this rule)")
+
+
+@main.command(name="import-options")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--out", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Write the variant file here (default: standard output).")
+def import_options(file: str, out: str | None) -> None:
+    """Turn a Trickster GameOptionsJson object (FILE, JSON) into a variant file extending a bundled variant:
+    a comment for each option mapped, and each option no rule can express named on stderr."""
+    from .errors import FileError
+    from .records.options import map_options, read_options, variant_text
+    try:
+        mapping = map_options(read_options(file))
+    except FileError as exc:
+        fail(f"error: {exc}")
+    text = variant_text(mapping, file)
+    for o in mapping.unmapped:
+        click.echo(f"{file}: option {o.option} = {json.dumps(o.value)} not mapped: {o.why}", err=True)
+    _write_out(text, out)
+
+
+def _write_out(text: str, out: str | None) -> None:
+    """``text`` into the file ``out``, or on standard output."""
+    if out:
+        with open(out, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    else:
+        click.echo(text, nl=False)
 
 
 @main.command(name="variants")
 def list_variants() -> None:
-    """List the bundled variants: id, the variant each extends, its source document and title."""
+    """List the bundled variants: id, the document each cites, the variant it extends, its title."""
     from .model.ruleset import load_ruleset
     from .model.variants import bundled_ids
     for vid in bundled_ids():
         rs = load_ruleset(vid)
-        parent = f"extends {rs.chain[-2]}" if len(rs.chain) > 1 else "base"
-        click.echo(f"{vid}  ({parent}; document {rs.doc})  {rs.title}")
+        base = rs.chain[-2] if len(rs.chain) > 1 else "-"
+        click.echo(f"{vid:22} {rs.doc:6} extends {base:10} {rs.title}")
 
 
 @main.command()
@@ -535,11 +563,7 @@ def convert(record: str, to: str, variant: str | None, fmt: str | None, out: str
         where = " ".join(str(x) for x in (f"{record}:{p['line']}" if p.get("line") else record,
                                           f"[{p['tag']}]" if p.get("tag") else "", p.get("path") or "") if x)
         click.echo(f"{where}: {p['message']}", err=True)
-    if out:
-        with open(out, "w", encoding="utf-8") as handle:
-            handle.write(text)
-    else:
-        click.echo(text, nl=False)
+    _write_out(text, out)
     sys.exit(1 if problems else 0)
 
 

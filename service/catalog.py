@@ -7,7 +7,7 @@ from rulespec.core.cards import card_names
 from rulespec.errors import Problem, RulesFileError, RulespecError
 from rulespec.model.ruleset import Ruleset, compile_spec, load_ruleset
 from rulespec.core.schema import SLOTS
-from rulespec.model.variants import bundled_ids, read_request_text
+from rulespec.model.variants import bundled_ids, bundled_list, read_request_text
 
 from .problems import ApiProblem
 
@@ -69,7 +69,7 @@ def list_variants() -> list[dict]:
 def get_variant(vid: str) -> Ruleset:
     if vid not in bundled_ids():
         shown = vid if len(vid) <= 80 else vid[:60] + f"… ({len(vid)} characters)"
-        raise ApiProblem("unknown-variant", f"unknown variant '{shown}' (bundled: {', '.join(bundled_ids())})",
+        raise ApiProblem("unknown-variant", f"unknown variant '{shown}' (bundled: {bundled_list()})",
                          "id", known=bundled_ids())
     try:
         return load_ruleset(vid)

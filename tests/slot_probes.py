@@ -21,7 +21,8 @@ from rulespec.fast.batch import BatchEngine
 from rulespec.fast.compiled import CompiledResult
 from rulespec.fast.batch_hand import BatchHand, HandRules
 from rulespec.fast.native_hand import source as native_source
-from rulespec.game import BLIND, BLIND_NIL, NIL, REGULAR, Bid, HandState, deal_for, game_status, play_hand, score_hand
+from rulespec.game import (BLIND, BLIND_NIL, NIL, REGULAR, Bid, GameHistory, HandState, deal_for, game_status,
+                          play_hand, score_hand)
 from rulespec.game.policies import RandomPolicy
 from rulespec.model.ruleset import Ruleset, load_ruleset, ruleset_from_text
 
@@ -238,21 +239,31 @@ def array_scores(rs: Ruleset, states: list[dict]) -> list:
 
 
 def game_states(count: int, seed: int) -> list[tuple]:
+    """Scores, bags, hands played and the game so far (``GameHistory``) after a hand."""
     rng = random.Random(f"game:{seed}")
-    return [((rng.randint(-600, 700), rng.randint(-600, 700)), (rng.randint(0, 9), rng.randint(0, 9)),
-             rng.randint(1, 30)) for _ in range(count)]
+    out = []
+    for _ in range(count):
+        contracts = (rng.randint(0, 13), rng.randint(0, 13))
+        made = (rng.random() < 0.5, rng.random() < 0.5)
+        streaks = tuple(rng.randint(1, 3) if c and not m else 0 for c, m in zip(contracts, made))
+        history = GameHistory(contracts, made, tuple(s + rng.randint(0, 2) for s in streaks), streaks)
+        out.append(((rng.randint(-600, 700), rng.randint(-600, 700)), (rng.randint(0, 9), rng.randint(0, 9)),
+                    rng.randint(1, 30), history))
+    return out
 
 
 def scalar_game_end(rs: Ruleset, states: list[tuple]) -> list:
     return [(status["over"], status["winner"]) for status in
-            (game_status(rs, scores, bags, hands) for scores, bags, hands in states)]
+            (game_status(rs, scores, bags, hands, history=history) for scores, bags, hands, history in states)]
 
 
 def array_game_end(rs: Ruleset, states: list[tuple]) -> list:
     module = HandRules(rs).module
-    scores = np.array([s for s, _, _ in states]).T.copy()
-    bags = np.array([b for _, b, _ in states]).T.copy()
-    hands = np.array([h for _, _, h in states])
-    reached, mercy, winner = module.game_end(np.arange(len(states)), scores, bags, hands)
+    scores = np.array([s[0] for s in states]).T.copy()
+    bags = np.array([s[1] for s in states]).T.copy()
+    hands = np.array([s[2] for s in states])
+    history = [np.array([getattr(s[3], name) for s in states]).T.copy()
+               for name in ("contracts", "made", "sets", "streaks")]
+    reached, mercy, winner = module.game_end(np.arange(len(states)), scores, bags, hands, *history)
     winner = np.broadcast_to(winner, (len(states),))
     return [(w >= 0, C.TEAMS[w] if w >= 0 else None) for w in winner.tolist()]

@@ -130,6 +130,23 @@ def _bid_n(text: str, a: bool) -> bool:
     return next(step["value"] for step in checked if step["rule"] == "blind_bid.allowed")
 
 
+def _table_rule(text: str, a: bool) -> bool:
+    """The probe as ``bid.table_valid``, seen in ``bid_refusals``' trail and in ``legal_bids``: A, East bids 5
+    after West's 4 and North's 3; B, East bids 2 after West's nil (the situations of ``_bid_situation``)."""
+    rs = variant({"bid.table_valid": text})
+    s = _bid_situation(a)
+    bids = list(s["bids"])
+    if a:
+        bids[0] = Bid(REGULAR, 3)
+    bid = Bid(REGULAR, 5 if a else 2)
+    checked: list = []
+    E.bid_refusals(rs, s["seat"], bid, hand=s["hand"], dealer=s["dealer"], bids=bids, scores=s["scores"],
+                   bags=s["bags"], checked=checked)
+    value = next(step["value"] for step in checked if step["rule"] == "bid.table_valid")
+    assert (bid in E.legal_bids(rs, s["seat"], s["hand"], s["dealer"], bids, s["scores"], s["bags"])) == value
+    return value
+
+
 def _team_bid(text: str, a: bool) -> bool:
     """The probe as ``bid.team_valid``: A, EW bid 4 and nil at -150/7 against 200/4;
     B, a blind 6 team bid at other scores; C (for counts that need it) 4 and blind nil."""
@@ -251,7 +268,9 @@ def _scoring_probes() -> list[Probe]:
 def _game(text: str, a: bool) -> bool:
     rs = variant({"game.target_reached": text})
     scores, bags, hands = ((510, 480), (2, 9), 11) if a else ((300, 420), (5, 1), 4)
-    return E.game_status(rs, scores, bags, hands, explain=True)["explanation"][0]["value"]
+    history = (E.GameHistory((9, 4), (True, False), (1, 3), (0, 2)) if a
+               else E.GameHistory((5, 6), (False, True), (2, 0), (1, 0)))
+    return E.game_status(rs, scores, bags, hands, explain=True, history=history)["explanation"][0]["value"]
 
 
 def _seating(text: str, a: bool) -> bool:
@@ -295,6 +314,14 @@ PROBES = [
         ("team.score", "team.score == -150"), ("team.bags", "team.bags == 7"),
         ("opponents.score", "opponents.score == 200"), ("opponents.bags", "opponents.bags == 4")]),
     Probe("bid", "bid.n", "bid.n == 7", _bid_n),
+    *(Probe("table_bid", name, test, _table_rule) for name, test in [
+        ("hand", "hand.has(AS)"), ("seat", "seat == right_of(dealer)"), ("dealer", "dealer == left_of(seat)"),
+        ("position", "position == 3"), ("partner.kind", "partner.kind == regular"), ("partner.n", "partner.n == 4"),
+        ("team.score", "team.score == -150"), ("team.bags", "team.bags == 7"),
+        ("opponents.score", "opponents.score == 200"), ("opponents.bags", "opponents.bags == 4"),
+        ("bid.n", "bid.n == 5"), ("bid.tricks", "bid.tricks == 5"), ("bids.made", "bids.made == 2"),
+        ("bids.total", "bids.total == 7"), ("opponents.bids", "opponents.bids == 1"),
+        ("opponents.tricks", "opponents.tricks == 3")]),
     *(Probe("team_bid", name, test, _team_bid) for name, test in [
         ("team.regular_sum", "team.regular_sum == 4"), ("team.regular_count", "team.regular_count == 1"),
         ("team.nil_count", "team.nil_count == 1"), ("team.blind_count", "team.blind_count == 0"),
@@ -305,7 +332,10 @@ PROBES = [
     *(Probe("game", name, test, _game) for name, test in [
         ("ns.score", "ns.score == 510"), ("ns.bags", "ns.bags == 2"), ("ew.score", "ew.score == 480"),
         ("ew.bags", "ew.bags == 9"), ("high.score", "high.score == 510"), ("low.score", "low.score == 480"),
-        ("lead", "lead == 30"), ("hands", "hands == 11")]),
+        ("lead", "lead == 30"), ("hands", "hands == 11"), ("ns.contract", "ns.contract == 9"),
+        ("ew.contract", "ew.contract == 4"), ("ns.made", "ns.made"), ("ew.made", "not ew.made"),
+        ("ns.sets", "ns.sets == 1"), ("ew.sets", "ew.sets == 3"), ("ns.sets_in_a_row", "ns.sets_in_a_row == 0"),
+        ("ew.sets_in_a_row", "ew.sets_in_a_row == 2")]),
     Probe("seating", "dealer", "partner_of(dealer)", _seating),
     Probe("deck", "all_cards", "count(all_cards) == 54", _deck, constant=True),
     Probe("deck", "jokers", "count(jokers) == 2 and jokers.has(BJ)", _deck, constant=True),

@@ -221,7 +221,8 @@ def test_a_deal_from_another_pack_is_refused_with_the_pack_rule():
 
 def test_the_bid_candidates_run_to_the_hand_size(standard):
     names = [str(b) for b in E.bid_candidates(standard)]
-    assert names == [str(n) for n in range(1, 14)] + ["nil", "blind nil"] + [f"blind {n}" for n in range(1, 14)]
+    assert names == ([str(n) for n in range(1, 14)] + ["nil", "blind nil"] + [f"blind {n}" for n in range(1, 14)]
+                     + ["zero"])
 
 
 def _bids(text: str) -> list:

@@ -30,7 +30,8 @@ def test_memoised_legal_bids_equal_the_direct_computation(variant):
             bids[C.partner_of(seat)] = E.parse_bid(partner)
         scores = (rng.choice([0, 120, -150]), rng.choice([0, 300]))
         bags = (rng.choice([0, 9]), 0)
-        direct = bids_module._legal_bids(rs, seat, hand, dealer, bids[C.partner_of(seat)], scores, bags)
+        direct = bids_module._legal_bids(rs, seat, hand, dealer, bids[C.partner_of(seat)], scores, bags,
+                                         bids_module.table_of(seat, bids))
         assert E.legal_bids(rs, seat, hand, dealer, bids, scores, bags) == direct, (variant, i)
 
 

@@ -100,6 +100,15 @@ def plain_validate_bids(rs, bids: list[E.Bid], scores, bags, dealer: int | None)
                                 scores, refused=True)
             raise A.InputError(f"{C.TEAMS[team]}'s bids are not allowed together: {why}", "bids",
                                r["rule"], r["cite"])
+    so_far: list = [None] * 4           # the rule over every bid so far, in bidding order
+    for k in range(4):
+        seat = (first + k) % 4
+        for r in E.bid_refusals(rs, seat, bids[seat], hand=None, dealer=dealer if dealer is not None else 3,
+                                bids=so_far, scores=scores, bags=bags):
+            if r["rule"] == "bid.table_valid":
+                raise A.InputError(f"{R.SEAT_NAMES[C.SEATS[seat]]} may not bid {bids[seat]}: {r['why']}",
+                                   f"bids.{C.SEATS[seat]}", r["rule"], r["cite"])
+        so_far[seat] = bids[seat]
 
 
 def plain_answer_score(rs, req: Mapping) -> dict:
@@ -117,7 +126,7 @@ def plain_answer_score(rs, req: Mapping) -> dict:
             raise A.InputError("give either tricks per seat or the deal and play, not both", "tricks")
         if req.get("deal") is None or req.get("play") is None:
             raise A.InputError("the deal and the play go together", "deal" if req.get("deal") is None else "play")
-        tricks, reneges, last, unplayed = A._replay(rs, req, irregular)
+        tricks, reneges, last, unplayed = A._replay(rs, req, bids, irregular)
         if unplayed:
             tricks = A._fill_dead_hand(tricks, unplayed, reneges, bids)
     else:
@@ -137,9 +146,10 @@ def plain_answer_score(rs, req: Mapping) -> dict:
     new_scores = (results[0].score, results[1].score)
     new_bags = (results[0].bags, results[1].bags)
     hands = F.whole(req.get("hands_played", 0), "hands_played", 0, 10_000) + 1
-    game = E.game_status(rs, new_scores, new_bags, hands, explain=True)
+    history = E.NO_HISTORY.after(results)           # a hand on its own: the game so far is this hand
+    game = E.game_status(rs, new_scores, new_bags, hands, explain=True, history=history)
     if game["over"] and game.get("rule", {}).get("rule") == "game.mercy":     # the early end said in words
-        game["reason"] = game_end(rs, game, new_scores) or game["reason"]
+        game["reason"] = game_end(rs, game, new_scores) or A._history_end(rs, history) or game["reason"]
     explanation = []
     for t, r in enumerate(results):
         team = C.TEAMS[t]
@@ -147,6 +157,10 @@ def plain_answer_score(rs, req: Mapping) -> dict:
             detail = R.hand_detail(line["rule"], facts, [str(b) for b in bids])
             line["reason"] = R.reason(line["rule"], R.hand_facts(line["rule"], team, line["points"], detail))
         pair = [bids[t], bids[t + 2]]
+        for seat in (s for s in (t, t + 2) if bids[s].kind == E.REGULAR and bids[s].n == 0):
+            explanation.append(dict(rs.step("bid.zero", True, f"{C.SEATS[seat]}'s zero is an ordinary bid of no "
+                                            "tricks"), team=team,
+                                    reason=f"{R.SEAT_NAMES[C.SEATS[seat]]} bid zero: a contract of no tricks, not a nil"))
         if any(b.kind == E.REGULAR for b in pair):
             contract = E.team_contract(rs, pair, scores, bags, t)
             parts = " + ".join(f"{C.SEATS[s]} {bids[s]}" for s in (t, t + 2) if bids[s].kind == E.REGULAR)

@@ -183,11 +183,18 @@ def _bid_exchange(rs: Ruleset, seat: int, bid: E.Bid, partner: E.Bid | None) -> 
 _SCORE_NAMES = frozenset({"team.score", "opponents.score", "team.bags", "opponents.bags"})
 
 
+def _table_reason(step: dict, refused: bool) -> str:
+    """Rule ``bid.table_valid``'s step in words: a refusal's carry the bids so far (``game/bids._BidNotes``)."""
+    return step["why"] if refused and step.get("why") else "the bids so far allow this bid beside them"
+
+
 def _bid_reason(rs: Ruleset, step: dict, seat: int, bid: E.Bid, pair: str, scores, refused: bool,
                 partner: E.Bid | None = None) -> str:
     """The plain-language reason of one bidding step (a seat's bid, beside ``partner``'s where it is
     known, or the partnership's pair)."""
     rule = step["rule"]
+    if rule == "bid.table_valid":
+        return _table_reason(step, refused)
     if R.template_of(rule).group == "team_bid":
         return R.reason(rule, R.team_bid_facts(C.TEAMS[seat % 2], pair, step["value"]), refused=refused)
     if rule == "blind_bid.allowed" and refused and partner is not None and E.BLIND in (bid.kind, partner.kind) \
@@ -239,10 +246,26 @@ def _validate_bids(rs: Ruleset, bids: list[E.Bid], scores, bags, dealer: int | N
             why = _bid_reason(rs, r, team, pair[0], text, scores, refused=True, partner=pair[1])
             raise InputError(f"{C.TEAMS[team]}'s bids are not allowed together: {why}", "bids",
                              r["rule"], r["cite"])
+    if not rs.rules["bid.table_valid"].neutral:
+        _validate_table(rs, bids, scores, bags, first, dealer if dealer is not None else 3)
 
 
-def _replay(rs: Ruleset, req: Mapping, irregular: list[dict], on_card: CardHook | None = None,
-            bids: list[E.Bid] | None = None) -> tuple[list[int], list[int], tuple | None, int]:
+def _validate_table(rs: Ruleset, bids: list[E.Bid], scores, bags, first: int, dealer: int) -> None:
+    """Refuse the first bid, in bidding order, that rule ``bid.table_valid`` refuses beside the bids before it."""
+    so_far: list[E.Bid | None] = [None] * 4
+    for k in range(4):
+        seat = (first + k) % 4
+        refusals = [r for r in E.bid_refusals(rs, seat, bids[seat], hand=None, dealer=dealer, bids=so_far,
+                                              scores=scores, bags=bags) if r["rule"] == "bid.table_valid"]
+        if refusals:
+            r = refusals[0]
+            raise InputError(f"{R.SEAT_NAMES[C.SEATS[seat]]} may not bid {bids[seat]}: {r['why']}",
+                             f"bids.{C.SEATS[seat]}", r["rule"], r["cite"])
+        so_far[seat] = bids[seat]
+
+
+def _replay(rs: Ruleset, req: Mapping, bids: list[E.Bid], irregular: list[dict], on_card: CardHook | None = None
+            ) -> tuple[list[int], list[int], tuple | None, int]:
     """Derive tricks per seat, reneges, the last trick and the number of unplayed
     tricks (a forfeit renege ends the hand) from a full deal, the exchanges after the ``bids`` (where given) and
     card play; each irregular card that is not refused goes to ``irregular``; ``on_card`` sees the state before
@@ -256,8 +279,8 @@ def _replay(rs: Ruleset, req: Mapping, irregular: list[dict], on_card: CardHook 
             raise InputError(f"{C.SEATS[s]} holds {hands[s].bit_count()} cards; each seat is dealt {size}",
                              f"deal.{C.SEATS[s]}")
     state = E.HandState(rs, hands, dealer)
+    state.set_bids(bids)        # (the first leader may depend on them: play.first_leader_by)
     if req.get("exchanges") is not None:
-        state.bids = list(bids or F.per_seat(F.get(req, "bids", ""), "bids", F.bid_of))
         _exchange_all(state, req["exchanges"])
     reneges: list[int] = []
     forfeit = rs.params["renege.mode"] == "forfeit"
@@ -382,6 +405,13 @@ def _card_refusal(rs: Ruleset, state: E.HandState, seat: int, card: int, rule: d
 def answer_score(rs: Ruleset, req: Mapping, on_card: CardHook | None = None) -> dict:
     """Score one hand: points line by line with citations, new totals, and the game's state (``on_card``: a
     replayed play's hook, called with the hand's state before each card, as ``app.audit`` follows it)."""
+    return _scored(rs, req, on_card)[0]
+
+
+def _scored(rs: Ruleset, req: Mapping, on_card: CardHook | None = None,
+            history: E.GameHistory = E.NO_HISTORY) -> tuple[dict, E.GameHistory]:
+    """``answer_score``'s answer after the game's hands before it (``history``, as ``answer_game`` keeps it), and
+    the history with this hand added."""
     bids = F.per_seat(F.get(req, "bids", ""), "bids", F.bid_of)
     scores, bags = F.scores_before(req)
     dealer = F.seat_of(req["dealer"], "dealer") if req.get("dealer") is not None else None
@@ -397,9 +427,10 @@ def answer_score(rs: Ruleset, req: Mapping, on_card: CardHook | None = None) -> 
     new_scores = (results[0].score, results[1].score)
     new_bags = (results[0].bags, results[1].bags)
     hands = F.whole(req.get("hands_played", 0), "hands_played", 0, 10_000) + 1
-    game = E.game_status(rs, new_scores, new_bags, hands, explain=True)
+    history = history.after(results)
+    game = E.game_status(rs, new_scores, new_bags, hands, explain=True, history=history)
     if game["over"] and game.get("rule", {}).get("rule") == "game.mercy":
-        game["reason"] = game_end(rs, game, new_scores) or game["reason"]
+        game["reason"] = game_end(rs, game, new_scores) or _history_end(rs, history) or game["reason"]
     names = [str(b) for b in bids]
     explanation = [step for t, r in enumerate(results) for step in _team_steps(rs, bids, names, t, r)]
     target = rs.params["game.target"]
@@ -412,7 +443,25 @@ def answer_score(rs: Ruleset, req: Mapping, on_card: CardHook | None = None) -> 
            "game": game, "explanation": explanation}
     if irregular:
         out["irregularities"] = irregular
-    return out
+    return out, history
+
+
+_HISTORY_NAMES = frozenset(f"{side}.{name}" for side in ("ns", "ew") for name in ("contract", "made", "sets",
+                                                                                    "sets_in_a_row"))
+
+
+def _history_end(rs: Ruleset, history: E.GameHistory) -> str | None:
+    """Why the game ended where its end rule reads the game so far: each side's sets and its contract this
+    hand, in words (None where the rule reads none of them)."""
+    if not rs.rules["game.mercy"].names & _HISTORY_NAMES:
+        return None
+    sides = []
+    for t, team in enumerate(C.TEAMS):
+        made = "made" if history.made[t] else "failed"
+        contract = f"bid {history.contracts[t]} and {made} it" if history.contracts[t] else "had no contract"
+        sides.append(f"{team} {contract} this hand, set {history.sets[t]} time(s) in the game "
+                     f"({history.streaks[t]} in a row)")
+    return "the game ends on the hands so far (game.mercy): " + "; ".join(sides)
 
 
 def _target_case(rs: Ruleset, step: dict, scores: tuple[int, int], bags: tuple[int, int], hands: int) -> str | None:
@@ -438,7 +487,7 @@ def _hand_tricks(rs: Ruleset, req: Mapping, bids: list[E.Bid], irregular: list[d
             raise InputError("give either tricks per seat or the deal and play, not both", "tricks")
         if req.get("deal") is None or req.get("play") is None:
             raise InputError("the deal and the play go together", "deal" if req.get("deal") is None else "play")
-        tricks, reneges, last, unplayed = _replay(rs, req, irregular, on_card, bids)
+        tricks, reneges, last, unplayed = _replay(rs, req, bids, irregular, on_card)
         return (_fill_dead_hand(tricks, unplayed, reneges, bids) if unplayed else tricks), reneges, last
     tricks = F.per_seat(F.get(req, "tricks", ""), "tricks", lambda v, f: F.whole(v, f, 0, size))
     if sum(tricks) != size:
@@ -468,6 +517,11 @@ def _team_steps(rs: Ruleset, bids: list[E.Bid], names: list[str], t: int, result
     for line, facts in zip(result.lines, result.facts):
         line["reason"] = R.line_reason(line["rule"], team, line["points"], R.facts_key(facts), words)
     regular = [s for s in (t, t + 2) if bids[s].kind == E.REGULAR]
+    for seat in (s for s in regular if bids[s].n == 0):     # a zero: the rule that makes it a bid, not a nil
+        step = rs.step("bid.zero", True, f"{C.SEATS[seat]}'s zero is an ordinary bid of no tricks")
+        step["team"] = team
+        step["reason"] = f"{R.SEAT_NAMES[C.SEATS[seat]]} bid zero: a contract of no tricks, not a nil"
+        steps.append(step)
     if regular:
         step = rs.step("bid.team_contract", result.contract, " + ".join(f"{C.SEATS[s]} {names[s]}" for s in regular))
         step["team"] = team     # rs.step gives a fresh record
@@ -525,6 +579,7 @@ def answer_game(rs: Ruleset, req: Mapping) -> dict:
         raise InputError("at most 500 hands", "hands")
     scores, bags = F.scores_before(req)
     sheet = []
+    history = E.NO_HISTORY
     status: dict = {"over": False, "winner": None}
     for i, hand in enumerate(hands):
         hand = _game_hand(hand, i)
@@ -534,7 +589,7 @@ def answer_game(rs: Ruleset, req: Mapping) -> dict:
         sub["before"] = {C.TEAMS[t]: {"score": scores[t], "bags": bags[t]} for t in (0, 1)}
         sub["hands_played"] = i
         try:
-            answer = answer_score(rs, sub)
+            answer, history = _scored(rs, sub, history=history)
         except InputError as exc:
             raise InputError(exc.message, f"hands[{i}].{exc.field}" if exc.field else f"hands[{i}]",
                              exc.rule, exc.cite, exc.details) from None

@@ -86,7 +86,8 @@ def _replay(judge: Judge, record: HandRecord, before: Before, hands: int) -> tup
                                                                                      Trace]:
     trace = Trace(record, judge)
     try:
-        answer = with_readings(judge.rs, answer_score(judge.rs, score_body(record, before, hands), on_card=trace.see))
+        body = score_body(record, before, hands, judge.rs)
+        answer = with_readings(judge.rs, answer_score(judge.rs, body, on_card=trace.see))
     except InputError as exc:
         return None, exc, trace
     return answer, None, trace

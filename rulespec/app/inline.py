@@ -18,8 +18,8 @@ from dataclasses import replace
 from ..errors import InputError, Problem, RulesFileError, UnknownVariantError, did_you_mean
 from ..lang.limits import MAX_CHOICE_CHARS, MAX_CHOICES, MAX_ID_CHARS, MAX_NAME_CHARS, MAX_NOTE_CHARS, MAX_TITLE_CHARS
 from ..model.ruleset import Ruleset, compile_spec
-from ..model.variants import (ID_RE, NAME_RE, RuleDef, VariantSpec, bundled_ids, cite_problem, document_problem,
-                              read_request_text, split_cite, value_to_dsl)
+from ..model.variants import (ID_RE, NAME_RE, RuleDef, VariantSpec, bundled_ids, bundled_list, cite_problem,
+                              document_problem, read_request_text, split_cite, value_to_dsl)
 
 _KEYS = ("id", "title", "extends", "rules", "params", "notes")
 _RULE_KEYS = ("value", "cite", "note", "unspecified", "choices")
@@ -207,7 +207,7 @@ def _check_extends(extends, path: str) -> None:
     if extends not in bundled_ids():
         hint = did_you_mean(extends, bundled_ids())
         raise InputError("'extends' names no bundled variant" + (f"; did you mean '{hint}'?" if hint else "")
-                         + f" (bundled: {', '.join(bundled_ids())})", path)
+                         + f" (bundled: {bundled_list()})", path)
 
 
 def _inline_id(vid, field: str) -> str:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from ..core import cards as C
 from ..errors import InputError, RecordError, RecordFileError
-from ..game import seat_rule
+from ..game import NIL, REGULAR, Bid, seat_rule
 from ..model.ruleset import Ruleset
 from ..model.variants import bundled_ids
 from ..records import REQUEST_LIMITS, HandRecord, Limits, Reading, read_records, write_pbn, write_ptn
@@ -134,11 +134,15 @@ def ordered(record: HandRecord, judge_set: Judges) -> tuple[HandRecord | None, d
     return done, None
 
 
-def score_body(record: HandRecord, before: tuple[tuple[int, int], tuple[int, int]], hands_played: int) -> dict:
-    """The ``/v1/score`` request that replays ``record`` from ``before`` (scores, bags by team)."""
+def score_body(record: HandRecord, before: tuple[tuple[int, int], tuple[int, int]], hands_played: int,
+               rs: Ruleset | None = None) -> dict:
+    """The ``/v1/score`` request that replays ``record`` from ``before`` (scores, bags by team).  Under ``rs``
+    where a bid of 0 can only be a zero (``bid.zero``, and nil never allowed), a recorded 0 is a zero."""
     (scores, bags) = before
+    zero = rs is not None and bool(rs.params["bid.zero"]) and rs.rules["nil.allowed"].text.strip() == "false"
+    bids = [Bid(REGULAR, 0) if zero and b.kind == NIL else b for b in record.bids]
     return {"deal": {s: C.card_names(record.hands[i]) for i, s in enumerate(C.SEATS)},
-            "dealer": C.SEATS[record.dealer], "bids": {s: str(record.bids[i]) for i, s in enumerate(C.SEATS)},
+            "dealer": C.SEATS[record.dealer], "bids": {s: str(bids[i]) for i, s in enumerate(C.SEATS)},
             "play": [[C.card_name(c) for c in t.cards] for t in record.tricks],
             "before": {t: {"score": scores[k], "bags": bags[k]} for k, t in enumerate(C.TEAMS)},
             "hands_played": hands_played}

@@ -231,7 +231,7 @@ def _nil_findings(values: _Values, record: HandRecord, spots: list[Spot], end: l
 def _replayed(judge: Judge, record: HandRecord) -> tuple[Recorder, InputError | None]:
     recorder = Recorder()
     try:
-        answer_score(judge.rs, score_body(record, ((0, 0), (0, 0)), 0), on_card=recorder.see)
+        answer_score(judge.rs, score_body(record, ((0, 0), (0, 0)), 0, judge.rs), on_card=recorder.see)
     except InputError as exc:
         return recorder, exc
     return recorder, None

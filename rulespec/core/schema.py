@@ -44,6 +44,15 @@ CONTEXTS: dict[str, dict[str, str]] = {
         "hand": CARDS, "seat": SEAT, "dealer": SEAT, "position": INT,
         "partner.kind": BIDKIND, "partner.n": INT, "bid.n": INT, **_TEAM_BASICS,
     },
+    "table_bid": {
+        "hand": CARDS, "seat": SEAT, "dealer": SEAT, "position": INT,
+        "partner.kind": BIDKIND, "partner.n": INT, "bid.n": INT, **_TEAM_BASICS,
+        "bid.tricks": INT,          # the tricks this bid names (a regular or blind bid's number; 0 for a nil)
+        "bids.made": INT,           # how many seats have bid before this one (0 to 3)
+        "bids.total": INT,          # the tricks those bids name together (nils count 0)
+        "opponents.bids": INT,      # how many of the other side have bid (0 to 2)
+        "opponents.tricks": INT,    # the tricks the other side's bids name so far
+    },
     "team_bid": {
         "team.regular_sum": INT, "team.regular_count": INT, "team.nil_count": INT,
         "team.blind_nil_count": INT, "team.blind_count": INT, **_TEAM_BASICS,
@@ -66,6 +75,10 @@ CONTEXTS: dict[str, dict[str, str]] = {
     "game": {
         "ns.score": INT, "ns.bags": INT, "ew.score": INT, "ew.bags": INT,
         "high.score": INT, "low.score": INT, "lead": INT, "hands": INT,
+        # the game so far, this hand included: each side's contract this hand (0: none), whether it made it,
+        # how many hands it has been set in the game and in a row up to this one
+        "ns.contract": INT, "ew.contract": INT, "ns.made": BOOL, "ew.made": BOOL,
+        "ns.sets": INT, "ew.sets": INT, "ns.sets_in_a_row": INT, "ew.sets_in_a_row": INT,
     },
 }
 
@@ -109,6 +122,12 @@ _SLOTS = [
          probe_with=(("bid.team_max", "26"),)),
     Slot("blind_nil.allowed", BOOL, "bid", "whether this player may bid blind nil"),
     Slot("blind_bid.allowed", BOOL, "bid", "whether the team may bid blind bid.n tricks as a team"),
+    Slot("bid.zero", BOOL, "param",
+         "whether a player may bid zero tricks as an ordinary contract, no nil (written 'zero'; it scores as "
+         "any contract does)", neutral="false"),
+    Slot("bid.table_valid", BOOL, "table_bid",
+         "any condition on a bid given every bid so far and the order of bidding (e.g. the bids may not total "
+         "13)", neutral="true", probe="bid.tricks <= bids.total - opponents.tricks + opponents.bids + bids.made + 3"),
     Slot("bid.team_min", INT, "team_bid", "smallest team contract when the team has a regular bid"),
     Slot("bid.team_max", INT, "team_bid", "largest team contract", probe="9",
          probe_with=(("bid.regular_max", "6"),)),
@@ -131,6 +150,13 @@ _SLOTS = [
     Slot("play.first_trick_suit", CARDS, "play", "cards the first trick demands (e.g. lowest club)"),
     Slot("trump.breaks", BOOL, "break", "whether playing this card breaks trumps"),
     Slot("play.first_leader", SEAT, "seating", "who leads the first trick", probe="partner_of(dealer)"),
+    Slot("play.first_leader_by", ENUM, "param",
+         "how the first leader is found once the bids are in: seat (rule play.first_leader), card (the holder "
+         "of play.first_leader_card when play begins) or high_bid (the highest bidder, the first of equal bids "
+         "in bidding order)", options=("seat", "card", "high_bid"), neutral="seat", probe="high_bid"),
+    Slot("play.first_leader_card", CARD, "param",
+         "the card whose holder leads the first trick where play.first_leader_by is card (no one holds it: "
+         "rule play.first_leader)", neutral="2C", probe="AS", probe_with=(("play.first_leader_by", "card"),)),
     # trick
     Slot("trick.winner", CARD, "trick", "the card that wins a complete trick",
          probe="if trick.cards.has(trump.suit) then lowest(trick.cards & trump.suit) "

@@ -430,7 +430,7 @@ def _env(rs: Ruleset) -> dict:
 
 # --------------------------------------------------------------------------- the module
 ENTRIES = ("whole_hand", "bid_refusal", "legal_bids", "raise_options", "may_raise", "exchange", "legal", "forbidding",
-           "play_card", "trick_winner", "winner_place", "renege_transfers", "score_team", "game_end")
+           "play_card", "trick_winner", "winner_place", "renege_transfers", "score_team", "game_end", "first_leader")
 
 
 class ArrayModule:

@@ -101,7 +101,7 @@ class BatchEngine:
 
     def _choose(self, valid: np.ndarray, policy: str, rng: np.random.Generator, key: Key = None) -> np.ndarray:
         """Index of the chosen True of each row (-1 where there is none): the options as the bits of a
-        mask, chosen as a card is (at most 2 * 13 + 2 bids: a pack of 54 cards deals 13 at most)."""
+        mask, chosen as a card is (at most 2 * 13 + 3 bids: a pack of 54 cards deals 13 at most)."""
         masks = np.zeros((len(valid), 8), dtype=np.uint8)
         packed = np.packbits(valid, axis=1, bitorder="little")
         masks[:, :packed.shape[1]] = packed
@@ -158,7 +158,7 @@ class BatchEngine:
         choosers = self._choosers(policy, rng, hands.copy())
         self.module.whole_hand(np.arange(n), hands, np.full(n, dealer, dtype=np.int64), zeros(2), zeros(2), kind, num,
                                opening, won, points, bags_added, bags_after, plays, leaders, winners, gave, received,
-                               zeros(2 * size + 2), zeros(size + 1),
+                               zeros(2 * size + 3), zeros(size + 1),
                                *(choosers[name] for name in self.module.choosers["whole_hand"]))
         by_row = [np.ascontiguousarray(np.moveaxis(a, -1, 0)) for a in (kind, num, won, points, bags_added, bags_after)]
         return BatchResult(*by_row, dealt, np.full(n, dealer, dtype=np.int64),

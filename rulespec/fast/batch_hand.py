@@ -104,14 +104,20 @@ class BatchHand:
         self.outside = np.zeros(n, dtype=bool)      # trick.winner named a card not in the trick
         self.last_winner = np.zeros(n, dtype=np.int64)
         self.last_cards = np.zeros((n, 4), dtype=np.int64)
+        self.contract = np.zeros((n, 2), dtype=np.int64)    # by team, once scored: the contract, whether made
+        self.made = np.zeros((n, 2), dtype=bool)
 
     def _seating(self, rule: str) -> np.ndarray:
         return np.broadcast_to(seat_rule(self.rules.rs, rule, self.dealer), (self.n,))
 
     @functools.cached_property
     def leader(self) -> np.ndarray:
-        """The seat that leads the trick (first: rule ``play.first_leader``; replaced, never updated in place)."""
-        return self._seating("play.first_leader")
+        """The seat that leads the trick (first: the lowered form's ``first_leader``, asked once the bids are in;
+        replaced, never updated in place)."""
+        if self.rules.params["play.first_leader_by"] == "seat":
+            return self._seating("play.first_leader")
+        return np.broadcast_to(self.fn.first_leader(self.rows, self._hands, self._kind, self._num, self.dealer),
+                               (self.n,))
 
     @functools.cached_property
     def first_bidder(self) -> np.ndarray:
@@ -129,7 +135,18 @@ class BatchHand:
         team, partner = seat % 2, (seat + 2) % 4
         return (self._hands[seat, rows], seat, self.dealer, self.turn + 1, self._kind[partner, rows],
                 self._num[partner, rows], self._scores[team, rows], self._bags[team, rows],
-                self._scores[1 - team, rows], self._bags[1 - team, rows])
+                self._scores[1 - team, rows], self._bags[1 - team, rows], *self._table(seat))
+
+    def _table(self, seat: np.ndarray) -> tuple[np.ndarray, ...]:
+        """The bids so far as rule ``bid.table_valid`` sees them from each row's ``seat`` (``bidding.table_of``):
+        how many, the tricks they name, how many of the other side's and their tricks."""
+        kind = self._kind
+        made = kind != PENDING
+        named = np.where((kind == KIND_CODE["regular"]) | (kind == KIND_CODE["blind"]), self._num, 0)
+        others = np.arange(4)[:, None] != seat
+        opponents = (np.arange(4)[:, None] % 2) != (seat % 2)
+        return ((made & others).sum(axis=0), (named * others).sum(axis=0), (made & opponents).sum(axis=0),
+                (named * opponents).sum(axis=0))
 
     def bid_refusals(self, kind: np.ndarray, n: np.ndarray) -> np.ndarray:
         """The first rule that refuses the next bidder's bid (kind code, n) (index into BID_RULES, -1 where the
@@ -258,10 +275,11 @@ class BatchHand:
         offenders = offenders != 0
         points, added, after = (np.zeros((n, 2), dtype=np.int64) for _ in range(3))
         for team in (0, 1):
-            p, a, b, _ = self.fn.score_team(rows, team, self._kind, self._num, self._won, self._scores, self._bags,
-                                            adjust[team], forfeit & offenders[team], forfeit & ~offenders[team],
-                                            True, self.last_winner, self._last_cards)
+            p, a, b, c, m = self.fn.score_team(rows, team, self._kind, self._num, self._won, self._scores,
+                                               self._bags, adjust[team], forfeit & offenders[team],
+                                               forfeit & ~offenders[team], True, self.last_winner, self._last_cards)
             points[:, team], added[:, team], after[:, team] = p, a, b
+            self.contract[:, team], self.made[:, team] = c, m
         return points, added, after
 
 

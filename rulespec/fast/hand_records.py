@@ -15,7 +15,8 @@ import numpy as np
 
 from ..core import cards as C
 from ..core.contexts import ARGS
-from ..game import Bid, game_status
+from ..core.schema import CONTEXTS
+from ..game import NO_HISTORY, Bid, by_seat, game_status, score_hand
 from ..model.ruleset import Ruleset
 from ..procedure.lang import K_BLIND_NIL, K_NIL
 from .batch import BatchResult
@@ -143,10 +144,17 @@ class RecordWriter:
 
     def _status(self, r: BatchResult) -> np.ndarray:
         """(N, width) ``game_status`` after each hand from 0-0: the end rules on arrays, the status's text
-        from ``game_status`` once per distinct outcome (ended by the target, by another rule; the winner)."""
+        from ``game_status`` once per distinct outcome (ended by the target, by another rule; the winner).
+        Where the end rules read the game so far (a side's contract, made or set), each hand is scored
+        once more by the scalar steps for it (``_history_status``)."""
+        if any(self.rs.rules[name].names & _HISTORY for name in _END_RULES):
+            return padded([self._history_status(r, i) for i in range(len(r))])
         high, low = np.maximum(r.points[:, 0], r.points[:, 1]), np.minimum(r.points[:, 0], r.points[:, 1])
+        none = np.zeros(len(r), dtype=np.int64)
         args = ARGS["game"](ns_score=r.points[:, 0], ns_bags=r.bags[:, 0], ew_score=r.points[:, 1],
-                            ew_bags=r.bags[:, 1], high_score=high, low_score=low, lead=high - low, hands=1)
+                            ew_bags=r.bags[:, 1], high_score=high, low_score=low, lead=high - low, hands=1,
+                            ns_contract=none, ew_contract=none, ns_made=none != 0, ew_made=none != 0, ns_sets=none,
+                            ew_sets=none, ns_sets_in_a_row=none, ew_sets_in_a_row=none)
         reached, mercy, winner = (np.broadcast_to(self.fn[name](*args), (len(r),)).astype(np.int64)
                                   for name in ("game.target_reached", "game.mercy", "game.winner"))
         codes, first, where = np.unique((reached * 2 + mercy) * 8 + winner + 1, return_index=True, return_inverse=True)
@@ -159,3 +167,22 @@ class RecordWriter:
                 self.statuses[code] = json.dumps(status, separators=(",", ":"))
             texts.append(self.statuses[code])
         return padded(texts)[where.reshape(-1)]
+
+    def _history_status(self, r: BatchResult, i: int) -> str:
+        """Hand ``i``'s ``game_status`` as a game's first hand, its contracts and sets read from the scalar
+        score of its bids, tricks and last trick."""
+        size = len(r.winners[i])
+        bids = [Bid(str(KIND_NAME[k]), int(n)) for k, n in zip(r.bid_kind[i].tolist(), r.bid_n[i].tolist())]
+        leader = int(r.leaders[i, size - 1])
+        last = (int(r.winners[i, size - 1]), by_seat(r.plays[i, size - 1].tolist(), leader))
+        results = score_hand(self.rs, bids, r.tricks[i].tolist(), last_trick=last, explain=False)
+        status = game_status(self.rs, r.points[i].tolist(), r.bags[i].tolist(), 1,
+                             history=NO_HISTORY.after(results))
+        status.pop("explanation", None)
+        status.pop("rule", None)
+        return json.dumps(status, separators=(",", ":"))
+
+
+_END_RULES = ("game.target_reached", "game.mercy", "game.winner")
+_HISTORY = frozenset(name for name in CONTEXTS["game"] if name.partition(".")[2] in
+                     ("contract", "made", "sets", "sets_in_a_row"))

@@ -28,7 +28,7 @@ class Bid:
 
     def __str__(self) -> str:
         if self.kind == REGULAR:
-            return str(self.n)
+            return str(self.n) if self.n else "zero"
         return _BID_WORDS.get(self.kind) or f"blind {self.n}"
 
     @property
@@ -43,9 +43,10 @@ MAX_BID = 99    # tricks; more than any hand holds, few enough digits for any ru
 
 
 def parse_bid(value, field: str = "bid") -> Bid:
-    """``5``, ``"5"``, ``0``/``"nil"``, ``"blind nil"``, ``"blind 7"``."""
+    """``5``, ``"5"``, ``0``/``"nil"``, ``"zero"`` (no tricks as an ordinary contract), ``"blind nil"``,
+    ``"blind 7"``."""
     if isinstance(value, bool):
-        raise GameError(f"a bid is a number, 'nil', 'blind nil' or 'blind N', not {value!r}", field)
+        raise GameError(f"a bid is a number, 'nil', 'zero', 'blind nil' or 'blind N', not {value!r}", field)
     if isinstance(value, int):
         return _number_bid(value, field)
     if isinstance(value, str):
@@ -55,7 +56,7 @@ def parse_bid(value, field: str = "bid") -> Bid:
     if isinstance(value, str) and any(ch.isdigit() and not ch.isascii() for ch in value):
         raise GameError(f"not a bid: {value[:40]!r}: write numbers with the digits 0-9", field)
     raise GameError(f"not a bid: {value[:40] if isinstance(value, str) else value!r} "
-                    "(use a number, 'nil', 'blind nil' or 'blind N')", field)
+                    "(use a number, 'nil', 'zero', 'blind nil' or 'blind N')", field)
 
 
 def _number_bid(value: int, field: str) -> Bid:
@@ -74,6 +75,8 @@ def _text_bid(text: str, field: str) -> Bid | None:
         return _number_bid(int(text.lstrip("0") or "0"), field)
     if text in ("nil", "null", "naught"):
         return Bid(NIL)
+    if text == "zero":          # a contract of no tricks, not a nil (rule bid.zero)
+        return Bid(REGULAR, 0)
     if text.replace("_", " ").replace("-", " ") in ("blind nil", "blindnil"):
         return Bid(BLIND_NIL)
     match = _BLIND_RE.match(text)
@@ -107,7 +110,7 @@ class _BidNotes:
     def note(self, kind: str, name: str = "", *values) -> None:
         rs = self.rs
         if kind == "checked":
-            if self.checked is not None:
+            if self.checked is not None and not rs.rules[name].neutral:    # (no variant's rule: not in the trail)
                 value = values[0]
                 self.checked.append(rs.step(name, bool(value) if name == "bid.team_valid" else value))
         elif kind == "unchecked":
@@ -130,10 +133,17 @@ class _BidNotes:
         if kind == "refused_kind":
             scores, team = self.scores, self.team
             why = {"nil.allowed": "nil is not allowed here",
+                   "bid.zero": "a bid of zero tricks (no nil) is not allowed here",
                    "blind_nil.allowed": f"blind nil is not allowed here (team {scores[team]}, opponents "
                                         f"{scores[1 - team]})",
                    "blind_bid.allowed": f"a blind team bid of {bid.n} is not allowed here"}[name]
             return rs.step(name, False, why)
+        if kind == "refused_table":
+            made, total, tricks = values
+            so_far = f"the {made} bid{'s' if made != 1 else ''} so far name{'s' if made == 1 else ''} {total}" \
+                if made else "no one has bid yet"
+            return rs.step(name, False, f"{so_far}; with this bid of {tricks} the bids would total {total + tricks}, "
+                                        "which this rule does not allow")
         if kind == "refused_contract":
             limit, contract = values
             side = "below" if name == "bid.team_min" else "above"
@@ -157,6 +167,14 @@ def team_refusals(rs: Ruleset, pair: Sequence[Bid], scores, bags, team: int, che
     return notes.refusals
 
 
+def table_of(seat: int, bids: Sequence[Bid | None]) -> tuple[int, int, int, int]:
+    """The bids so far as rule ``bid.table_valid`` sees them from ``seat`` (the lowered form's ``table_of``): how
+    many others have bid, the tricks they name, how many of the other side and the tricks it named."""
+    named = [(s, b.n if b.kind in (REGULAR, BLIND) else 0) for s, b in enumerate(bids) if b is not None and s != seat]
+    opponents = [n for s, n in named if s % 2 != seat % 2]
+    return len(named), sum(n for _, n in named), len(opponents), sum(opponents)
+
+
 def bid_refusals(rs: Ruleset, seat: int, bid: Bid, *, hand: int | None, dealer: int,
                  bids: Sequence[Bid | None], scores=(0, 0), bags=(0, 0), checked: list | None = None) -> list[dict]:
     """Why ``seat`` may not make ``bid`` given the bids so far (empty list: allowed).
@@ -168,7 +186,8 @@ def bid_refusals(rs: Ruleset, seat: int, bid: Bid, *, hand: int | None, dealer: 
     notes = _BidNotes(rs, bid, partner, scores, team, checked)
     kind, n = _code(bid)
     steps_of(rs).bid_refusal__x(notes, kind, n, hand or 0, seat, dealer, _position(rs, seat, dealer),
-                                *_code(partner), *_team_basics(scores, bags, team), hand is not None)
+                                *_code(partner), *_team_basics(scores, bags, team), *table_of(seat, bids),
+                                hand is not None)
     return notes.refusals
 
 
@@ -178,9 +197,10 @@ def _position(rs: Ruleset, seat: int, dealer: int) -> int:
 
 
 def bid_candidates(rs: Ruleset) -> list[Bid]:
+    """The bids a seat chooses among, in the lowered form's order (``bidding.candidate``)."""
     size = rs.params["deal.hand_size"]
     return ([Bid(REGULAR, n) for n in range(1, size + 1)] + [Bid(NIL), Bid(BLIND_NIL)]
-            + [Bid(BLIND, n) for n in range(1, size + 1)])
+            + [Bid(BLIND, n) for n in range(1, size + 1)] + [Bid(REGULAR, 0)])
 
 
 REGULAR_BIDS = tuple(Bid(REGULAR, n) for n in range(64))
@@ -204,21 +224,23 @@ def legal_bids(rs: Ruleset, seat: int, hand: int, dealer: int, bids, scores, bag
     part of the key only when a bid rule names it."""
     pbid = bids[C.partner_of(seat)]
     reads_hand, answers = _bid_memo(rs)
+    table = table_of(seat, bids)
     key = (seat, dealer, pbid and (pbid.kind, pbid.n), scores[0], scores[1], bags[0], bags[1],
-           hand if reads_hand else None)
+           hand if reads_hand else None, table)
     found = answers.get(key)
     if found is None:
         if len(answers) >= _BID_MEMO_LIMIT:
             answers.clear()
-        found = answers[key] = tuple(_legal_bids(rs, seat, hand, dealer, pbid, scores, bags))
+        found = answers[key] = tuple(_legal_bids(rs, seat, hand, dealer, pbid, scores, bags, table))
     return list(found)
 
 
-def _legal_bids(rs: Ruleset, seat: int, hand: int, dealer: int, pbid: Bid | None, scores, bags) -> list[Bid]:
-    """``legal_bids`` without the memo (``pbid``: the partner's bid so far)."""
-    options = [False] * (2 * rs.params["deal.hand_size"] + 2)
+def _legal_bids(rs: Ruleset, seat: int, hand: int, dealer: int, pbid: Bid | None, scores, bags,
+                table: tuple[int, int, int, int]) -> list[Bid]:
+    """``legal_bids`` without the memo (``pbid``: the partner's bid so far; ``table``: ``table_of``)."""
+    options = [False] * len(_candidates(rs))
     steps_of(rs).legal_bids(options, hand, seat, dealer, _position(rs, seat, dealer), *_code(pbid),
-                            *_team_basics(scores, bags, seat % 2))
+                            *_team_basics(scores, bags, seat % 2), *table)
     return [b for b, ok in zip(_candidates(rs), options) if ok]
 
 

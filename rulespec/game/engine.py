@@ -15,7 +15,7 @@ from .fused import play_cards, policy_card, random_card
 from .hand import HandState
 from .play import by_seat
 from .policies import POLICIES, RandomPolicy
-from .scoring import game_status
+from .scoring import NO_HISTORY, game_status
 
 
 # --------------------------------------------------------------------------- hands
@@ -119,7 +119,7 @@ def simulate(rs: Ruleset, hands: int, seed: int | str = 0, policy: str = "random
     engine's '_' parts (``play_hand``'s raw results; not JSON)."""
     if policy not in POLICIES:
         raise GameError(f"unknown policy '{policy}' (known: {', '.join(POLICIES)})", "policy")
-    scores, bags = (0, 0), (0, 0)
+    scores, bags, history = (0, 0), (0, 0), NO_HISTORY
     dealer, game, in_game = 0, 1, 0
     for index in range(hands):
         deal = deal_for(seed, index, rs)
@@ -131,7 +131,8 @@ def simulate(rs: Ruleset, hands: int, seed: int | str = 0, policy: str = "random
         in_game += 1
         scores = (results[0].score, results[1].score)
         bags = (results[0].bags, results[1].bags)
-        status = game_status(rs, scores, bags, in_game)
+        history = history.after(results)
+        status = game_status(rs, scores, bags, in_game, history=history)
         status.pop("explanation", None)
         status.pop("rule", None)
         if game_limit and in_game >= game_limit and not status["over"]:
@@ -140,4 +141,4 @@ def simulate(rs: Ruleset, hands: int, seed: int | str = 0, policy: str = "random
         yield record
         dealer = seat_rule(rs, "deal.next_dealer", dealer)
         if status["over"] or status.get("unfinished"):
-            scores, bags, game, in_game = (0, 0), (0, 0), game + 1, 0
+            scores, bags, history, game, in_game = (0, 0), (0, 0), NO_HISTORY, game + 1, 0

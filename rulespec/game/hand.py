@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from ..core import cards as C
 from ..lang.compiler import NONE
 from ..model.ruleset import Ruleset
+from ..procedure.lang import K_PENDING
 from .bids import BLIND_NIL, REGULAR_BIDS, Bid, bid_refusals, exchange_count, legal_bids, seat_rule
 from .play import Legal, by_seat, irregularity, legal_cards
 from .scoring import TeamResult, score_hand
@@ -78,7 +79,22 @@ class HandState:
         the partner's regular bid, where ``nil.partner_may_raise``), empty when there are none."""
         seat = self.order.pop(0)
         self.bids[seat] = bid
+        if not self.order:
+            self._find_leader()
         return self.raise_options(seat)
+
+    def set_bids(self, bids: Sequence[Bid]) -> None:
+        """Every seat's bid at once (a recorded hand), without asking the rules whether they stand."""
+        self.bids, self.order = list(bids), []
+        self._find_leader()
+
+    def _find_leader(self) -> None:
+        """The first trick's leader once the bids are in and the cards exchanged (the lowered form's
+        ``first_leader``: it may depend on the bids or on who holds a card)."""
+        if self.number == 1 and not self.trick and self.rs.params["play.first_leader_by"] != "seat":
+            kinds = [KIND_CODE[b.kind] if b is not None else K_PENDING for b in self.bids]
+            self.leader = self._steps.first_leader(self.hands, kinds, [b.n if b else 0 for b in self.bids],
+                                                   self.dealer)
 
     def raise_options(self, seat: int) -> list[Bid]:
         """The bids ``seat``'s partner may raise to after ``seat``'s nil (its current bid included)."""
@@ -94,6 +110,7 @@ class HandState:
     def raise_bid(self, seat: int, bid: Bid) -> None:
         """``seat`` (the nil bidder's partner) raises its bid to ``bid``."""
         self.bids[seat] = bid
+        self._find_leader()
 
     # ----------------------------------------------------------------------- the exchange
     def exchange_seats(self) -> list[int]:
@@ -114,6 +131,7 @@ class HandState:
         self.hands[partner] = (self.hands[partner] & ~returned) | given
         self.exchanges.append({"from": C.SEATS[seat], "gave": [C.card_name(c) for c in give],
                                "received": [C.card_name(c) for c in back]})
+        self._find_leader()
 
     # ----------------------------------------------------------------------- play
     @property

@@ -23,6 +23,12 @@ class TeamResult:
     lines: list[dict]
     contract: int = 0    # the contract the team played for (kept for explanations, not in as_dict)
     facts: list[dict] = field(default_factory=list)   # each line's facts (for the plain-language reasons)
+    made: bool = False   # whether it made its contract (false without one)
+
+    @property
+    def set(self) -> bool:
+        """Whether the side had a contract and was set."""
+        return self.contract > 0 and not self.made
 
     def as_dict(self) -> dict:
         return {"points": self.points, "bags_added": self.bags_added, "score": self.score,
@@ -144,17 +150,43 @@ def score_hand(rs: Ruleset, bids: Sequence[Bid], tricks: Sequence[int], scores=(
         args = (team, kind, num, won, scores, bags, adjust[team], forfeit and offenders[team],
                 forfeit and not offenders[team], last_trick is not None, winner, list(cards))
         lines = _Lines(rs, bids) if explain else None
-        points, added, total, contract = st.score_team__x(lines, *args) if lines else st.score_team(*args)
+        points, added, total, contract, made = st.score_team__x(lines, *args) if lines else st.score_team(*args)
         out.append(TeamResult(points, added, scores[team] + points, total, lines.lines if lines else [], contract,
-                              lines.facts if lines else []))
+                              lines.facts if lines else [], bool(made)))
     return out
+
+
+# --------------------------------------------------------------------------- the game so far
+@dataclass(frozen=True)
+class GameHistory:
+    """What the game's end rules see of the hands so far (rule context ``game``), by side (NS, EW): the last
+    hand's contracts and whether they were made, the hands each side was set in the game and in a row."""
+    contracts: tuple[int, int] = (0, 0)
+    made: tuple[bool, bool] = (False, False)
+    sets: tuple[int, int] = (0, 0)
+    streaks: tuple[int, int] = (0, 0)
+
+    def after(self, results: Sequence[TeamResult]) -> GameHistory:
+        """The history once a hand scored ``results`` is added."""
+        failed = [r.set for r in results]
+        return GameHistory((results[0].contract, results[1].contract), (results[0].made, results[1].made),
+                           tuple(n + f for n, f in zip(self.sets, failed)),
+                           tuple(n + 1 if f else 0 for n, f in zip(self.streaks, failed)))
+
+    def args(self) -> tuple[list, list, list, list]:
+        """The lowered form's ``game_end`` arguments after ``hands``."""
+        return list(self.contracts), list(self.made), list(self.sets), list(self.streaks)
+
+
+NO_HISTORY = GameHistory()
 
 
 # --------------------------------------------------------------------------- game end
 def game_status(rs: Ruleset, scores: Sequence[int], bags: Sequence[int] = (0, 0), hands: int = 0,
-                explain: bool = False) -> dict:
-    """Whether the game is over after a hand, who won and which rule says so."""
-    reached, mercy, winner = steps_of(rs).game_end(list(scores), list(bags), hands)
+                explain: bool = False, history: GameHistory = NO_HISTORY) -> dict:
+    """Whether the game is over after a hand (``history``: the game so far, that hand included), who won and
+    which rule says so."""
+    reached, mercy, winner = steps_of(rs).game_end(list(scores), list(bags), hands, *history.args())
     status = {"over": False, "winner": None, "reason": "no end condition is met", "explanation": []}
     if explain:
         status["explanation"] = [rs.step("game.target_reached", bool(reached), f"target {rs.params['game.target']}"),

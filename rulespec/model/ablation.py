@@ -16,7 +16,7 @@ from itertools import combinations
 
 from ..errors import BudgetExceeded, RulespecError
 from ..lang.compiler import parse, referenced_names
-from .ruleset import Ruleset, compile_chain
+from .ruleset import Ruleset, compile_chain, neutral_def
 from ..core.schema import SLOTS
 from .variants import RuleDef, VariantSpec
 
@@ -79,6 +79,9 @@ def with_rule_from(a: Ruleset, b: Ruleset, rule: str) -> Ruleset:
 def with_rules_from(a: Ruleset, b: Ruleset, rules: tuple[str, ...]) -> Ruleset:
     """Variant ``a`` with each of ``rules`` as variant ``b`` defines it (``with_rule_from`` for several)."""
     defs_b = merged_defs(b.specs)
+    for rule in rules:
+        if rule not in defs_b and b.rules[rule].neutral:     # set by no variant of b: its neutral value
+            defs_b[rule] = neutral_def(rule, b.specs[0].id)
     params = set().union(*(own_params(b, rule) for rule in rules))
     overlay_id = f"{_PREFIX}-{'+'.join(rules).replace('.', '-')}"
     overlay = VariantSpec(id=overlay_id, title=f"A with {', '.join(rules)} from B", source={"doc": "ablation"},

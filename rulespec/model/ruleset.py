@@ -153,6 +153,12 @@ def _card_tables(deck: int, suit_rule, power_rule, natural: dict) -> dict:
 NEUTRAL_FILE = "<schema>"      # where a rule no variant sets comes from: its slot's neutral value
 
 
+def neutral_def(name: str, origin: str) -> RuleDef:
+    """Slot ``name``'s neutral value as the rule of a chain (rooted at ``origin``) that sets no value for it."""
+    text = SLOTS[name].neutral
+    return RuleDef(name=name, text=text, cite=None, origin=origin, file=NEUTRAL_FILE, line=1, column=1, written=text)
+
+
 class _ChainCompiler:
     """One compilation of a root-first chain of variant specs, in named steps: merge the chain's
     rules, parse them, evaluate the parameters, build the deck and card tables, compile the rest.
@@ -223,8 +229,7 @@ class _ChainCompiler:
         root = self.chain[0]
         for name, slot in SLOTS.items():
             if name not in self.merged and slot.neutral is not None:
-                self.merged[name] = RuleDef(name=name, text=slot.neutral, cite=None, origin=root.id, file=NEUTRAL_FILE,
-                                            line=1, column=1, written=slot.neutral)
+                self.merged[name] = neutral_def(name, root.id)
         missing = [name for name in SLOTS if name not in self.merged]
         if missing and not leaf.extends_refused:     # else the rules come from the base 'extends' fails to name
             self.problems.append(Problem(f"variant '{leaf.id}' leaves rules undefined: {', '.join(missing)} "

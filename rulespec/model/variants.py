@@ -562,6 +562,16 @@ def bundled_ids() -> list[str]:
     return sorted(p.stem for p in bundled_dir().glob("*.yaml"))
 
 
+def bundled_list(limit: int = 160) -> str:
+    """The bundled ids for a message, cut after about ``limit`` characters (the rest counted, not listed)."""
+    ids, shown = bundled_ids(), []
+    for vid in ids:
+        if shown and len(", ".join([*shown, vid])) > limit:
+            return f"{', '.join(shown)} and {len(ids) - len(shown)} more: `rulespec variants` lists them"
+        shown.append(vid)
+    return ", ".join(shown)
+
+
 def _shown(ref: str) -> str:
     """A name from the input, cut short for a message."""
     return ref if len(ref) <= 80 else ref[:60] + f"… ({len(ref)} characters)"
@@ -583,7 +593,7 @@ def find_variant(ref: str, relative_to: Path | None = None) -> VariantSpec:
             raise UnknownVariantError(f"cannot read variant file {_shown(ref)}: {exc.strerror}") from None
     if len(ref) > L.MAX_ID_CHARS or not ID_RE.match(ref):
         raise UnknownVariantError(f"unknown variant '{_shown(ref)}': an id is a lower-case name of at most "
-                                  f"{L.MAX_ID_CHARS} characters (bundled: {', '.join(bundled_ids())})")
+                                  f"{L.MAX_ID_CHARS} characters (bundled: {bundled_list()})")
     bundled = bundled_dir() / f"{ref}.yaml"
     if bundled.is_file():
         spec = read_variant_file(bundled)
@@ -592,7 +602,7 @@ def find_variant(ref: str, relative_to: Path | None = None) -> VariantSpec:
         return spec
     hint = did_you_mean(ref, bundled_ids())
     raise UnknownVariantError(f"unknown variant '{ref}'" + (f"; did you mean '{hint}'?" if hint else "")
-                              + f" (bundled: {', '.join(bundled_ids())})")
+                              + f" (bundled: {bundled_list()})")
 
 
 def _label(spec: VariantSpec) -> str:
@@ -607,7 +617,7 @@ def find_bundled(ref: str) -> VariantSpec:
     """A bundled variant by id; a path is refused (what a request names may reach no file of the server's)."""
     if ref.endswith((".yaml", ".yml")) or "/" in ref or "\\" in ref or os.sep in ref:
         raise UnknownVariantError(f"'{_shown(ref)}' is a path; a house rule sent to the service extends a bundled "
-                                  f"variant id (bundled: {', '.join(bundled_ids())})")
+                                  f"variant id (bundled: {bundled_list()})")
     return find_variant(ref)
 
 

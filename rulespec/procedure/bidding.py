@@ -1,9 +1,11 @@
 """The lowered form: the bids (what a seat may bid, what a partnership may bid together, the raise).
 
-A bid is a kind (``K_*``) and a number: a regular bid of n tricks, nil, blind nil, or a blind team bid
-of n.  The candidates a seat chooses among are, in order: regular 1 to the hand size, nil, blind nil,
-blind 1 to the hand size (``candidate``).  A refusal is the index in ``BID_RULES`` of the first rule
-that refuses (``NO_RULE``: none).
+A bid is a kind (``K_*``) and a number: a regular bid of n tricks (0: a zero, where ``bid.zero``), nil, blind
+nil, or a blind team bid of n.  The candidates a seat chooses among are, in order: regular 1 to the hand
+size, nil, blind nil, blind 1 to the hand size, zero (``candidate``; ``candidates``: how many).  A refusal is
+the index in ``BID_RULES`` of the first rule that refuses (``NO_RULE``: none).  Besides the bidder's own rules
+and its side's, ``bid.table_valid`` sees every bid so far: how many were made, the tricks they name in all and
+the other side's (``table_of``).
 """
 from __future__ import annotations
 
@@ -12,8 +14,8 @@ from .lang import (K_BLIND, K_BLIND_NIL, K_NIL, K_PENDING, K_REGULAR, NO_RULE, N
 
 # the rules that can refuse a bid, in the order they are asked
 BID_RULES = ("bid.regular_min", "bid.regular_max", "nil.allowed", "blind_nil.allowed", "blind_bid.allowed",
-             "bid.team_min", "bid.team_max", "bid.team_valid")
-R_MIN, R_MAX, R_NIL, R_BLIND_NIL, R_BLIND, R_TEAM_MIN, R_TEAM_MAX, R_TEAM_VALID = range(8)
+             "bid.team_min", "bid.team_max", "bid.team_valid", "bid.zero", "bid.table_valid")
+R_MIN, R_MAX, R_NIL, R_BLIND_NIL, R_BLIND, R_TEAM_MIN, R_TEAM_MAX, R_TEAM_VALID, R_ZERO, R_TABLE = range(10)
 
 
 @inline
@@ -34,7 +36,11 @@ def own_refusal(kind, bid_n, hand, seat, dealer, position, partner_kind, partner
                 opponents_score, opponents_bags, hand_known: Same):
     """The first of the bidder's own rules that refuses a bid of ``kind`` (and ``bid_n`` tricks)."""
     refused = NO_RULE
-    if kind == K_REGULAR:
+    if kind == K_REGULAR and bid_n == 0:
+        if not rule("bid.zero"):
+            refused = R_ZERO
+            note("refused_kind", "bid.zero")
+    elif kind == K_REGULAR:
         low = ask("bid.regular_min", 0, hand_known)
         high = ask("bid.regular_max", bid_n, hand_known)
         if bid_n < low:
@@ -123,9 +129,50 @@ def pair_refusal(pk, pn, kind, bid_n, skip_min, team_score, team_bags, opponents
 
 
 @inline
+def tricks_named(kind, n):
+    """The tricks a bid of ``kind`` and ``n`` names (a nil or a pending bid: none)."""
+    return n if kind == K_REGULAR or kind == K_BLIND else 0
+
+
+@inline
+def table_of(kind, num, seat):
+    """The bids so far as ``bid.table_valid`` sees them from ``seat`` (``kind``, ``num``: every seat's, pending
+    where not yet made): how many were made, the tricks they name, how many of the other side bid and the
+    tricks it named."""
+    bids_made = 0
+    bids_total = 0
+    opponents_bids = 0
+    opponents_tricks = 0
+    for other in range(4):
+        if other != seat and kind[other] != K_PENDING:
+            named = tricks_named(kind[other], num[other])
+            bids_made = bids_made + 1
+            bids_total = bids_total + named
+            if other % 2 != seat % 2:
+                opponents_bids = opponents_bids + 1
+                opponents_tricks = opponents_tricks + named
+    return bids_made, bids_total, opponents_bids, opponents_tricks
+
+
+@inline
+def table_refusal(kind, bid_n, hand, seat, dealer, position, partner_kind, partner_n, team_score, team_bags,
+                  opponents_score, opponents_bags, bids_made, bids_total, opponents_bids, opponents_tricks,
+                  hand_known: Same):
+    """Whether rule ``bid.table_valid`` refuses the bid, given every bid so far."""
+    bid_tricks = tricks_named(kind, bid_n)
+    refused = NO_RULE
+    if not ask("bid.table_valid", True, hand_known):
+        refused = R_TABLE
+        note("refused_table", "bid.table_valid", bids_made, bids_total, bid_tricks)
+    return refused
+
+
+@inline
 def bid_refusal(kind, bid_n, hand, seat, dealer, position, partner_kind, partner_n, team_score, team_bags,
-                opponents_score, opponents_bags, hand_known: Same):
-    """The first rule that refuses ``seat``'s bid: its own rules, then (once the partner has bid) the team's."""
+                opponents_score, opponents_bags, bids_made, bids_total, opponents_bids, opponents_tricks,
+                hand_known: Same):
+    """The first rule that refuses ``seat``'s bid: its own rules, then (once the partner has bid) the team's,
+    then the rule over every bid so far."""
     refused = own_refusal(kind, bid_n, hand, seat, dealer, position, partner_kind, partner_n, team_score, team_bags,
                           opponents_score, opponents_bags, hand_known)
     if refused == NO_RULE and partner_kind != K_PENDING:
@@ -133,32 +180,37 @@ def bid_refusal(kind, bid_n, hand, seat, dealer, position, partner_kind, partner
                     and partner_kind == K_REGULAR)
         refused = pair_refusal(partner_kind, partner_n, kind, bid_n, skip_min, team_score, team_bags, opponents_score,
                                opponents_bags)
+    if refused == NO_RULE:
+        refused = table_refusal(kind, bid_n, hand, seat, dealer, position, partner_kind, partner_n, team_score,
+                                team_bags, opponents_score, opponents_bags, bids_made, bids_total, opponents_bids,
+                                opponents_tricks, hand_known)
     return refused
 
 
 @inline
 def candidate(choice, size):
-    """The bid of candidate ``choice``: its kind and number."""
-    kind = K_REGULAR if choice < size else (K_NIL if choice == size else (K_BLIND_NIL if choice == size + 1
-                                                                          else K_BLIND))
-    bid_n = choice + 1 if choice < size else (choice - size - 1 if choice > size + 1 else 0)
+    """The bid of candidate ``choice``: its kind and number (the last candidate, ``2 * size + 2``: zero)."""
+    kind = K_REGULAR if choice < size or choice == 2 * size + 2 else (
+        K_NIL if choice == size else (K_BLIND_NIL if choice == size + 1 else K_BLIND))
+    bid_n = choice + 1 if choice < size else (choice - size - 1 if choice > size + 1 and choice < 2 * size + 2 else 0)
     return kind, bid_n
 
 
 @distinct
 def legal_bids(options, hand, seat, dealer, position, partner_kind, partner_n, team_score, team_bags,
-               opponents_score, opponents_bags):
+               opponents_score, opponents_bags, bids_made, bids_total, opponents_bids, opponents_tricks):
     """Which candidates ``seat`` may bid (into ``options``); returns how many.  The partner of a blind team
-    bidder bids the same."""
+    bidder bids the same (and no other rule is asked)."""
     size = rule("deal.hand_size")
     count = 0
-    for choice in range(2 * size + 2):
+    for choice in range(2 * size + 3):
         kind, bid_n = candidate(choice, size)
         if partner_kind == K_BLIND:
             ok = kind == K_BLIND and bid_n == partner_n
         else:
             ok = bid_refusal(kind, bid_n, hand, seat, dealer, position, partner_kind, partner_n, team_score,
-                             team_bags, opponents_score, opponents_bags, True) == NO_RULE
+                             team_bags, opponents_score, opponents_bags, bids_made, bids_total, opponents_bids,
+                             opponents_tricks, True) == NO_RULE
         options[choice] = ok
         count = count + (1 if ok else 0)
     return count

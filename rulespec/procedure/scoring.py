@@ -138,7 +138,8 @@ def nil_points(seat, player_blind, player_tricks, offender, team_score, team_bag
 
 def score_team(team: Same, kind, num, won, scores, bags, adjust, offender, victim, has_last: Same, last_winner,
                last_cards):
-    """One partnership's hand: its points, the bags it adds, its bags after the hand and its contract.
+    """One partnership's hand: its points, the bags it adds, its bags after the hand, its contract and whether
+    it made it (false without a contract).
     ``adjust``: tricks moved by a transfer renege; ``offender``/``victim``: a forfeit renege by this side or the other;
     ``last_cards``: the last trick's cards by seat (``has_last``: known), won by ``last_winner``."""
     a = team
@@ -181,16 +182,26 @@ def score_team(team: Same, kind, num, won, scores, bags, adjust, offender, victi
             note("line", "renege.victim_bags", 0, bags=added)
         added = 0
     penalty, total = bag_penalties(team_bags + added)
-    return points + penalty, added, total, team_contract
+    return points + penalty, added, total, team_contract, team_made
 
 
-def game_end(scores, bags, hands):
-    """Whether the game is over after a hand with ``scores`` and ``bags`` (``hands`` played): whether a score
-    reached the target, whether another condition ends it, and the winning team (``NONE``: none, or tied)."""
+def game_end(scores, bags, hands, contracts, made, sets, streaks):
+    """Whether the game is over after a hand with ``scores`` and ``bags`` (``hands`` played; each side's
+    ``contracts`` this hand and whether it ``made`` them, its ``sets`` in the game and in a row, ``streaks``, this
+    hand included): whether a score reached the target, whether another condition ends it, and the winning team
+    (``NONE``: none, or tied)."""
     ns_score = scores[0]
     ew_score = scores[1]
     ns_bags = bags[0]
     ew_bags = bags[1]
+    ns_contract = contracts[0]
+    ew_contract = contracts[1]
+    ns_made = made[0]
+    ew_made = made[1]
+    ns_sets = sets[0]
+    ew_sets = sets[1]
+    ns_sets_in_a_row = streaks[0]
+    ew_sets_in_a_row = streaks[1]
     high_score = max(ns_score, ew_score)
     low_score = min(ns_score, ew_score)
     lead = high_score - low_score

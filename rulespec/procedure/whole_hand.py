@@ -6,7 +6,7 @@ phases one call at a time instead, from the same functions.
 """
 from __future__ import annotations
 
-from .bidding import candidate, legal_bids, may_raise, raise_options
+from .bidding import candidate, legal_bids, may_raise, raise_options, table_of, tricks_named
 from .card_play import legal, play_card, trick_winner
 from .lang import (K_BLIND_NIL, K_NIL, K_PENDING, K_REGULAR, NO_BID, NONE, choose_bid, choose_card, choose_cards,
                    choose_raise, fail, inline, rule, zeros)
@@ -22,8 +22,10 @@ def bid_all(hands, dealer, scores, bags, kind, num, opening, options, raises):
         seat = (first + turn) % 4
         partner = (seat + 2) % 4
         team = seat % 2
+        bids_made, bids_total, opponents_bids, opponents_tricks = table_of(kind, num, seat)
         count = legal_bids(options, hands[seat], seat, dealer, turn + 1, kind[partner], num[partner], scores[team],
-                           bags[team], scores[1 - team], bags[1 - team])
+                           bags[team], scores[1 - team], bags[1 - team], bids_made, bids_total, opponents_bids,
+                           opponents_tricks)
         if count == 0:
             fail(NO_BID, seat)
         choice = choose_bid(seat, options, count, hands[seat])
@@ -87,6 +89,29 @@ def exchange(hands, kind, gave, received):
     pass_all(hands, kind, gave, received, K_NIL, rule("nil.exchange"))
 
 
+def first_leader(hands, kind, num, dealer):
+    """Who leads the first trick once the bids are in (and any exchange made): rule ``play.first_leader``'s seat,
+    the holder of ``play.first_leader_card`` (``play.first_leader_by``: card) or the highest bidder (high_bid: the
+    first in bidding order of equal bids; nils name no tricks)."""
+    by = rule("play.first_leader_by")
+    leader = rule("play.first_leader")
+    if by == "card":
+        card = rule("play.first_leader_card")
+        for seat in range(4):
+            if (hands[seat] >> card) & 1 == 1:
+                leader = seat
+    elif by == "high_bid":
+        first = rule("deal.first_bidder")
+        best = -1
+        for turn in range(4):
+            seat = (first + turn) % 4
+            named = tricks_named(kind[seat], num[seat])
+            if named > best:
+                best = named
+                leader = seat
+    return leader
+
+
 def play_tricks(hands, leader, won, plays, leaders, winners):
     """Every trick of the hand from ``leader``: each seat's legal cards, the card chosen, the trick settled
     (``plays``: each trick's cards from its leader on)."""
@@ -127,11 +152,11 @@ def whole_hand(hands, dealer, scores, bags, kind, num, opening, won, points, bag
         won[seat] = 0
     bid_all(hands, dealer, scores, bags, kind, num, opening, options, raises)
     exchange(hands, kind, gave, received)
-    play_tricks(hands, rule("play.first_leader"), won, plays, leaders, winners)
+    play_tricks(hands, first_leader(hands, kind, num, dealer), won, plays, leaders, winners)
     last_cards = zeros(4)
     last_leader = leaders[size - 1]
     for position in range(4):
         last_cards[(last_leader + position) % 4] = plays[size - 1, position]
     for team in range(2):
-        points[team], bags_added[team], bags_after[team], contract = score_team(
+        points[team], bags_added[team], bags_after[team], contract, made = score_team(
             team, kind, num, won, scores, bags, 0, False, False, True, winners[size - 1], last_cards)

@@ -5,15 +5,27 @@ of an inline house variant extending a bundled one; every other option is listed
 reason.  The meaning of each value is read from the records themselves: Trickster's ``Event`` tag spells
 the options out in words ("Joker-Joker-Deuce-Deuce to 500, −10x bid if set, min bid 4, ..."), and only the
 values seen there are mapped (docs/records.md has the table and its sources).  The full mapping is the
-work of the "rules real tables play" issue; it extends ``MAPPERS`` here.
+work of the "rules real tables play" issue; it extends ``MAPPERS`` here.  ``read_options`` reads such an
+object from a file and ``variant_text`` writes the mapping as a variant file (``rulespec import-options``).
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from ..errors import FileError
 
 VARIANT_ID = "trickster"
-_VARIATIONS = {3: "jokers-deuces"}        # 3: "Joker-Joker-Deuce-Deuce" in the Event of a record that names it
+# the packs by their number in the Event of a record that names them: 1 "Joker-Joker-Ace" (issue 231),
+# 3 "Joker-Joker-Deuce-Deuce" (issue 335)
+_VARIATIONS = {1: "jokers-ace", 3: "jokers-deuces"}
+_PACKS = {1: "Joker-Joker-Ace: both jokers top the spades, above the ace",
+          3: "Joker-Joker-Deuce-Deuce: both jokers, 2♦ and 2♠ top the spades"}
+MAX_OPTIONS_BYTES = 64 * 1024
 
 
 @dataclass(frozen=True)
@@ -67,11 +79,11 @@ def _whole(value: object) -> bool:
 
 
 def _variation(value: object) -> OptionReading:
-    if value in _VARIATIONS:
+    if _whole(value) and value in _VARIATIONS:
         return OptionReading("variation", value, True, f"the pack and card ranking of {_VARIATIONS[value]} "
-                             "(Joker-Joker-Deuce-Deuce: both jokers, 2♦ and 2♠ top the spades)")
-    return _not("variation", value, "no bundled variant has this pack and ranking (Joker-Joker-Ace and the "
-                "others come with the 'rules real tables play' issue); standard's 52-card pack is used")
+                             f"({_PACKS[value]})")
+    return _not("variation", value, "no record attests which pack this number is (1 is Joker-Joker-Ace, 3 "
+                "Joker-Joker-Deuce-Deuce); standard's 52-card pack is used")
 
 
 def _game_over(value: object) -> OptionReading:
@@ -106,11 +118,9 @@ def _ten_for_200(value: object) -> OptionReading:
 
 def _nil_or_zero(value: object) -> OptionReading:
     if value == 1:
-        return OptionReading("nilOrZero", value, False, "\"no Nil\": no nil or blind nil is allowed (mapped), but "
-                             "a bid of 0 is an ordinary contract of zero there, which no rule slot can express "
-                             "yet: a 0 bid is read as nil and refused",
-                             {"nil.allowed": _rule("nilOrZero", False, "no Nil"),
-                              "blind_nil.allowed": _rule("nilOrZero", False, "no Nil")})
+        return _done("nilOrZero", value, "\"no Nil\": no nil or blind nil; a bid of no tricks is an ordinary "
+                     "contract of zero, written 'zero' (as zero-not-nil)", nil__allowed=False,
+                     blind_nil__allowed=False, bid__zero=True)
     return _not("nilOrZero", value, "only value 1 (\"no Nil\") is attested in a record")
 
 
@@ -156,6 +166,8 @@ MAPPERS: dict[str, Callable[[object], OptionReading]] = {
     "firstHandBidsItself": _no_rule("\"1st hand bids itself\": no rule slot says how the first hand of a game "
                                     "is bid (issue 30)"),
     "nilPass": _no_rule("cards passed between an ordinary nil bidder and partner: no rule slot yet (issue 30)"),
+    "tenBonus": lambda value: _not("tenBonus", value, "no record attests what its values mean (tenForTwoHundred "
+                                   "is the 10-for-200 option)"),
     "noWatching": lambda value: OptionReading("noWatching", value, True, "who may watch the table: not a rule of "
                                               "play"),
 }
@@ -176,3 +188,59 @@ def map_options(options: Mapping) -> OptionsMapping:
     spec = {"id": VARIANT_ID, "title": "Trickster's table options (GameOptionsJson)", "extends": base,
             "rules": rules}
     return OptionsMapping(base, spec, tuple(readings))
+
+
+def read_options(path: str) -> dict:
+    """A Trickster ``GameOptionsJson`` object from the file at ``path`` (``FileError`` saying what is wrong:
+    unreadable, too large, not JSON, not an object)."""
+    try:
+        data = Path(path).read_bytes()[:MAX_OPTIONS_BYTES + 1]
+    except OSError as exc:
+        raise FileError(f"{path}: cannot read the options: {exc.strerror}", path) from None
+    if len(data) > MAX_OPTIONS_BYTES:
+        raise FileError(f"{path}: more than {MAX_OPTIONS_BYTES // 1024} KiB; a GameOptionsJson object is a few "
+                        "hundred bytes", path)
+    try:
+        options = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise FileError(f"{path}: not UTF-8 text", path) from None
+    except json.JSONDecodeError as exc:
+        raise FileError(f"{path}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}", path, exc.lineno) from None
+    if not isinstance(options, dict):
+        raise FileError(f"{path}: expected a JSON object of Trickster's options (GameOptionsJson), such as "
+                        '{"variation": 1, "gameOverScore": 350}', path)
+    return options
+
+
+def _shown(value: object) -> str:
+    """An option's value as one line of a comment."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _name(option: str) -> str:
+    """An option's name as one line of a comment (a name that is not a plain word is quoted)."""
+    return option if option.isascii() and option.isidentifier() else _shown(option)
+
+
+def variant_text(mapping: OptionsMapping, source: str) -> str:
+    """The mapping as a variant file: each mapped option's rules under a comment saying what it means, each
+    option not mapped as a comment saying why (the file is valid YAML, a variant extending ``mapping.base``)."""
+    spec = mapping.spec
+    head = {key: spec[key] for key in ("id", "title", "extends")}
+    lines = [f"# Trickster's table options from {_shown(source)}, as a variant (rulespec import-options).",
+             "# Each mapped option is a comment above its rules; the options not mapped are listed at the end.",
+             yaml.safe_dump(head, allow_unicode=True, sort_keys=False).rstrip(),
+             "source: {doc: house, title: \"Trickster's table options (GameOptionsJson)\"}",
+             "rules:" if any(o.rules for o in mapping.options if o.mapped) else "rules: {}"]
+    for o in mapping.options:
+        if o.mapped:
+            lines.append(f"  # {_name(o.option)} = {_shown(o.value)}: {o.why}")
+            if o.rules:
+                body = yaml.safe_dump(o.rules, allow_unicode=True, sort_keys=False, width=110)
+                lines += ["  " + line for line in body.rstrip().splitlines()]
+    unmapped = mapping.unmapped
+    if unmapped:
+        lines.append("# not mapped (the base's rules stand for these):")
+        lines += [f"#   {_name(o.option)} = {_shown(o.value)}: {o.why}" for o in unmapped]
+    return "\n".join(lines) + "\n"

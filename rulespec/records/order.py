@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..core import cards as C
 from ..errors import RecordError, RulespecError
-from ..game import seat_rule, trick_winner
+from ..game import HandState, seat_rule, trick_winner
 from ..model.ruleset import Ruleset
 from .model import HandRecord, RecordProblem, Trick
 
@@ -44,8 +44,18 @@ def _from_rows(record: HandRecord, rs: Ruleset) -> tuple[Trick, ...]:
     return tuple(out)
 
 
+def _first_leader(record: HandRecord, rs: Ruleset) -> int:
+    """Who leads the first trick under ``rs``: its seat rule, or where it depends on the bids or on who holds
+    a card (``play.first_leader_by``), the hand's own first leader from the record's deal and bids."""
+    if rs.params["play.first_leader_by"] == "seat" or record.bids is None:
+        return seat_rule(rs, "play.first_leader", record.dealer)
+    state = HandState(rs, list(record.hands), record.dealer)
+    state.set_bids(record.bids)
+    return state.leader
+
+
 def _with_leaders(record: HandRecord, rs: Ruleset) -> tuple[Trick, ...]:
-    leader, out = seat_rule(rs, "play.first_leader", record.dealer), []
+    leader, out = _first_leader(record, rs), []
     for number, trick in enumerate(record.tricks, 1):
         given = trick.leader if trick.leader is not None else leader
         _in_pack(rs, trick.cards)

@@ -72,7 +72,7 @@ def play(count, seed, dealer, deals, kinds, nums, openings, tricks, points, bags
     hands = np.zeros(4, dtype=np.int64)
     scores = np.zeros(2, dtype=np.int64)
     bags = np.zeros(2, dtype=np.int64)
-    options = np.zeros(2 * SIZE + 2, dtype=np.int64)
+    options = np.zeros(2 * SIZE + 3, dtype=np.int64)
     raises = np.zeros(SIZE + 1, dtype=np.int64)
     for i in range(count):
         deal(pack, hands)

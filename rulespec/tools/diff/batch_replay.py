@@ -23,10 +23,11 @@ from ...errors import RulespecError
 from ...fast.batch_hand import BID_RULES, KIND_CODE, BatchHand, HandRules
 from ...game.steps import steps_of
 from ...model.ruleset import Ruleset
-from .replay import Outcome, Transcript, play_signature, replay
+from .replay import Outcome, Transcript, first_leader_rule, play_signature, replay
 
-# the rules that can forbid a card: a card outside the pack, then the play constraints
-CARD_RULES = ("deck.cards", *PLAY_CONSTRAINTS)
+# the rules that can forbid a card: a card outside the pack, the play constraints, then (the first card played
+# by another seat than the first leader) the rule that names the first leader
+CARD_RULES = ("deck.cards", *PLAY_CONSTRAINTS, "play.first_leader", "play.first_leader_by")
 
 
 @dataclass
@@ -99,6 +100,15 @@ class BatchReplayer:
             h.bid(kind, n)
         return h, refused_seat, refused_rule
 
+    def first_leader(self, h: BatchHand, b: _Batch) -> np.ndarray:
+        """Each row's first leader under the variant, its bids made (``h``), from the cards as play begins."""
+        if self.rs.params["play.first_leader_by"] == "seat":
+            return np.broadcast_to(h.leader, (len(b.ts),))
+        bits = np.left_shift(1, b.cards)
+        held = np.stack([np.bitwise_or.reduce(np.where(b.seats == s, bits, 0), axis=1) for s in range(4)])
+        found = self.rules.module.first_leader(h.rows, held, h._kind, h._num, h.dealer)
+        return np.broadcast_to(found, (len(b.ts),))
+
     # ------------------------------------------------------------------ score and game
     def score(self, h: BatchHand, p: _Play, hands_played: np.ndarray
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -108,8 +118,11 @@ class BatchReplayer:
         points, _, bags_after = h.score()
         after = h.scores + points
         n = len(after)
+        failed = ((h.contract > 0) & ~h.made).astype(np.int64)    # (a transcript is one hand: its own sets only)
         _, _, winner = self.rules.module.game_end(np.arange(n), np.ascontiguousarray(after.T),
-                                                  np.ascontiguousarray(bags_after.T), hands_played)
+                                                  np.ascontiguousarray(bags_after.T), hands_played,
+                                                  *(np.ascontiguousarray(a.T) for a in (h.contract, h.made, failed,
+                                                                                       failed)))
         winner = np.broadcast_to(winner, (n,))
         return points, bags_after, winner >= 0, winner
 
@@ -208,10 +221,12 @@ class Replays:
     def _fill(rp: BatchReplayer, rows: np.ndarray, b: _Batch, plays: dict, exact, keys, rule) -> None:
         h, seat, bid_rule = rp.bids(b)
         p = plays[rp.sig]
+        out_of_turn = rp.first_leader(h, b) != b.seats[:, 0]      # the first card comes first: step 0
         points, bags, over, winner = rp.score(h, p, b.hands_played)
         keys["bid"][rows], rule["bid"][rows] = seat, bid_rule
         keys["exchange"][rows] = rp.passes[b.kind, b.kind[:, [2, 3, 0, 1]]]
-        keys["legal"][rows], rule["legal"][rows] = p.bad_step, p.bad_rule
+        keys["legal"][rows] = np.where(out_of_turn, 0, p.bad_step)
+        rule["legal"][rows] = np.where(out_of_turn, CARD_RULES.index(first_leader_rule(rp.rs)), p.bad_rule)
         keys["trick"][rows], keys["score"][rows], keys["bags"][rows] = p.hand.winners, points, bags
         keys["game"][rows] = np.where(over, winner, -1)
         exact[rows] = ~p.hand.outside

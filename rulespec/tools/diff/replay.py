@@ -11,7 +11,8 @@ import weakref
 from dataclasses import dataclass, field
 
 from ...core import cards as C
-from ...game import Bid, HandState, bid_refusals, exchange_count, game_status, play_hand, score_hand, seat_rule
+from ...game import (NO_HISTORY, Bid, HandState, bid_refusals, exchange_count, game_status, play_hand, score_hand,
+                     seat_rule)
 from ...errors import RulespecError
 from ...game.policies import POLICIES
 from ...model.ruleset import Ruleset
@@ -116,8 +117,15 @@ def _before_json(t: Transcript) -> dict:
     return {team: {"score": scores[i], "bags": bags[i]} for i, team in enumerate(C.TEAMS)}
 
 
+def first_leader_rule(rs: Ruleset) -> str:
+    """The rule that names the first trick's leader under ``rs``."""
+    return "play.first_leader" if rs.params["play.first_leader_by"] == "seat" else "play.first_leader_by"
+
+
 def _forbidding_rule(state: HandState, seat: int, card: int) -> dict:
     rs = state.rs
+    if state.number == 1 and not state.trick and seat != state.leader:      # the first lead out of turn
+        return {**rs.cite(first_leader_rule(rs)), "why": f"{C.SEATS[state.leader]} leads the first trick"}
     if not (rs.deck >> card) & 1:
         return rs.cite("deck.cards")
     name = C.card_name(card)
@@ -142,7 +150,7 @@ def _play_state(rs: Ruleset, t: Transcript) -> HandState:
     for seat, card in t.plays:
         hands[seat] |= 1 << card
     state = HandState(rs, hands, t.dealer, *t.before)
-    state.bids = list(t.bids)
+    state.set_bids(t.bids)       # (the first leader: rule play.first_leader, or by the cards or the bids)
     return state
 
 
@@ -171,7 +179,7 @@ def note(rs: Ruleset, t: Transcript, stage: str, sig) -> dict:
 # Everything the card play of a replay depends on: with equal signatures two variants
 # find the same forbidden card, the same trick winners and the same tricks per seat.
 PLAY_RULES = ("deck.cards", "card.suit", "card.power", "trump.suit", "deal.hand_size", "trump.breaks",
-              "trick.winner", *PLAY_CONSTRAINTS)
+              "trick.winner", *PLAY_CONSTRAINTS, "play.first_leader", "play.first_leader_by", "play.first_leader_card")
 
 
 _SIGNATURES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
@@ -283,7 +291,8 @@ def _replay_play(rs: Ruleset, t: Transcript) -> _Play:
         for start in range(0, len(t.plays), 4):
             group = t.plays[start:start + 4]
             for seat, card in group:
-                if result.legal_sig is None and not ((rs.deck & state.legal(seat)) >> card) & 1:
+                out_of_turn = start == 0 and seat == group[0][0] and seat != state.leader
+                if result.legal_sig is None and (out_of_turn or not ((rs.deck & state.legal(seat)) >> card) & 1):
                     # (a card outside the variant's pack is never legal)
                     result.legal_sig = (state.number, seat, card)
                     result.legal_note = _legal_note(state, seat, card)
@@ -307,7 +316,8 @@ def _replay_score(rs: Ruleset, t: Transcript, tricks: list[int], last, out: Outc
     out.sig["score"] = tuple(r.points for r in results)
     out.sig["bags"] = tuple(r.bags for r in results)
     after = tuple(r.score for r in results)
-    status = game_status(rs, after, tuple(r.bags for r in results), t.hands_played)
+    status = game_status(rs, after, tuple(r.bags for r in results), t.hands_played,
+                         history=NO_HISTORY.after(results))     # (a transcript is one hand: its own sets only)
     out.sig["game"] = (status["over"], status["winner"])
     out.situations["score"] = {
         "bids": {C.SEATS[s]: _bid_json(b) for s, b in enumerate(t.bids)},

@@ -117,8 +117,8 @@ def rule_usage(rs: Ruleset, ev: Evidence) -> tuple[list[dict], list[dict]]:
     whether they could have changed an outcome at all."""
     dead, inert = [], []
     for name in rs.rules:
-        if name not in SLOTS or name in STRUCTURAL:  # a variant's own constants are used through rules
-            continue
+        if name not in SLOTS or name in STRUCTURAL or rs.rules[name].neutral:  # a variant's own constants are used
+            continue                        # through rules; a neutral rule is no document's (the game without it)
         if ev.triggers[name]:
             continue
         reason = inert_reason(rs, name)

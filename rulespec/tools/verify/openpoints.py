@@ -208,7 +208,9 @@ def _variant_points(rs: Ruleset) -> dict[str, dict]:
     variant sets: a slot's neutral value is the game without the rule, no document's reading)."""
     points: dict[str, dict] = {}
     for name, rule in rs.rules.items():
-        if not rule.neutral and (rule.unspecified or rule.origin != rs.id):
+        if rule.neutral:        # no document's rule: the game without it (model/ruleset.check_complete)
+            continue
+        if rule.unspecified or rule.origin != rs.id:
             reason = (f"the document is silent: {rule.unspecified}" if rule.origin == rs.id and rule.unspecified
                       else f"not stated by {rs.doc or rs.id}: inherited from {rule.origin}"
                       + (f" ({rule.unspecified})" if rule.unspecified else ""))
