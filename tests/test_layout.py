@@ -40,14 +40,7 @@ ALLOWED_EXCEPTIONS: set[str] = {
 }
 
 # Functions above MAX_COMPLEXITY: "file:qualified name".
-ALLOWED_COMPLEX: set[str] = {
-    # the compiled search, moved into a template of its own (issue 29): split next
-    "rulespec/solve/templates/search_engine.py:search",
-    "rulespec/solve/templates/search_engine.py:_moves",
-    "rulespec/solve/templates/search_engine.py:_suit_tricks",
-    "rulespec/solve/templates/search_engine.py:_lead_weight",
-    "rulespec/solve/templates/search_engine.py:_boundary",
-}
+ALLOWED_COMPLEX: set[str] = set()
 
 
 # --------------------------------------------------------------------------- reading the source

@@ -62,16 +62,7 @@ def _suit_tricks(suit, mine, partner, lho, rho, broken):
     mask = SMASK[suit]
     if suit == RESTRICTED and not broken and (mine & ~mask) != 0:
         return 0, 0, 0
-    opponents = lho | rho
-    rounds = 0
-    reach = mask
-    for j in range(ORDLEN[suit]):
-        card = ORDER[suit, j]
-        if (opponents >> card) & 1:
-            reach = ABOVE[card] | (1 << card)
-            break
-        if (mine >> card) & 1:
-            rounds += 1
+    rounds, reach = _top_run(suit, mine, lho | rho)
     trump_mask = 0 if TRUMP < 0 or suit == TRUMP else SMASK[TRUMP]
     if lho & trump_mask:
         rounds = min(rounds, popcount(lho & mask))
@@ -79,17 +70,39 @@ def _suit_tricks(suit, mine, partner, lho, rho, broken):
         rounds = min(rounds, popcount(rho & mask))
     if rounds == 0:
         return 0, 0, 0
-    last_top = NONE            # the rounds-th card cashed
+    if partner & (trump_mask | ABOVE[_nth_card(suit, mine, rounds)]) == 0:
+        return rounds, rounds, reach
+    return _unblocked(suit, mine, partner, rounds, trump_mask), 0, reach
+
+
+@njit(**ENGINE_JIT)
+def _top_run(suit, mine, opponents):
+    # (the cards of ``mine`` in the suit above the opponents' highest, the suit's cards down to that card)
+    rounds = 0
+    for j in range(ORDLEN[suit]):
+        card = ORDER[suit, j]
+        if (opponents >> card) & 1:
+            return rounds, ABOVE[card] | (1 << card)
+        if (mine >> card) & 1:
+            rounds += 1
+    return rounds, SMASK[suit]
+
+
+@njit(**ENGINE_JIT)
+def _nth_card(suit, mine, n):
+    # the n-th highest card of ``mine`` in the suit (NONE: fewer)
     k = 0
     for j in range(ORDLEN[suit]):
         card = ORDER[suit, j]
         if (mine >> card) & 1:
             k += 1
-            if k == rounds:
-                last_top = card
-                break
-    if partner & (trump_mask | ABOVE[last_top]) == 0:
-        return rounds, rounds, reach
+            if k == n:
+                return card
+    return NONE
+
+
+@njit(**ENGINE_JIT)
+def _unblocked(suit, mine, partner, rounds, trump_mask):
     # rounds up to the first that partner's card (its lowest of the suit, or a trump when void) could win
     i = 0
     low_j = ORDLEN[suit] - 1
@@ -103,12 +116,12 @@ def _suit_tricks(suit, mine, partner, lho, rho, broken):
             low_j -= 1
         if low_j >= 0:
             if (ABOVE[top] >> ORDER[suit, low_j]) & 1:
-                return i + 1, 0, reach
+                return i + 1
             low_j -= 1
         elif partner & trump_mask:
-            return i + 1, 0, reach
+            return i + 1
         i += 1
-    return rounds, 0, reach
+    return rounds
 
 
 @njit(**ENGINE_JIT)
@@ -490,22 +503,8 @@ def _lead_weight(st, leader, suit):
     mask = SMASK[suit]
     weight = -3 * (popcount(lho & mask) + popcount(rho & mask))
     if TRUMP >= 0 and suit != TRUMP:
-        trumps = SMASK[TRUMP]
-        if (lho & mask == 0 and lho & trumps) or (rho & mask == 0 and rho & trumps):
-            weight -= 12
-        if partner & mask == 0 and partner & trumps and rho & mask:
-            weight += 17
-    top = NONE
-    second = NONE
-    live = (mine | lho | partner | rho) & mask
-    for j in range(ORDLEN[suit]):
-        card = ORDER[suit, j]
-        if (live >> card) & 1:
-            if top == NONE:
-                top = card
-            else:
-                second = card
-                break
+        weight += _ruff_weight(lho, partner, rho, mask, SMASK[TRUMP])
+    top, second = _top_two(suit, (mine | lho | partner | rho) & mask)
     if ((rho >> top) & 1 or (second != NONE and (rho >> second) & 1)) and popcount(rho & mask) != 1:
         weight -= 12
     elif (lho >> top) & 1 and second != NONE and (partner >> second) & 1 and popcount(partner & mask) != 1:
@@ -514,9 +513,48 @@ def _lead_weight(st, leader, suit):
 
 
 @njit(**ENGINE_JIT)
+def _ruff_weight(lho, partner, rho, mask, trumps):
+    # a side suit's lead: less when an opponent can ruff it, more when partner can (and rho must follow)
+    weight = 0
+    if (lho & mask == 0 and lho & trumps) or (rho & mask == 0 and rho & trumps):
+        weight -= 12
+    if partner & mask == 0 and partner & trumps and rho & mask:
+        weight += 17
+    return weight
+
+
+@njit(**ENGINE_JIT)
+def _top_two(suit, live):
+    # the suit's two highest cards of ``live`` (NONE where it has fewer)
+    top = NONE
+    for j in range(ORDLEN[suit]):
+        card = ORDER[suit, j]
+        if (live >> card) & 1:
+            if top != NONE:
+                return top, card
+            top = card
+    return top, NONE
+
+
+@njit(**ENGINE_JIT)
 def _moves(st, mv, p, seat, allowed, trick_mask, leader, index, led, lead, number, maximising, broken, played):
     # the cards to try into row p, best guesses first: one of each run of interchangeable cards
+    n = _candidates(st, mv, p, allowed, trick_mask)
+    if n < 2:
+        return n
+    if SHAPE:
+        _forecast_keys(st, mv, p, n, seat, trick_mask, leader, index, led, lead, number, maximising, broken, played)
+    else:
+        _plain_keys(st, mv, p, n, seat, trick_mask, leader, index, led, lead, number, maximising)
+    _sort_moves(mv, p, n)
+    return n
+
+
+@njit(**ENGINE_JIT)
+def _candidates(st, mv, p, allowed, trick_mask):
+    # the cards to try into row p, unordered (one of each run of interchangeable cards): their number
     n = 0
+    rest = allowed
     if SYMMETRIC:
         live = st[0] | st[1] | st[2] | st[3] | trick_mask
         for suit in range(4):
@@ -531,66 +569,81 @@ def _moves(st, mv, p, seat, allowed, trick_mask, leader, index, led, lead, numbe
                             n += 1
                         run = mine
         rest = allowed & UNSUITED
-    else:
-        rest = allowed
     while rest:
         low = rest & -rest
         mv[p, n] = trailing_zeros(low)
         n += 1
         rest ^= low
-    if n < 2:
-        return n
-    counted = st[ST_COUNTED]
-    if SHAPE:
-        # the trick forecast: each later seat plays its strongest card (trick.winner's form is known, so any
-        # set of cards may be asked); the cards that make the trick go this seat's way first
-        replies = 0
-        if index > 0:
-            replies = _responses(st, leader, index, trick_mask, led, number, lead, broken, played)
+    return n
+
+
+@njit(**ENGINE_JIT)
+def _forecast_keys(st, mv, p, n, seat, trick_mask, leader, index, led, lead, number, maximising, broken, played):
+    # the ordering keys of row p's n cards by the trick forecast: each later seat plays its strongest card
+    # (trick.winner's form is known, so any set of cards may be asked); the cards that make the trick go this
+    # seat's way first
+    if index == 0:
         seen = 0
         for i in range(n):
-            card = mv[p, i]
-            if index == 0:
-                suit = SUIT_OF[card]
-                if suit < 0:
-                    mv[p, KEYS + i] = -POWER[card]
-                    continue
-                if not (seen >> suit) & 1:
-                    seen |= 1 << suit
-                    mv[p, REPLIES + suit] = _responses(st, leader, 0, 1 << card, suit, number, card, broken, played)
-                    mv[p, WEIGHTS + suit] = _lead_weight(st, leader, suit) * 32
-                win = winner((1 << card) | mv[p, REPLIES + suit], suit, number, card)
-            else:
-                win = winner(trick_mask | (1 << card) | replies, led, number, lead)
-            by = _taker(st, seat, card, leader, index, win)
+            key, seen = _lead_key(st, mv, p, mv[p, i], seat, number, maximising, broken, played, seen)
+            mv[p, KEYS + i] = key
+        return
+    counted = st[ST_COUNTED]
+    replies = _responses(st, leader, index, trick_mask, led, number, lead, broken, played)
+    for i in range(n):
+        card = mv[p, i]
+        win = winner(trick_mask | (1 << card) | replies, led, number, lead)
+        bad = ((counted >> _taker(st, seat, card, leader, index, win)) & 1 == 1) != maximising
+        mv[p, KEYS + i] = (1 << 32 if bad else 0) + POWER[card]
+
+
+@njit(**ENGINE_JIT)
+def _lead_key(st, mv, p, card, seat, number, maximising, broken, played, seen):
+    # a lead's ordering key in row p and the suits whose forecast replies and weights row p now holds: the lead
+    # that last cut this row's search short first; good leads to another seat's card (partner's), lowest first;
+    # then the leader's own, highest first; then the others by their suit's weight
+    suit = SUIT_OF[card]
+    if suit < 0:
+        return -POWER[card], seen
+    if not (seen >> suit) & 1:
+        seen |= 1 << suit
+        mv[p, REPLIES + suit] = _responses(st, seat, 0, 1 << card, suit, number, card, broken, played)
+        mv[p, WEIGHTS + suit] = _lead_weight(st, seat, suit) * 32
+    if card == mv[p, F_KILLER] - 1:
+        return -(1 << 40), seen
+    win = winner((1 << card) | mv[p, REPLIES + suit], suit, number, card)
+    by = _taker(st, seat, card, seat, 0, win)
+    if ((st[ST_COUNTED] >> by) & 1 == 1) != maximising:
+        return (1 << 32) + POWER[card] - mv[p, WEIGHTS + suit], seen
+    if by != seat:
+        return -(1 << 20) + POWER[card], seen
+    return -POWER[card], seen
+
+
+@njit(**ENGINE_JIT)
+def _plain_keys(st, mv, p, n, seat, trick_mask, leader, index, led, lead, number, maximising):
+    # the ordering keys of row p's n cards where no forecast is made: leads lowest first; else the cards that
+    # win the trick so far for this seat's side (or lose it for the other's) first, each lowest first
+    counted = st[ST_COUNTED]
+    for i in range(n):
+        card = mv[p, i]
+        if index == 0:
+            mv[p, KEYS + i] = -POWER[card]
+        else:
+            win = winner(trick_mask | (1 << card), led, number, lead)
+            by = seat
+            if win != card:
+                for k in range(index):
+                    if st[ST_TRICK + k] == win:
+                        by = (leader + k) & 3
             bad = ((counted >> by) & 1 == 1) != maximising
-            if index == 0 and card == mv[p, F_KILLER] - 1:
-                mv[p, KEYS + i] = -(1 << 40)
-                continue
-            if index == 0:       # good leads to another seat's card (partner's) first, lowest first; then the
-                if bad:          # leader's own, highest first; then the others by their suit's weight
-                    mv[p, KEYS + i] = (1 << 32) + POWER[card] - mv[p, WEIGHTS + suit]
-                elif by != seat:
-                    mv[p, KEYS + i] = -(1 << 20) + POWER[card]
-                else:
-                    mv[p, KEYS + i] = -POWER[card]
-            else:
-                mv[p, KEYS + i] = (1 << 32 if bad else 0) + POWER[card]
-    else:
-        for i in range(n):
-            card = mv[p, i]
-            if index == 0:
-                mv[p, KEYS + i] = -POWER[card]
-            else:
-                win = winner(trick_mask | (1 << card), led, number, lead)
-                by = seat
-                if win != card:
-                    for k in range(index):
-                        if st[ST_TRICK + k] == win:
-                            by = (leader + k) & 3
-                bad = ((counted >> by) & 1 == 1) != maximising
-                mv[p, KEYS + i] = (1 << 32 if bad else 0) + POWER[card]
-    for i in range(1, n):            # stable insertion sort on the keys
+            mv[p, KEYS + i] = (1 << 32 if bad else 0) + POWER[card]
+
+
+@njit(**ENGINE_JIT)
+def _sort_moves(mv, p, n):
+    # row p's n cards in the order of their keys (a stable insertion sort)
+    for i in range(1, n):
         card = mv[p, i]
         key = mv[p, KEYS + i]
         j = i - 1
@@ -600,7 +653,6 @@ def _moves(st, mv, p, seat, allowed, trick_mask, leader, index, led, lead, numbe
             j -= 1
         mv[p, KEYS + j + 1] = key
         mv[p, j + 1] = card
-    return n
 
 
 @njit(**ENGINE_JIT)
@@ -628,23 +680,40 @@ def _boundary(st, mv, tk, dt, p, leader, number, broken, need):
     if need > left:
         return 0
     if left == 1:
-        seat, card = _last_trick(st, leader, number)
-        if seat < 0:
-            st[ST_BAD] = card
-            return BAD_WINNER
-        if PARTITION:
-            if (st[0] | st[1] | st[2] | st[3]) & SMASK[OSUIT[card]] & ~(1 << card):   # it beat a card of its suit
-                st[ST_REL] |= 1 << card
-        return (st[ST_COUNTED] >> seat) & 1
+        return _last_answer(st, leader, number)
     if PARTITION and number > 1:
-        # partition: the sure-trick bounds, else an entry on the cards that mattered (the cards read marked)
-        if st[ST_QUICK]:
-            decided, read = _decide(st, leader, number, broken, left, need)
-            if decided >= 0:
-                st[ST_REL] |= _reach(st, read)
-                return decided
-        _bucket(st, leader, broken, mv, p)
-        return _look(st, tk, dt, mv, p, need)
+        return _relevant_look(st, mv, tk, dt, p, leader, number, broken, left, need)
+    return _exact_look(st, mv, tk, p, leader, number, broken, left, need)
+
+
+@njit(**ENGINE_JIT)
+def _last_answer(st, leader, number):
+    # the last trick's: 1 or 0 whether a counted seat takes it, BAD_WINNER
+    seat, card = _last_trick(st, leader, number)
+    if seat < 0:
+        st[ST_BAD] = card
+        return BAD_WINNER
+    if PARTITION:
+        if (st[0] | st[1] | st[2] | st[3]) & SMASK[OSUIT[card]] & ~(1 << card):   # it beat a card of its suit
+            st[ST_REL] |= 1 << card
+    return (st[ST_COUNTED] >> seat) & 1
+
+
+@njit(**ENGINE_JIT)
+def _relevant_look(st, mv, tk, dt, p, leader, number, broken, left, need):
+    # partition: the sure-trick bounds, else an entry on the cards that mattered (the cards read marked)
+    if st[ST_QUICK]:
+        decided, read = _decide(st, leader, number, broken, left, need)
+        if decided >= 0:
+            st[ST_REL] |= _reach(st, read)
+            return decided
+    _bucket(st, leader, broken, mv, p)
+    return _look(st, tk, dt, mv, p, need)
+
+
+@njit(**ENGINE_JIT)
+def _exact_look(st, mv, tk, p, leader, number, broken, left, need):
+    # the entry of the exact position (made from the sure-trick bounds when absent) deciding ``need``, else -1
     _key(st, leader, broken, mv, p)
     s = _slot(tk, st[ST_TTMASK], st[ST_GEN], mv[p, TTKEY], mv[p, TTKEY + 1], mv[p, TTKEY + 2], mv[p, TTKEY + 3])
     if s >= 0:
@@ -725,138 +794,172 @@ def search(st, mv, tk, dt, leader, index, trick_mask, led, lead, number, broken,
     mv[p, F_BROKEN] = broken
     mv[p, F_PLAYED] = played
     mv[p, F_NEED] = need
-    team = st[ST_TEAM]
-    counted = st[ST_COUNTED]
     mode = ENTER
     r = 0
     while True:
-        number = p >> 2
-        index = p & 3
-        leader = mv[p, F_LEADER]
         if mode == ENTER:
-            r = -1
-            if index == 0:
-                r = _boundary(st, mv, tk, dt, p, leader, number, mv[p, F_BROKEN] != 0, mv[p, F_NEED])
-                if r == BAD_WINNER:
-                    return r
-            if r >= 0:
-                mode = RETURN
-            else:
-                st[ST_NODES] += 1
-                if st[ST_NODES] > st[ST_LIMIT]:
-                    return ABORT
-                if PARTITION and index == 0 and number > 1:    # the cards that matter below here, apart
-                    mv[p, F_OUTER] = st[ST_REL]
-                    st[ST_REL] = 0
-                seat = (leader + index) & 3
-                hand = st[seat]
-                mv[p, F_HAND] = hand
-                allowed = legal(hand, mv[p, F_MASK], mv[p, F_LED], number, index + 1, index == 0, mv[p, F_BROKEN] != 0,
-                                mv[p, F_PLAYED])
-                mv[p, F_ALLOWED] = allowed
-                maximising = seat & 1 == team
-                mv[p, F_N] = _moves(st, mv, p, seat, allowed, mv[p, F_MASK], leader, index, mv[p, F_LED], mv[p, F_LEAD],
-                                  number, maximising, mv[p, F_BROKEN] != 0, mv[p, F_PLAYED])
-                mv[p, F_I] = 0
-                mv[p, F_RESULT] = 0 if maximising else 1
-                if PARTITION:
-                    mv[p, F_REL_IN] = st[ST_REL]
-                    mv[p, F_REL_ALL] = st[ST_REL]
-                mode = NEXT
+            r = _enter(st, mv, tk, dt, p)
+            if r == ABORT or r == BAD_WINNER:
+                return r
+            mode = NEXT if r < 0 else RETURN
         if mode == NEXT:
-            i = mv[p, F_I]
-            if i >= mv[p, F_N]:
-                r = mv[p, F_RESULT]
-                if PARTITION:
-                    st[ST_REL] = mv[p, F_REL_ALL]
-                if PARTITION and st[ST_REL]:
-                    _close(st, mv[p, F_ALLOWED], mv[p, F_MASK])
-                mode = FINISH
-            else:
-                mv[p, F_I] = i + 1
-                card = mv[p, i]
-                if PARTITION:      # a card's subtree adds to what mattered as the frame was entered
-                    st[ST_REL] = mv[p, F_REL_IN]
-                seat = (leader + index) & 3
-                hand = mv[p, F_HAND]
-                bit = 1 << card
-                broken = mv[p, F_BROKEN] != 0
-                led = mv[p, F_LED]
-                lead = mv[p, F_LEAD]
-                if not broken and breaks(card, hand, index == 0, led, number):
-                    broken = True
-                if index == 0:
-                    led = SUIT_OF[card]
-                    lead = card
-                st[seat] = hand & ~bit
-                st[ST_TRICK + index] = card
-                now_mask = mv[p, F_MASK] | bit
-                mv[p + 1, F_BROKEN] = broken
-                mv[p + 1, F_PLAYED] = mv[p, F_PLAYED] | bit
-                if index == 3:
-                    win = winner(now_mask, led, number, lead)
-                    if win < 0 or not (now_mask >> win) & 1:
-                        st[ST_BAD] = win
-                        return BAD_WINNER
-                    by = leader
-                    for k in range(4):
-                        if st[ST_TRICK + k] == win:
-                            by = (leader + k) & 3
-                    if PARTITION and now_mask & SUIT_SET[SUIT_OF[win]] & ~(1 << win):    # it beat a card of its suit
-                        st[ST_REL] |= 1 << win
-                    for k in range(3):
-                        mv[p, F_SAVED + k] = st[ST_TRICK + k]
-                    mv[p + 1, F_LEADER] = by
-                    mv[p + 1, F_MASK] = 0
-                    mv[p + 1, F_LED] = NONE
-                    mv[p + 1, F_LEAD] = NONE
-                    mv[p + 1, F_NEED] = mv[p, F_NEED] - ((counted >> by) & 1)
-                else:
-                    mv[p + 1, F_LEADER] = leader
-                    mv[p + 1, F_MASK] = now_mask
-                    mv[p + 1, F_LED] = led
-                    mv[p + 1, F_LEAD] = lead
-                    mv[p + 1, F_NEED] = mv[p, F_NEED]
+            r = _next(st, mv, p)
+            if r == BAD_WINNER:
+                return r
+            if r < 0:                  # a card played: its frame next
                 p += 1
                 mode = ENTER
                 continue
+            mode = FINISH
         if mode == RETURN:
             # ``r`` is the answer of frame p: back to its parent, the card it tried taken back
             if p == root:
                 return r
             p -= 1
-            index = p & 3
-            number = p >> 2
-            leader = mv[p, F_LEADER]
-            seat = (leader + index) & 3
-            st[seat] = mv[p, F_HAND]
-            if index == 3:
-                for k in range(3):
-                    st[ST_TRICK + k] = mv[p, F_SAVED + k]
-            maximising = seat & 1 == team
-            if PARTITION:
-                mv[p, F_REL_ALL] |= st[ST_REL]
-            if (r == 1) == maximising:     # decided by this card: what its subtree relied on (the others' not)
-                mv[p, F_KILLER] = mv[p, mv[p, F_I] - 1] + 1
-                mv[p, F_RESULT] = r
-                mode = FINISH
-            else:
-                mode = NEXT
-                continue
+            mode = FINISH if _back(st, mv, p, r) else NEXT
         if mode == FINISH:
             # frame p is decided (``r``): a bound for the table at a trick boundary
-            if PARTITION and index == 0 and number > 1:
-                rel = st[ST_REL]
-                st[ST_REL] = mv[p, F_OUTER] | rel
-                left = st[ST_LAST] - number + 1
-                if r == 1:
-                    _remember(st, tk, dt, mv, p, rel, mv[p, F_NEED], left, left)
-                else:
-                    _remember(st, tk, dt, mv, p, rel, 0, mv[p, F_NEED] - 1, left)
-            elif index == 0:
-                left = st[ST_LAST] - number + 1
-                if r == 1:
-                    _store(st, tk, mv, p, mv[p, F_NEED], left, left)
-                else:
-                    _store(st, tk, mv, p, 0, mv[p, F_NEED] - 1, left)
+            if p & 3 == 0:
+                _finish(st, mv, tk, dt, p, r)
             mode = RETURN
+
+
+@njit(**ENGINE_JIT)
+def _enter(st, mv, tk, dt, p):
+    # frame p entered: 1 or 0 when decided at once, ABORT, BAD_WINNER, else -1 (its cards to try set out)
+    number = p >> 2
+    index = p & 3
+    leader = mv[p, F_LEADER]
+    if index == 0:
+        r = _boundary(st, mv, tk, dt, p, leader, number, mv[p, F_BROKEN] != 0, mv[p, F_NEED])
+        if r >= 0:
+            return r
+    st[ST_NODES] += 1
+    if st[ST_NODES] > st[ST_LIMIT]:
+        return ABORT
+    if PARTITION and index == 0 and number > 1:    # the cards that matter below here, apart
+        mv[p, F_OUTER] = st[ST_REL]
+        st[ST_REL] = 0
+    seat = (leader + index) & 3
+    hand = st[seat]
+    mv[p, F_HAND] = hand
+    allowed = legal(hand, mv[p, F_MASK], mv[p, F_LED], number, index + 1, index == 0, mv[p, F_BROKEN] != 0,
+                    mv[p, F_PLAYED])
+    mv[p, F_ALLOWED] = allowed
+    maximising = seat & 1 == st[ST_TEAM]
+    mv[p, F_N] = _moves(st, mv, p, seat, allowed, mv[p, F_MASK], leader, index, mv[p, F_LED], mv[p, F_LEAD],
+                        number, maximising, mv[p, F_BROKEN] != 0, mv[p, F_PLAYED])
+    mv[p, F_I] = 0
+    mv[p, F_RESULT] = 0 if maximising else 1
+    if PARTITION:
+        mv[p, F_REL_IN] = st[ST_REL]
+        mv[p, F_REL_ALL] = st[ST_REL]
+    return -1
+
+
+@njit(**ENGINE_JIT)
+def _next(st, mv, p):
+    # frame p's next card played (-1: frame p + 1 set), BAD_WINNER, else frame p's answer (every card tried)
+    i = mv[p, F_I]
+    if i >= mv[p, F_N]:
+        if PARTITION:
+            st[ST_REL] = mv[p, F_REL_ALL]
+            if st[ST_REL]:
+                _close(st, mv[p, F_ALLOWED], mv[p, F_MASK])
+        return mv[p, F_RESULT]
+    mv[p, F_I] = i + 1
+    return _play(st, mv, p, mv[p, i])
+
+
+@njit(**ENGINE_JIT)
+def _play(st, mv, p, card):
+    # frame p's seat plays ``card``: the position after it in row p + 1 (-1), or BAD_WINNER
+    number = p >> 2
+    index = p & 3
+    leader = mv[p, F_LEADER]
+    if PARTITION:      # a card's subtree adds to what mattered as the frame was entered
+        st[ST_REL] = mv[p, F_REL_IN]
+    seat = (leader + index) & 3
+    hand = mv[p, F_HAND]
+    bit = 1 << card
+    broken = mv[p, F_BROKEN] != 0
+    led = mv[p, F_LED]
+    lead = mv[p, F_LEAD]
+    if not broken and breaks(card, hand, index == 0, led, number):
+        broken = True
+    if index == 0:
+        led = SUIT_OF[card]
+        lead = card
+    st[seat] = hand & ~bit
+    st[ST_TRICK + index] = card
+    now_mask = mv[p, F_MASK] | bit
+    mv[p + 1, F_BROKEN] = broken
+    mv[p + 1, F_PLAYED] = mv[p, F_PLAYED] | bit
+    if index == 3:
+        return _settle(st, mv, p, now_mask, led, number, lead)
+    mv[p + 1, F_LEADER] = leader
+    mv[p + 1, F_MASK] = now_mask
+    mv[p + 1, F_LED] = led
+    mv[p + 1, F_LEAD] = lead
+    mv[p + 1, F_NEED] = mv[p, F_NEED]
+    return -1
+
+
+@njit(**ENGINE_JIT)
+def _settle(st, mv, p, now_mask, led, number, lead):
+    # the trick of frame p's card settled: the next trick's start in row p + 1 (-1), or BAD_WINNER
+    win = winner(now_mask, led, number, lead)
+    if win < 0 or not (now_mask >> win) & 1:
+        st[ST_BAD] = win
+        return BAD_WINNER
+    leader = mv[p, F_LEADER]
+    by = leader
+    for k in range(4):
+        if st[ST_TRICK + k] == win:
+            by = (leader + k) & 3
+    if PARTITION and now_mask & SUIT_SET[SUIT_OF[win]] & ~(1 << win):    # it beat a card of its suit
+        st[ST_REL] |= 1 << win
+    for k in range(3):
+        mv[p, F_SAVED + k] = st[ST_TRICK + k]
+    mv[p + 1, F_LEADER] = by
+    mv[p + 1, F_MASK] = 0
+    mv[p + 1, F_LED] = NONE
+    mv[p + 1, F_LEAD] = NONE
+    mv[p + 1, F_NEED] = mv[p, F_NEED] - ((st[ST_COUNTED] >> by) & 1)
+    return -1
+
+
+@njit(**ENGINE_JIT)
+def _back(st, mv, p, r):
+    # frame p's card taken back, its subtree's answer ``r``: True when it decides frame p (its answer r)
+    index = p & 3
+    seat = (mv[p, F_LEADER] + index) & 3
+    st[seat] = mv[p, F_HAND]
+    if index == 3:
+        for k in range(3):
+            st[ST_TRICK + k] = mv[p, F_SAVED + k]
+    if PARTITION:
+        mv[p, F_REL_ALL] |= st[ST_REL]
+    if (r == 1) == (seat & 1 == st[ST_TEAM]):     # decided by this card: what its subtree relied on (the others' not)
+        mv[p, F_KILLER] = mv[p, mv[p, F_I] - 1] + 1
+        mv[p, F_RESULT] = r
+        return True
+    return False
+
+
+@njit(**ENGINE_JIT)
+def _finish(st, mv, tk, dt, p, r):
+    # frame p, at a trick boundary, decided (``r``): its bound into the table
+    number = p >> 2
+    left = st[ST_LAST] - number + 1
+    if PARTITION and number > 1:
+        rel = st[ST_REL]
+        st[ST_REL] = mv[p, F_OUTER] | rel
+        if r == 1:
+            _remember(st, tk, dt, mv, p, rel, mv[p, F_NEED], left, left)
+        else:
+            _remember(st, tk, dt, mv, p, rel, 0, mv[p, F_NEED] - 1, left)
+    elif r == 1:
+        _store(st, tk, mv, p, mv[p, F_NEED], left, left)
+    else:
+        _store(st, tk, mv, p, 0, mv[p, F_NEED] - 1, left)
