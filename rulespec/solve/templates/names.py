@@ -7,7 +7,7 @@ import numpy as np
 
 NONE = -1                                   # no card, no suit
 ENGINE_JIT: dict = {"cache": True}          # the engine's numba options (``_nrt`` off where numba has it)
-# the rules' card tables (``fast.native.TABLES``), 54 cards: power, suit (NONE: none), each suit's cards
+# the rules' card tables (``fast.numba_rules.TABLES``), 54 cards: power, suit (NONE: none), each suit's cards
 POWER = np.zeros(54, dtype=np.int64)
 SUIT_OF = np.zeros(54, dtype=np.int64)
 SUIT_SET = np.zeros(5, dtype=np.int64)
