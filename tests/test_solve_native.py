@@ -201,7 +201,7 @@ def test_a_time_allowance_cuts_each_chunk_to_the_time_left(compiled):
     """With a time allowance, a chunk of nodes is no longer than the time left allows at the pace measured
     (at least ``_SMALLEST_CHUNK``), so the allowance is overrun by little rather than by a whole chunk."""
     import rulespec.solve.native as N
-    from rulespec.solve import native_source as S
+    from rulespec.solve import native_arrays as S
     rs = compiled[BRIDGE_SPADES]
     pos = random_position(rs, random.Random(5), 7)
     limits = []

@@ -1,5 +1,5 @@
 """Every relevant-card entry the compiled search leaves in its table holds, by plain minimax, for
-positions it matches — decoded from the table's arrays (``native_source``: a bucket of the leader, the
+positions it matches — decoded from the table's arrays (``native_arrays``: a bucket of the leader, the
 broken flag and every seat's length in every suit; per suit the holders of its top cards down to the
 lowest that mattered), the suits' cards chosen afresh (the key is rank-normalised) and the cards below
 the ones that mattered dealt afresh among the seats that hold them.  The compiled twin of
@@ -11,7 +11,7 @@ import random
 import pytest
 
 from rulespec.model.ruleset import Ruleset, load_ruleset
-from rulespec.solve import native_source as S
+from rulespec.solve import native_arrays as S
 from rulespec.solve.native import NativeSearch, native_module, searcher
 from rulespec.solve.search import Position
 from rulespec.solve.symmetry import suit_orders

@@ -33,7 +33,8 @@ from ..game.steps import bad_winner
 from ..lang.compiler import NONE
 from ..model.ruleset import Ruleset, load_ruleset, per_ruleset
 from ..model.variants import bundled_ids
-from . import native_source as S
+from . import native_arrays as S
+from . import native_source
 from .search import Budget, Goal, Position, Search
 
 _FIRST_CHUNK = 1 << 21     # nodes before the clock is first read (with a time allowance; about a second)
@@ -54,7 +55,7 @@ NativeUnavailable = (JitUnavailable, NativeRuleError)    # no numba here; a rule
 
 def _build(rs: Ruleset) -> ModuleType | JitUnavailable | NativeRuleError:
     try:
-        source = S.source(rs)
+        source = native_source.source(rs)
         module = jit.load("solve", source)
     except NativeUnavailable as exc:
         return exc
@@ -320,7 +321,7 @@ def searcher(rs: Ruleset, pos: Position, goal: Goal, budget: Budget | None = Non
 
 def _source_or_none(rs: Ruleset) -> str | None:
     try:
-        return S.source(rs)
+        return native_source.source(rs)
     except NativeRuleError:
         return None
 

@@ -12,8 +12,9 @@ _HERE = Path(__file__).parent
 
 
 @functools.lru_cache(maxsize=None)
-def text(name: str) -> str:
-    """Template ``name`` (a file of this folder) without its lines marked ``# generated`` (and its docstring)."""
-    lines = (_HERE / f"{name}.py").read_text(encoding="utf-8").splitlines(keepends=True)
+def text(name: str, folder: Path = _HERE) -> str:
+    """Template ``name`` (a file of ``folder``, this one unless told) without its lines marked ``# generated``
+    (its docstring kept)."""
+    lines = (folder / f"{name}.py").read_text(encoding="utf-8").splitlines(keepends=True)
     kept = [line for line in lines if not line.rstrip().endswith("# generated")]
     return "".join(kept)
