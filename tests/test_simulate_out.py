@@ -36,7 +36,8 @@ def reference(rs, r, i: int, seed: str, index: int) -> str:
     status.pop("explanation", None)
     status.pop("rule", None)
     record = {
-        "variant": rs.id, "seed": seed, "hand": index, "game": index + 1, "dealer": C.SEATS[int(r.dealer[i])],
+        "variant": rs.id, "seed": seed, "players": "random", "hand": index, "game": index + 1,
+        "dealer": C.SEATS[int(r.dealer[i])],
         "deal": {C.SEATS[s]: C.card_names(int(r.deals[i, s])) for s in range(4)},
         "bids": {C.SEATS[s]: str(bids[s]) for s in range(4)},
         "exchanges": [{"from": C.SEATS[s], "gave": C.card_names(int(r.gave[i, s])),

@@ -26,7 +26,7 @@ def bid_all(hands, dealer, scores, bags, kind, num, opening, options, raises):
                            bags[team], scores[1 - team], bags[1 - team])
         if count == 0:
             fail(NO_BID, seat)
-        choice = choose_bid(seat, options, count, hands[seat])
+        choice = choose_bid(seat, options, count, hands[seat], kind, num, scores)
         bid_kind, bid_n = candidate(choice, size)
         kind[seat] = bid_kind
         num[seat] = bid_n
@@ -48,17 +48,17 @@ def exchange(hands, kind, gave, received):
             give = 0
             back = 0
             if kind[seat] == K_BLIND_NIL:
-                give = choose_cards(seat, hands[seat], count)
-                back = choose_cards(partner, hands[partner], count)
+                give = choose_cards(seat, hands[seat], count, kind)
+                back = choose_cards(partner, hands[partner], count, kind)
                 hands[seat] = (hands[seat] & ~give) | back
                 hands[partner] = (hands[partner] & ~back) | give
                 gave[seat] = give
                 received[seat] = back
 
 
-def play_tricks(hands, leader, won, plays, leaders, winners):
-    """Every trick of the hand from ``leader``: each seat's legal cards, the card chosen, the trick settled
-    (``plays``: each trick's cards from its leader on)."""
+def play_tricks(hands, leader, kind, num, won, plays, leaders, winners):
+    """Every trick of the hand from ``leader`` (``kind``, ``num``: the bids): each seat's legal cards, the card
+    chosen, the trick settled (``plays``: each trick's cards from its leader on)."""
     size = rule("deal.hand_size")
     trump_broken = False
     played = 0
@@ -74,7 +74,8 @@ def play_tricks(hands, leader, won, plays, leaders, winners):
             hand = hands[seat]
             allowed = legal(hand, trick_cards, trick_led_suit, trick_number, trick_position, leading, trump_broken,
                             played)
-            card = choose_card(seat, allowed, trick, trick_position - 1, hand, trick_number)
+            card = choose_card(seat, allowed, trick, trick_position - 1, hand, trick_number, kind, num, won,
+                               trick_cards, trick_led_suit, played)
             trump_broken, played, trick_cards, trick_led_suit = play_card(
                 hands, seat, hand, card, trick, trick_seats, trick_cards, trick_led_suit, trick_number, trick_position,
                 leading, trump_broken, played)
@@ -96,7 +97,7 @@ def whole_hand(hands, dealer, scores, bags, kind, num, opening, won, points, bag
         won[seat] = 0
     bid_all(hands, dealer, scores, bags, kind, num, opening, options, raises)
     exchange(hands, kind, gave, received)
-    play_tricks(hands, rule("play.first_leader"), won, plays, leaders, winners)
+    play_tricks(hands, rule("play.first_leader"), kind, num, won, plays, leaders, winners)
     last_cards = zeros(4)
     last_leader = leaders[size - 1]
     for position in range(4):
