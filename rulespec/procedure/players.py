@@ -15,7 +15,8 @@ nearest the count (rounded down; the lower of two), else the first legal bid.  A
 Play: a seat that still needs tricks for its side's contract, or whose partner bid nil and is still clean,
 leads the top card left of a side suit (else its lowest side-suit card, else its top trump) and, following,
 wins as cheaply as it can unless its partner already holds the trick (a nil's partner overtakes it then); a
-nil bidder, or a side whose contract is made, leads its lowest card and sheds its highest card that loses.  Cards are ordered side suits first, then by power, then by id.
+nil bidder, or a side whose contract is made, leads its lowest card and sheds its highest card that loses.
+Cards are ordered side suits first, then by power, then by id.
 """
 from __future__ import annotations
 
