@@ -183,24 +183,13 @@ def simulate(variant: str, hands: int | None, games: int | None, seed: str, poli
     options and seed give the same hands (the --hands engines draw their random
     numbers differently: one seed gives other hands on each; the sensible player
     plays a given deal alike on every engine)."""
-    from .app.simulation import Played
     from .model.ruleset import load_ruleset
-    policy = policy or ("sensible" if stats or games is not None else "random")
-    engine = engine or ("scalar" if policy == "sampled" or games is not None else "batch")
-    if hands is not None and games is not None:
-        fail("give --hands or --games, not both")
-    if games is not None and engine != "scalar":
-        fail("--engine goes with --hands (--games plays on the scalar engine)")
-    if policy == "sampled" and engine != "scalar":
-        fail("--policy sampled plays on the scalar engine only (leave out --engine, or give --engine scalar)")
-    if as_json and not stats:
-        fail("--json goes with --stats")
+    played = _players(hands, games, policy, samples, stats, as_json, engine)
     try:
         rs = load_ruleset(variant)
     except RulespecError as exc:
         fail(str(exc))
     start = time.perf_counter()
-    played = Played(policy, samples if policy == "sampled" else None, engine)
     with terminal_progress() as progress:
         if games is None:
             tally, summary = _simulate_batch(rs, hands or 100, seed, out, played, progress)
@@ -219,6 +208,28 @@ def simulate(variant: str, hands: int | None, games: int | None, seed: str, poli
     else:
         click.echo(f"{rs.id}, seed {seed}, {played.words()}: {summary}, {seconds:.2f} s\n"
                    + stats_text(report, "hands"))
+
+
+def _players(hands: int | None, games: int | None, policy: str | None, samples: int, stats: bool, as_json: bool,
+             engine: str | None) -> Played:
+    """``simulate``'s options checked, and who plays on which engine (the defaults filled in)."""
+    from .app.simulation import Played
+    policy = policy or ("sensible" if stats or games is not None else "random")
+    engine = engine or ("scalar" if policy == "sampled" or games is not None else "batch")
+    _check_simulate(hands, games, policy, stats, as_json, engine)
+    return Played(policy, samples if policy == "sampled" else None, engine)
+
+
+def _check_simulate(hands: int | None, games: int | None, policy: str, stats: bool, as_json: bool,
+                    engine: str) -> None:
+    if hands is not None and games is not None:
+        fail("give --hands or --games, not both")
+    if games is not None and engine != "scalar":
+        fail("--engine goes with --hands (--games plays on the scalar engine)")
+    if policy == "sampled" and engine != "scalar":
+        fail("--policy sampled plays on the scalar engine only (leave out --engine, or give --engine scalar)")
+    if as_json and not stats:
+        fail("--json goes with --stats")
 
 
 def _simulate_batch(rs: Ruleset, hands: int, seed: str, out: str | None, played: Played,
@@ -264,7 +275,8 @@ def _simulate_scalar(rs: Ruleset, hands: int | None, games: int | None, seed: st
         nonlocal chunk, previous
         if chunk:
             tally.add(record_arrays(chunk, previous))
-            tally.add_game_ends(rs, chunk)
+            if games is not None:
+                tally.add_game_ends(rs, chunk)
             previous, chunk = chunk[-1], []
     try:
         for record in game_hands(rs, hands, games, seed, progress, played.policy, played.samples or 8,

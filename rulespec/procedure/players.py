@@ -51,35 +51,51 @@ def is_nil(kind):
     return kind == K_NIL or kind == K_BLIND_NIL
 
 
-def hand_value(hand):
-    """The tricks ``hand`` counts for the sensible player, in half tricks, and whether it is safe for nil."""
-    trump = rule("trump.suit")
+@inline
+def card_value(place, length, trump_suit):
+    """What a card ``place`` from the top of its suit, held ``length`` long, counts (half tricks), and whether
+    it keeps a nil from being safe."""
+    half = 0
+    unsafe = False
+    if trump_suit:
+        if place < 3 and length > place:
+            half = 2
+        unsafe = place < 6
+    else:
+        if place == 0 or (place == 1 and length >= 2):
+            half = 2
+        if place == 2 and length >= 3:
+            half = 1
+        unsafe = place < 2 or (place == 2 and length < 4)
+    return half, unsafe
+
+
+@inline
+def shape_value(hand, trump):
+    """The half tricks of a hand's trumps past the third and of its ruffs (short side suits, while trumps are
+    left over), and how many trumps it holds."""
     trumps = popcount(hand & suit_cards(trump))
-    half = 2 * max(trumps - 3, 0)
-    safe = trumps <= 3
     short = 0
     for suit in range(4):
         if suit != trump:
             short = short + max(2 - popcount(hand & suit_cards(suit)), 0)
-    half = half + min(short, 2 * max(trumps - 2, 0))
+    return 2 * max(trumps - 3, 0) + min(short, 2 * max(trumps - 2, 0)), trumps
+
+
+def hand_value(hand):
+    """The tricks ``hand`` counts for the sensible player, in half tricks, and whether it is safe for nil."""
+    trump = rule("trump.suit")
+    half, trumps = shape_value(hand, trump)
+    safe = trumps <= 3
     for card in range(PACK_IDS):
         suit = suit_of(card)
         if suit >= 0 and suit < 4:
             place = place_in_suit(card)
             if ((hand >> card) & 1) == 1:
-                length = popcount(hand & suit_cards(suit))
-                if suit == trump:
-                    if place < 3 and length > place:
-                        half = half + 2
-                    if place < 6:
-                        safe = False
-                else:
-                    if place == 0 or (place == 1 and length >= 2):
-                        half = half + 2
-                    if place == 2 and length >= 3:
-                        half = half + 1
-                    if place < 2 or (place == 2 and length < 4):
-                        safe = False
+                counted, unsafe = card_value(place, popcount(hand & suit_cards(suit)), suit == trump)
+                half = half + counted
+                if unsafe:
+                    safe = False
     return half, safe and half < 3
 
 
@@ -161,9 +177,8 @@ def wants_tricks(seat, kind, num, won):
 
 
 @inline
-def lead_card(allowed, played, trump, low):
-    """The card a seat that wants tricks leads: the top card left of a side suit, else its lowest side-suit
-    card (toward the partner), else (trumps only) its highest trump if it is the top one left, else ``low``."""
+def suit_tops(played):
+    """The top card left of each suit (``NONE``: none left), from the cards not yet played."""
     tops = zeros(4)
     for suit in range(4):
         tops[suit] = NONE
@@ -173,6 +188,14 @@ def lead_card(allowed, played, trump, low):
             if ((played >> card) & 1) == 0:
                 if tops[suit] == NONE or power_of(card) > power_of(tops[suit]):
                     tops[suit] = card
+    return tops
+
+
+@inline
+def lead_card(allowed, played, trump, low):
+    """The card a seat that wants tricks leads: the top card left of a side suit, else its lowest side-suit
+    card (toward the partner), else (trumps only) its highest trump if it is the top one left, else ``low``."""
+    tops = suit_tops(played)
     master = NONE
     side = NONE
     side_key = TOP
@@ -194,14 +217,22 @@ def lead_card(allowed, played, trump, low):
     return choice
 
 
-def sensible_card(seat, allowed, trick, position: Same, hand, number: Same, kind, num, won, trick_cards,
-                  trick_led_suit, played):
-    """The sensible player's card from ``allowed`` (see the module's text)."""
-    trump = rule("trump.suit")
-    partner = (seat + 2) % 4
-    covering = is_nil(kind[partner]) and won[partner] == 0 and not is_nil(kind[seat])
-    short = wants_tricks(seat, kind, num, won)
-    wants = short or covering
+@inline
+def holder_of(seat, trick, position, trick_cards, trick_led_suit, number):
+    """The seat whose card holds the trick so far (``NONE`` when leading)."""
+    holder = NONE
+    if position > 0:
+        best = winner_card(trick_cards, trick_led_suit, number, trick[0])
+        for k in range(4):
+            if k < position and trick[k] == best:
+                holder = (seat + 4 - position + k) % 4
+    return holder
+
+
+@inline
+def follow_cards(allowed, trick, position, trick_cards, trick_led_suit, number, trump):
+    """Of the cards ``allowed``: the lowest; following, the lowest that would win the trick, the highest and
+    the lowest that would not (``NONE`` each where there is none)."""
     low = NONE
     low_key = TOP
     win = NONE
@@ -210,12 +241,6 @@ def sensible_card(seat, allowed, trick, position: Same, hand, number: Same, kind
     shed_key = 0
     keep = NONE
     keep_key = TOP
-    holder = NONE
-    if position > 0:
-        best = winner_card(trick_cards, trick_led_suit, number, trick[0])
-        for k in range(4):
-            if k < position and trick[k] == best:
-                holder = (seat + 4 - position + k) % 4
     for card in range(PACK_IDS):
         if ((allowed >> card) & 1) == 1:
             key = order_key(card, trump)
@@ -234,6 +259,19 @@ def sensible_card(seat, allowed, trick, position: Same, hand, number: Same, kind
                     if key < keep_key:
                         keep = card
                         keep_key = key
+    return low, win, shed, keep
+
+
+def sensible_card(seat, allowed, trick, position: Same, hand, number: Same, kind, num, won, trick_cards,
+                  trick_led_suit, played):
+    """The sensible player's card from ``allowed`` (see the module's text)."""
+    trump = rule("trump.suit")
+    partner = (seat + 2) % 4
+    covering = is_nil(kind[partner]) and won[partner] == 0 and not is_nil(kind[seat])
+    short = wants_tricks(seat, kind, num, won)
+    wants = short or covering
+    holder = holder_of(seat, trick, position, trick_cards, trick_led_suit, number)
+    low, win, shed, keep = follow_cards(allowed, trick, position, trick_cards, trick_led_suit, number, trump)
     card = low
     if position == 0:
         if wants:
