@@ -30,9 +30,11 @@ _ATTEMPTS = 40          # tries at a deal that keeps every void before the voids
 
 def deal_unseen(rs: Ruleset, rng: random.Random, seat: int, hand: int, unseen: int, counts: Sequence[int],
                 voids: Sequence[int]) -> list[int]:
-    """The four hands of one sample: ``seat`` holds ``hand``; the ``unseen`` cards go to the others, ``counts[s]``
-    to seat ``s``, none of a suit in ``voids[s]`` (bits by suit) where that can be kept."""
+    """The four hands of one sample: ``seat`` holds ``hand``; of the ``unseen`` cards, ``counts[s]`` go to seat
+    ``s``, none of a suit in ``voids[s]`` (bits by suit) where that can be kept (the rest, where the hands do
+    not take the whole pack, stay out)."""
     cards = C.card_list(unseen)
+    spare = len(cards) - sum(counts)
     others = [s for s in range(4) if s != seat]
     for attempt in range(_ATTEMPTS + 1):
         keep = attempt < _ATTEMPTS
@@ -41,14 +43,17 @@ def deal_unseen(rs: Ruleset, rng: random.Random, seat: int, hand: int, unseen: i
         def room(card: int) -> list[int]:
             suit = rs.suit_of[card]
             return [s for s in others if not (keep and suit >= 0 and voids[s] >> suit & 1)]
-        hands, left = [0, 0, 0, 0], list(counts)
+        hands, left, out = [0, 0, 0, 0], list(counts), 0
         hands[seat] = hand
         ok = True
         for card in sorted(cards, key=lambda c: len(room(c))):     # (the most constrained cards first)
             seats = [s for s in room(card) if left[s] > 0]
-            if not seats:
-                ok = False
-                break
+            if not seats or out < spare and rng.random() * (len(cards) - out) < spare - out:
+                out += 1
+                ok = out <= spare
+                if not ok:
+                    break
+                continue
             s = rng.choices(seats, weights=[left[s] for s in seats])[0]
             hands[s] |= 1 << card
             left[s] -= 1
