@@ -62,7 +62,8 @@ def process_rows(result: dict) -> list[Row]:
     """``rulespec simulate`` as a whole process against the pyspiel script."""
     wall, ratios = result["wall"], result["ratios"]
     rows: list[Row] = []
-    label = {"simulate": "", "simulate_out": " --out hands.jsonl", "simulate_stats": " --stats"}
+    label = {"simulate": " --policy random", "simulate_out": " --policy random --out hands.jsonl",
+             "simulate_stats": " --policy random --stats"}
     peer = f"{min(wall['peer']):.2f}" if "peer" in wall else "OpenSpiel not installed"
     for name, suffix in label.items():
         ratio = _spread(ratios[name]) if ratios else "-"

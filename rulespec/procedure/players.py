@@ -16,6 +16,8 @@ Play: a seat that still needs tricks for its side's contract, or whose partner b
 leads the top card left of a side suit (else its lowest side-suit card, else its top trump) and, following,
 wins as cheaply as it can unless its partner already holds the trick (a nil's partner overtakes it then); a
 nil bidder, or a side whose contract is made, leads its lowest card and sheds its highest card that loses.
+Against an opponent's clean nil (its own side's nil being clean comes first) it plays its lowest card, and
+where the nil bidder holds the trick its highest card that leaves it there.
 Cards are ordered side suits first, then by power, then by id.
 """
 from __future__ import annotations
@@ -262,18 +264,38 @@ def follow_cards(allowed, trick, position, trick_cards, trick_led_suit, number, 
     return low, win, shed, keep
 
 
+@inline
+def clean_nil(seat, kind, won):
+    """Whether ``seat`` bid nil (or blind nil) and has taken no trick yet."""
+    return is_nil(kind[seat]) and won[seat] == 0
+
+
+@inline
+def against_nil(seat, kind, won, covering, holder):
+    """Whether ``seat`` plays to set an opponent's clean nil (where its own side has none to keep), and whether
+    that nil bidder holds the trick so far."""
+    attacking = not covering and not is_nil(kind[seat]) and (clean_nil((seat + 1) % 4, kind, won)
+                                                             or clean_nil((seat + 3) % 4, kind, won))
+    nil_holds = holder != NONE and holder % 2 != seat % 2 and clean_nil((holder + 4) % 4, kind, won)
+    return attacking, nil_holds
+
+
 def sensible_card(seat, allowed, trick, position: Same, hand, number: Same, kind, num, won, trick_cards,
                   trick_led_suit, played):
     """The sensible player's card from ``allowed`` (see the module's text)."""
     trump = rule("trump.suit")
     partner = (seat + 2) % 4
-    covering = is_nil(kind[partner]) and won[partner] == 0 and not is_nil(kind[seat])
+    covering = clean_nil(partner, kind, won) and not is_nil(kind[seat])
     short = wants_tricks(seat, kind, num, won)
     wants = short or covering
     holder = holder_of(seat, trick, position, trick_cards, trick_led_suit, number)
+    attacking, nil_holds = against_nil(seat, kind, won, covering, holder)
     low, win, shed, keep = follow_cards(allowed, trick, position, trick_cards, trick_led_suit, number, trump)
     card = low
-    if position == 0:
+    if attacking:
+        if nil_holds and shed != NONE:
+            card = shed
+    elif position == 0:
         if wants:
             card = lead_card(allowed, played, trump, low)
     elif wants and win != NONE and (holder != partner or covering):

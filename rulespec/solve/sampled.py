@@ -24,7 +24,7 @@ from .native import searcher
 from .search import Budget, Goal, Position, Search, rules_for
 
 SAMPLES = 8             # deals solved per card, by default
-NODES = 400_000         # the searches' nodes per card, over its samples, by default
+NODES = 200_000         # the searches' nodes per card, over its samples, by default
 _ATTEMPTS = 40          # tries at a deal that keeps every void before the voids are let go
 
 
