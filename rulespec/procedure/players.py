@@ -12,10 +12,12 @@ counts less than one and a half tricks and holds no high card it cannot shed, un
 blind nil where the rules offer it while the side is ``BLIND_BEHIND`` or more behind.  The regular bid
 nearest the count (rounded down; the lower of two), else the first legal bid.  A raise: the smallest allowed.
 
-Play: a seat that still needs tricks for its side's contract, or whose partner bid nil and is still clean,
-leads the top card left of a side suit (else its lowest side-suit card, else its top trump) and, following,
-wins as cheaply as it can unless its partner already holds the trick (a nil's partner overtakes it then); a
-nil bidder, or a side whose contract is made, leads its lowest card and sheds its highest card that loses.
+Play: a seat that still needs tricks for its side's contract or to set the opponents', or whose partner bid
+nil and is still clean, leads the top card left of a side suit (else its lowest side-suit card, else its top
+trump) and, following, wins as cheaply as it can unless its partner already holds the trick (a nil's partner overtakes it then); a
+nil bidder, or a side whose contract is made while the opponents' is made too, leads its lowest card and
+sheds its highest card that loses (while the opponents still need tricks, it takes them: a set is worth
+more than the bags).
 Against an opponent's clean nil (its own side's nil being clean comes first) it plays its lowest card, and
 where the nil bidder holds the trick its highest card that leaves it there.
 Cards are ordered side suits first, then by power, then by id.
@@ -28,7 +30,7 @@ from .lang import (K_BLIND, K_BLIND_NIL, K_NIL, K_REGULAR, NONE, Same, inline, p
                    suit_of, zeros)
 
 PACK_IDS = 54           # card ids (``core.cards.NUM_CARDS``): a loop over cards runs over these
-BLIND_BEHIND = 200      # points behind at which the sensible player bids blind nil where it may
+BLIND_BEHIND = 100      # points behind at which the sensible player bids blind nil where it may
 TOP = 1073741824        # above every order key (2 ** 30)
 
 
@@ -179,6 +181,14 @@ def wants_tricks(seat, kind, num, won):
 
 
 @inline
+def bid_open(team, kind, num, won):
+    """Whether ``team``'s bid tricks are not all taken yet (its nil bidders' bids and tricks left out)."""
+    first = 0 if is_nil(kind[team]) else 1
+    second = 0 if is_nil(kind[team + 2]) else 1
+    return won[team] * first + won[team + 2] * second < num[team] * first + num[team + 2] * second
+
+
+@inline
 def suit_tops(played):
     """The top card left of each suit (``NONE``: none left), from the cards not yet played."""
     tops = zeros(4)
@@ -271,6 +281,16 @@ def clean_nil(seat, kind, won):
 
 
 @inline
+def playing_for(seat, kind, num, won):
+    """Whether ``seat`` covers its partner's clean nil, and whether it plays to take tricks (for its contract,
+    to set the opponents', or to cover)."""
+    covering = clean_nil((seat + 2) % 4, kind, won) and not is_nil(kind[seat])
+    short = wants_tricks(seat, kind, num, won)
+    open_against = bid_open(1 - seat % 2, kind, num, won)
+    return covering, short or covering or (open_against and not is_nil(kind[seat]))
+
+
+@inline
 def against_nil(seat, kind, won, covering, holder):
     """Whether ``seat`` plays to set an opponent's clean nil (where its own side has none to keep), and whether
     that nil bidder holds the trick so far."""
@@ -285,9 +305,7 @@ def sensible_card(seat, allowed, trick, position: Same, hand, number: Same, kind
     """The sensible player's card from ``allowed`` (see the module's text)."""
     trump = rule("trump.suit")
     partner = (seat + 2) % 4
-    covering = clean_nil(partner, kind, won) and not is_nil(kind[seat])
-    short = wants_tricks(seat, kind, num, won)
-    wants = short or covering
+    covering, wants = playing_for(seat, kind, num, won)
     holder = holder_of(seat, trick, position, trick_cards, trick_led_suit, number)
     attacking, nil_holds = against_nil(seat, kind, won, covering, holder)
     low, win, shed, keep = follow_cards(allowed, trick, position, trick_cards, trick_led_suit, number, trump)
