@@ -12,14 +12,13 @@ counts less than one and a half tricks and holds no high card it cannot shed, un
 blind nil where the rules offer it while the side is ``BLIND_BEHIND`` or more behind.  The regular bid
 nearest the count (rounded down; the lower of two), else the first legal bid.  A raise: the smallest allowed.
 
-Play: a seat that still needs tricks for its side's contract or to set the opponents', or whose partner bid
-nil and is still clean, leads the top card left of a side suit (else its lowest side-suit card, else its top
-trump) and, following, wins as cheaply as it can unless its partner already holds the trick (a nil's partner overtakes it then); a
-nil bidder, or a side whose contract is made while the opponents' is made too, leads its lowest card and
-sheds its highest card that loses (while the opponents still need tricks, it takes them: a set is worth
-more than the bags).
-Against an opponent's clean nil (its own side's nil being clean comes first) it plays its lowest card, and
-where the nil bidder holds the trick its highest card that leaves it there.
+Play: a seat that still needs tricks (for its side's contract, to set the opponents' while theirs is open, or
+to cover its partner's clean nil) leads the top card left of a side suit (else its lowest side-suit card, else
+its top trump) and, following, wins as cheaply as it can unless its partner already holds the trick (a nil's
+partner overtakes it then); a nil bidder, or a seat whose side and opponents have both taken their bids, leads
+its lowest card and sheds its highest card that loses.  Against an opponent's clean nil (its own side's nil
+being clean comes first) it plays its lowest card, and where the nil bidder holds the trick its highest card
+that leaves it there.
 Cards are ordered side suits first, then by power, then by id.
 """
 from __future__ import annotations
