@@ -13,7 +13,7 @@ import yaml
 from ..diff.minimal import evaluate
 from ..diff.stats import wilson
 from .lockstep import KIND_TITLES, KINDS, STAGE_TITLES, STAGES
-from .runner import SECTIONS, ConformConfig, Context
+from .run import SECTIONS, ConformConfig, Context
 
 SCHEMA = "rulespec-conform-report/1"
 SECTION_TITLES = {"deals": "Deals (each deal once per player)",

@@ -1,4 +1,4 @@
-"""Replay many transcripts under one variant at once, on the vector back end (``fast.hand.BatchHand``).
+"""Replay many transcripts under one variant at once, on the vector back end (``fast.batch_hand.BatchHand``).
 
 ``replay.replay`` stays the reference.  This computes the same stage values
 (``Outcome.sig``) and the rule behind the first forbidden bid or card for a
@@ -20,7 +20,7 @@ import numpy as np
 from ...core import cards as C
 from ...core.schema import PLAY_CONSTRAINTS
 from ...errors import RulespecError
-from ...fast.hand import BID_RULES, KIND_CODE, BatchHand, HandRules
+from ...fast.batch_hand import BID_RULES, KIND_CODE, BatchHand, HandRules
 from ...model.ruleset import Ruleset
 from .replay import Outcome, Transcript, play_signature, replay
 

@@ -7,7 +7,7 @@ from ...core import cards as C
 from ... import game as E
 from ...model.ruleset import Ruleset
 from ...core.schema import SLOTS
-from .search import Event, Evidence, PlayState
+from .states import Event, Evidence, PlayState
 
 
 @dataclass

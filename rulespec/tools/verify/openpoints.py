@@ -24,7 +24,7 @@ from ...model.ruleset import Ruleset, compile_chain
 from ...core.schema import BOOL, CARDS, INT, SLOTS, Slot
 from ...model.variants import resolve_chain
 from .checks import inert_reason
-from .search import Evidence
+from .states import Evidence
 
 CLAUSES_DIR = data_dir("corpus", "clauses")
 SAMPLE = 400

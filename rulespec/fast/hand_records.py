@@ -18,7 +18,7 @@ from ..core.contexts import ARGS
 from ..game import Bid, game_status
 from ..model.ruleset import Ruleset
 from .batch import BatchResult
-from .hand import KIND_NAME
+from .batch_hand import KIND_NAME
 from .vector import vector_rules
 
 Piece = bytes | np.ndarray      # text shared by every row, or (N, width) NUL-padded bytes per row
