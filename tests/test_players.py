@@ -69,14 +69,14 @@ def test_every_engine_plays_the_scalar_sensible_players_hands(variant):
 
 def test_the_sensible_player_bids_and_plays_like_a_player():
     """Its bids about fit the cards (a side's bids against its tricks), it takes tricks when short of its
-    contract and sheds them once made, and nil bidders mostly keep their nils."""
+    contract and sheds them once both sides have their bids, and nil bidders mostly keep their nils."""
     rs = load_ruleset("standard")
     r = BatchEngine(rs).play(2000, seed=2, policy="sensible")
     regular = r.bid_kind == 0
     total = (r.bid_n * regular).sum(axis=1)
     assert 10 <= total.mean() <= 13          # (a random bidder's mean is far from it)
     nil = r.bid_kind == 1
-    assert nil.sum() > 20 and (r.tricks[nil] == 0).mean() > 0.85
+    assert nil.sum() > 20 and (r.tricks[nil] == 0).mean() > 0.5      # (against opponents who try to set it)
     made = [(r.tricks[:, t] + r.tricks[:, t + 2] >= r.bid_n[:, t] + r.bid_n[:, t + 2])
             [regular[:, t] & regular[:, t + 2]] for t in (0, 1)]
     assert np.concatenate(made).mean() > 0.7
