@@ -232,9 +232,9 @@ def main() -> None:
     parser.add_argument("--record-hands", type=int, default=20, help="hands reviewed per variant (bench.records)")
     parser.add_argument("--same-deal-deals", type=int, default=50,
                         help="full deals of the four-leader, review and line runs")
-    parser.add_argument("--match-deals", type=int, default=400, help="deals of the sensible vs random match")
-    parser.add_argument("--sampled-deals", type=int, default=60,
-                        help="deals of the sampled vs sensible match and of each self-play run")
+    parser.add_argument("--match-deals", type=int, default=1000, help="deals of the sensible vs random match")
+    parser.add_argument("--sampled-deals", type=int, default=60, help="deals of the sampled vs sensible match")
+    parser.add_argument("--self-deals", type=int, default=40, help="deals of each self-play run (sensible, sampled)")
     parser.add_argument("--json", help="also write the raw results here")
     args = parser.parse_args()
     rows: list[Row] = []
@@ -266,7 +266,7 @@ def main() -> None:
         raw["records"] = records.measure(args.record_hands)
         rows += records_rows(raw["records"])
     if "players" not in args.skip:
-        raw["players"] = players.measure(args.match_deals, args.sampled_deals, args.sampled_deals)
+        raw["players"] = players.measure(args.match_deals, args.sampled_deals, args.self_deals)
         rows += players_rows(raw["players"])
 
     raw["machine"]["load_after"] = os.getloadavg()

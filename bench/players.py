@@ -116,7 +116,7 @@ def bid_error(variant: str, deals: int, seed: str = "players") -> dict:
             "solve_cpu_s_median": round(statistics.median(solves), 3)}
 
 
-def measure(match_deals: int = 400, sampled_deals: int = 60, self_deals: int = 60, samples: int = 8) -> dict:
+def measure(match_deals: int = 1000, sampled_deals: int = 60, self_deals: int = 40, samples: int = 8) -> dict:
     """Every player-strength figure of the bench table."""
     return {
         "sensible_vs_random": duplicate("standard", "sensible", "random", match_deals),
