@@ -78,8 +78,12 @@ def replay(rs: Ruleset, result, row: int) -> list:
             assert final[partner] in raises, (row, partner)
             state.raise_bid(partner, final[partner])
     assert state.bids == final, row
-    for seat in state.exchange_seats():
-        state.exchange(seat, C.card_list(int(result.gave[row, seat])), C.card_list(int(result.received[row, seat])))
+    passing = state.exchange_seats()
+    assert [seat for seat in range(4) if result.gave[row, seat]] == sorted(passing), (row, "exchanges")
+    for seat in passing:
+        give, back = C.card_list(int(result.gave[row, seat])), C.card_list(int(result.received[row, seat]))
+        assert len(give) == len(back) == state.exchange_count(seat), (row, seat, "exchange")
+        state.exchange(seat, give, back)
     scored = replay_play(state, result, row)
     return [[str(b) for b in state.bids], list(state.won), [t.points for t in scored], [t.bags for t in scored]]
 

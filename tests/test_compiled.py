@@ -61,9 +61,9 @@ def _replay_bids(state: HandState, result, row: int) -> None:
 
 def _replay_exchange(state: HandState, result, row: int) -> None:
     seats = state.exchange_seats()
-    assert seats == [s for s in range(4) if result.gave[row, s]]
+    assert sorted(seats) == [s for s in range(4) if result.gave[row, s]]
     for seat in seats:
-        count = state.rs.params["blind_nil.exchange"]
+        count = state.exchange_count(seat)      # (blind_nil.exchange or, beside a number, nil.exchange)
         give, back = C.card_list(int(result.gave[row, seat])), C.card_list(int(result.received[row, seat]))
         partner = C.partner_of(seat)
         assert len(give) == len(back) == count

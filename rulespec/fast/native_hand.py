@@ -81,9 +81,10 @@ def _array(name: str, values) -> str:
 
 def _constants(rs: Ruleset) -> str:
     """The module's constants: the hand size, the card tables, the pack."""
-    size, exchange = rs.params["deal.hand_size"], rs.params["blind_nil.exchange"]
-    if not 0 <= exchange <= size:
-        raise NativeRuleError(rs.id, "blind_nil.exchange", f"cannot exchange {exchange} cards of a hand of {size}")
+    size = rs.params["deal.hand_size"]
+    for name in ("blind_nil.exchange", "nil.exchange"):
+        if not 0 <= rs.params[name] <= size:
+            raise NativeRuleError(rs.id, name, f"cannot exchange {rs.params[name]} cards of a hand of {size}")
     tables = rs.fn["trick.winner"].__globals__      # the card tables every rule was compiled with
     power = tables["_POW"]
     lines = [f"SIZE = {size!r}\n", f"_BELOW = {min(power or (0,)) - 1}\n", f"_ABOVE = {max(power or (0,)) + 1}\n"]

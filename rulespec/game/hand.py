@@ -1,7 +1,7 @@
 """One hand in progress: the single scalar hand procedure every path drives.
 
 ``HandState`` has a method per step: the bids (``bid``, with the nil bidder's
-partner's ``raise_bid``), the blind-nil ``exchange``, the card play (``legal``,
+partner's ``raise_bid``), the ``exchange`` (blind nil, nil pass), the card play (``legal``,
 ``play``, ``finish_trick``) and the ``score``.  The engine drives it with a
 policy, the answers layer with a recorded play, the differential tester with a
 transcript, the verifier's search with every choice.  Explanations are options
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from ..core import cards as C
 from ..lang.compiler import NONE
 from ..model.ruleset import Ruleset
-from .bids import BLIND_NIL, REGULAR_BIDS, Bid, bid_refusals, legal_bids, seat_rule
+from .bids import BLIND_NIL, REGULAR_BIDS, Bid, bid_refusals, exchange_count, legal_bids, seat_rule
 from .play import Legal, by_seat, irregularity, legal_cards
 from .scoring import TeamResult, score_hand
 from .steps import KIND_CODE, steps_of
@@ -97,10 +97,14 @@ class HandState:
 
     # ----------------------------------------------------------------------- the exchange
     def exchange_seats(self) -> list[int]:
-        """The blind-nil bidders who exchange cards with their partners, in seat order."""
-        if not self.rs.params["blind_nil.exchange"]:
-            return []
-        return [seat for seat in range(4) if self.bids[seat].kind == BLIND_NIL]
+        """The seats that exchange cards with their partners, in the order they do: the blind-nil bidders, then
+        the nil bidders beside a number (``nil.exchange``), each in seat order."""
+        seats = [seat for seat in range(4) if self.exchange_count(seat)]
+        return sorted(seats, key=lambda seat: self.bids[seat].kind != BLIND_NIL)
+
+    def exchange_count(self, seat: int) -> int:
+        """How many cards ``seat`` passes to its partner and takes back (0: none), by the bids."""
+        return exchange_count(self.rs, self.bids[seat], self.bids[C.partner_of(seat)])
 
     def exchange(self, seat: int, give: Sequence[int], back: Sequence[int]) -> None:
         """``seat`` passes ``give`` to its partner and receives ``back`` (chosen before ``give`` arrives)."""
