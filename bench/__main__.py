@@ -6,7 +6,7 @@ import json
 import os
 import platform
 
-from . import api, process, simulation, startup
+from . import api, players, process, simulation, startup
 
 Row = tuple[str, str, str, str, str]
 
@@ -62,7 +62,8 @@ def process_rows(result: dict) -> list[Row]:
     """``rulespec simulate`` as a whole process against the pyspiel script."""
     wall, ratios = result["wall"], result["ratios"]
     rows: list[Row] = []
-    label = {"simulate": "", "simulate_out": " --out hands.jsonl", "simulate_stats": " --stats"}
+    label = {"simulate": " --policy random", "simulate_out": " --policy random --out hands.jsonl",
+             "simulate_stats": " --policy random --stats"}
     peer = f"{min(wall['peer']):.2f}" if "peer" in wall else "OpenSpiel not installed"
     for name, suffix in label.items():
         ratio = _spread(ratios[name]) if ratios else "-"
@@ -146,6 +147,33 @@ def records_rows(result: dict) -> list[Row]:
     return rows
 
 
+def players_rows(result: dict) -> list[Row]:
+    """Player strength: duplicate matches (points per hand, A minus B, 95% interval) and self-play."""
+    rows: list[Row] = []
+    for key in ("sensible_vs_random", "sampled_vs_sensible"):
+        m = result[key]
+        p = m["points_per_hand"]
+        rows.append((f"duplicate match {m['a']} vs {m['b']}, {m['variant']} ({p['n']} deals, each played twice with "
+                     "the sides swapped; points per hand, A minus B, 95% interval)", f"{p['mean']:+.1f}", "0",
+                     f"{p['low']:+.1f} to {p['high']:+.1f}", "interval > 0"))
+    for variant, pair in result["self_play"].items():
+        sensible, sampled = pair["sensible"], pair["sampled"]
+        for measure in ("set_rate", "nil_success"):
+            a, b = sensible[measure], sampled[measure]
+            gap = "-" if a["rate"] is None or b["rate"] is None else f"{(a['rate'] - b['rate']) * 100:+.1f} points"
+            rows.append((f"self-play {measure.replace('_', ' ')}, {variant}: sensible vs sampled ({sensible['hands']} "
+                         f"hands; n = {a['n']} / {b['n']})", _rate(a), _rate(b), gap, "within 5 points"))
+    bid = result["bid_error"]
+    rows.append((f"sensible bids minus double-dummy tricks per side, {bid['variant']} ({bid['sides']} sides): mean; "
+                 "mean |error|, share within 1", f"{bid['mean_error']:+.2f}", "-",
+                 f"{bid['mean_abs_error']:.2f}; {bid['within_one']:.0%}", "reported"))
+    return rows
+
+
+def _rate(r: dict) -> str:
+    return "-" if r["rate"] is None else f"{r['rate']:.1%} ({r['low']:.1%}-{r['high']:.1%})"
+
+
 def _solve_rows(raw: dict, args: argparse.Namespace) -> list[tuple[str, str, str, str, str]]:
     """The double-dummy solver against DDS (endplay) and the claim latency against /v1/score."""
     from . import solve
@@ -198,12 +226,15 @@ def main() -> None:
     parser.add_argument("--process-rounds", type=int, default=3, help="rounds of the whole-process runs")
     parser.add_argument("--api-seconds", type=int, default=15, help="wrk time of each endpoint and setting")
     parser.add_argument("--skip", nargs="*", default=[],
-                        choices=["simulation", "process", "replay", "api", "startup", "solve", "records"])
+                        choices=["simulation", "process", "replay", "api", "startup", "solve", "records", "players"])
     parser.add_argument("--solve-deals", type=int, default=100, help="full deals timed against DDS (60 s cap each)")
     parser.add_argument("--process-deals", type=int, default=20, help="full deals solved by whole processes")
     parser.add_argument("--record-hands", type=int, default=20, help="hands reviewed per variant (bench.records)")
     parser.add_argument("--same-deal-deals", type=int, default=50,
                         help="full deals of the four-leader, review and line runs")
+    parser.add_argument("--match-deals", type=int, default=1000, help="deals of the sensible vs random match")
+    parser.add_argument("--sampled-deals", type=int, default=60, help="deals of the sampled vs sensible match")
+    parser.add_argument("--self-deals", type=int, default=40, help="deals of each self-play run (sensible, sampled)")
     parser.add_argument("--json", help="also write the raw results here")
     args = parser.parse_args()
     rows: list[Row] = []
@@ -234,6 +265,9 @@ def main() -> None:
         from . import records
         raw["records"] = records.measure(args.record_hands)
         rows += records_rows(raw["records"])
+    if "players" not in args.skip:
+        raw["players"] = players.measure(args.match_deals, args.sampled_deals, args.self_deals)
+        rows += players_rows(raw["players"])
 
     raw["machine"]["load_after"] = os.getloadavg()
     print(table_text(rows, raw["machine"]))

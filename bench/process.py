@@ -33,7 +33,7 @@ def run(cmd: list[str], stdout=subprocess.DEVNULL) -> tuple[float, float]:
 def commands(hands: int, variant: str, out: str) -> dict[str, list[str]]:
     """The measured commands by name (the peer's only when pyspiel is installed)."""
     exe = str(Path(sys.executable).with_name("rulespec"))
-    ours = [exe, "simulate", variant, "--hands", str(hands), "--seed", "1"]
+    ours = [exe, "simulate", variant, "--hands", str(hands), "--seed", "1", "--policy", "random"]   # (the peer's)
     cmds = {"simulate": ours, "simulate_out": ours + ["--out", out], "simulate_stats": ours + ["--stats"]}
     if importlib.util.find_spec("pyspiel") is None:
         return cmds

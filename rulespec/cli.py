@@ -14,7 +14,7 @@ from .app.progress import Progress, terminal_progress
 from .errors import InputError, Problem, RulesFileError, RulespecError, ScenarioFileError
 
 if TYPE_CHECKING:   # imported when used (rulespec --help stays fast)
-    from .app.simulation import Tally
+    from .app.simulation import Played, Tally
     from .model.ruleset import Ruleset
 
 
@@ -197,32 +197,35 @@ def list_variants() -> None:
 @click.option("--games", type=click.IntRange(1, 1_000_000),
               help="Play this many complete games instead (scores carried from hand to hand).")
 @click.option("--seed", default="0", show_default=True, help="Seed: the same seed gives the same deals and play.")
-@click.option("--policy", default="random", show_default=True, type=click.Choice(["random"]))
+@click.option("--policy", type=click.Choice(["random", "sensible", "sampled"]),
+              help="Who plays every seat: random (uniform legal bids and cards), sensible (the lowered form's "
+              "player, the same on every engine) or sampled (double-dummy solves of deals consistent with what "
+              "the player has seen; scalar engine only, slow).  Default: sensible with --stats or --games, else "
+              "random.")
+@click.option("--samples", type=click.IntRange(1, 1000), default=8, show_default=True,
+              help="With --policy sampled: deals solved per card.")
 @click.option("--out", type=click.Path(dir_okay=False, writable=True), help="Write one JSON line per hand here.")
 @click.option("--stats", is_flag=True, help="Per team: mean points, set rate, nil and blind nil success, bag "
               "penalties; with --games also hands per game and how games end.")
 @click.option("--json", "as_json", is_flag=True, help="With --stats: the statistics as JSON.")
-@click.option("--engine", type=click.Choice(["batch", "compiled"]), default="batch", show_default=True,
-              help="For --hands: the batch engine (numpy, hands in lockstep) or the compiled scalar engine "
-              "(native code generated from the variant's rules, one hand at a time; compiled on first use, "
-              "then cached).")
-def simulate(variant: str, hands: int | None, games: int | None, seed: str, policy: str, out: str | None,
-             stats: bool, as_json: bool, engine: str) -> None:
-    """Play complete hands of VARIANT with seeded random legal bids and cards.
+@click.option("--engine", type=click.Choice(["batch", "compiled", "scalar"]),
+              help="For --hands: the batch engine (numpy, hands in lockstep; the default), the compiled scalar "
+              "engine (native code generated from the variant's rules, one hand at a time; compiled on first use, "
+              "then cached) or the scalar engine (Python, one hand at a time; the default and the only one for "
+              "--policy sampled).")
+def simulate(variant: str, hands: int | None, games: int | None, seed: str, policy: str | None, samples: int,
+             out: str | None, stats: bool, as_json: bool, engine: str | None) -> None:
+    """Play complete hands of VARIANT with seeded players (--policy).
 
     --hands plays independent hands, each from 0-0 (with --out, each hand's record
     is a game of its own), in lockstep on the batch engine or, with --engine
     compiled, one at a time as native code; --games plays whole games on the
     scalar engine, the scores carried from hand to hand.  Either way the same
-    options and seed give the same hands (the two --hands engines draw their
-    random numbers differently: one seed gives other hands on each)."""
+    options and seed give the same hands (the --hands engines draw their random
+    numbers differently: one seed gives other hands on each; the sensible player
+    plays a given deal alike on every engine)."""
     from .model.ruleset import load_ruleset
-    if hands is not None and games is not None:
-        fail("give --hands or --games, not both")
-    if games is not None and engine != "batch":
-        fail("--engine goes with --hands (--games plays on the scalar engine)")
-    if as_json and not stats:
-        fail("--json goes with --stats")
+    played = _players(hands, games, policy, samples, stats, as_json, engine)
     try:
         rs = load_ruleset(variant)
     except RulespecError as exc:
@@ -230,31 +233,58 @@ def simulate(variant: str, hands: int | None, games: int | None, seed: str, poli
     start = time.perf_counter()
     with terminal_progress() as progress:
         if games is None:
-            tally, summary = _simulate_batch(rs, hands or 100, seed, out, engine, progress)
+            tally, summary = _simulate_batch(rs, hands or 100, seed, out, played, progress)
         else:
-            tally, summary = _simulate_games(rs, games, seed, out, progress)
+            tally, summary = _simulate_games(rs, games, seed, out, played, progress)
     seconds = time.perf_counter() - start
     if not stats:
-        click.echo(f"{rs.id}: {summary}, {seconds:.2f} s, {tally.hands / seconds:.0f} hands/s"
+        click.echo(f"{rs.id}: {summary}, {played.words()}, {seconds:.2f} s, {tally.hands / seconds:.0f} hands/s"
                    + (f"; wrote {out}" if out else ""))
         return
     from .app.simulation import stats_text
     report = tally.report()
     if as_json:
-        click.echo(json.dumps({"variant": rs.id, "seed": seed, "seconds": round(seconds, 3), **report}, indent=2))
+        click.echo(json.dumps({"variant": rs.id, "seed": seed, "players": played.as_dict(),
+                               "seconds": round(seconds, 3), **report}, indent=2))
     else:
-        click.echo(f"{rs.id}, seed {seed}: {summary}, {seconds:.2f} s\n" + stats_text(report, "hands"))
+        click.echo(f"{rs.id}, seed {seed}, {played.words()}: {summary}, {seconds:.2f} s\n"
+                   + stats_text(report, "hands"))
 
 
-def _simulate_batch(rs: Ruleset, hands: int, seed: str, out: str | None, engine: str,
+def _players(hands: int | None, games: int | None, policy: str | None, samples: int, stats: bool, as_json: bool,
+             engine: str | None) -> Played:
+    """``simulate``'s options checked, and who plays on which engine (the defaults filled in)."""
+    from .app.simulation import Played
+    policy = policy or ("sensible" if stats or games is not None else "random")
+    engine = engine or ("scalar" if policy == "sampled" or games is not None else "batch")
+    _check_simulate(hands, games, policy, stats, as_json, engine)
+    return Played(policy, samples if policy == "sampled" else None, engine)
+
+
+def _check_simulate(hands: int | None, games: int | None, policy: str, stats: bool, as_json: bool,
+                    engine: str) -> None:
+    if hands is not None and games is not None:
+        fail("give --hands or --games, not both")
+    if games is not None and engine != "scalar":
+        fail("--engine goes with --hands (--games plays on the scalar engine)")
+    if policy == "sampled" and engine != "scalar":
+        fail("--policy sampled plays on the scalar engine only (leave out --engine, or give --engine scalar)")
+    if as_json and not stats:
+        fail("--json goes with --stats")
+
+
+def _simulate_batch(rs: Ruleset, hands: int, seed: str, out: str | None, played: Played,
                     progress: Progress | None = None) -> tuple[Tally, str]:
-    """Independent hands from 0-0 on the batch or compiled engine (records to ``out``): the tally and a summary."""
+    """Independent hands from 0-0 on the batch, compiled or scalar engine (records to ``out``): the tally and a
+    summary."""
     from .app.simulation import CHUNK, Tally, batch_hands
     from .errors import JitUnavailable, NativeRuleError
+    if played.engine == "scalar":
+        return _simulate_scalar(rs, hands, None, seed, out, played, progress)
     tally = Tally(bool(rs.params["nil.tricks_count"]))
     sink = open(out, "wb") if out else None
     try:
-        for chunk in batch_hands(rs, hands, seed, sink, engine, progress):
+        for chunk in batch_hands(rs, hands, seed, sink, played.engine, progress, played.policy):
             tally.add(chunk)
     except (NativeRuleError, JitUnavailable) as exc:
         fail(str(exc))
@@ -266,9 +296,16 @@ def _simulate_batch(rs: Ruleset, hands: int, seed: str, out: str | None, engine:
     return tally, f"{tally.hands} hands, each from 0-0"
 
 
-def _simulate_games(rs: Ruleset, games: int, seed: str, out: str | None,
+def _simulate_games(rs: Ruleset, games: int, seed: str, out: str | None, played: Played,
                     progress: Progress | None = None) -> tuple[Tally, str]:
     """``games`` games on the scalar engine (records to ``out``): the tally and a summary."""
+    return _simulate_scalar(rs, None, games, seed, out, played, progress)
+
+
+def _simulate_scalar(rs: Ruleset, hands: int | None, games: int | None, seed: str, out: str | None, played: Played,
+                     progress: Progress | None = None) -> tuple[Tally, str]:
+    """``games`` games, or ``hands`` hands each from 0-0, on the scalar engine (records to ``out``): the tally and
+    a summary."""
     from .app.simulation import Tally, game_hands, record_arrays
     tally = Tally(bool(rs.params["nil.tricks_count"]))
     sink = open(out, "w", encoding="utf-8") if out else None
@@ -279,10 +316,12 @@ def _simulate_games(rs: Ruleset, games: int, seed: str, out: str | None,
         nonlocal chunk, previous
         if chunk:
             tally.add(record_arrays(chunk, previous))
-            tally.add_game_ends(rs, chunk)
+            if games is not None:
+                tally.add_game_ends(rs, chunk)
             previous, chunk = chunk[-1], []
     try:
-        for record in game_hands(rs, None, games, seed, progress):
+        for record in game_hands(rs, hands, games, seed, progress, played.policy, played.samples or 8,
+                                 single=games is None):
             chunk.append(record)
             if sink:
                 sink.write(json.dumps({k: v for k, v in record.items() if not k.startswith("_")},
@@ -295,6 +334,8 @@ def _simulate_games(rs: Ruleset, games: int, seed: str, out: str | None,
     finally:
         if sink:
             sink.close()
+    if games is None:
+        return tally, f"{tally.hands} hands, each from 0-0"
     finished = len(tally.game_lengths)
     return tally, f"{tally.hands} hands, {finished} games finished" + (
         f", {tally.unfinished} unfinished" if tally.unfinished else "")

@@ -194,13 +194,15 @@ def _strings(text: str) -> set[str]:
             and isinstance(node.value, str)}
 
 
+@pytest.mark.parametrize("policy", native_hand.POLICIES)
 @pytest.mark.parametrize("variant", bundled_ids())
-def test_the_generated_source_is_the_generator_s_text(variant):
+def test_the_generated_source_is_the_generator_s_text(variant, policy):
     """Imports only numba, numpy and rulespec.errors; calls only its own functions, numba's generator and a
     few builtins; strings only its own messages."""
-    text = native_hand.source(load_ruleset(variant))
+    text = native_hand.source(load_ruleset(variant), policy)
     tree = ast.parse(text)
-    messages = {m.replace("{variant}", variant) for m in set().union(*map(_strings, native_hand.TEMPLATES))}
+    messages = {m.replace("{variant}", variant).replace("{policy}", policy)
+                for m in set().union(*map(_strings, native_hand.TEMPLATES))}
     imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
     imported |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
     assert imported <= _IMPORTS

@@ -17,9 +17,11 @@ how games end.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
+import random
 import statistics
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
@@ -64,21 +66,60 @@ def _contracts(rs: Ruleset, kind: np.ndarray, num: np.ndarray) -> np.ndarray:
     return out
 
 
+@dataclass(frozen=True)
+class Played:
+    """Which players produced a simulation, and on which engine (every report and ``--stats`` says it)."""
+    policy: str
+    samples: int | None = None       # the sampled player's deals per card
+    engine: str = "batch"
+
+    def words(self) -> str:
+        samples = f" ({self.samples} samples a card)" if self.samples else ""
+        return f"{self.policy} players{samples} on the {self.engine} engine"
+
+    def as_dict(self) -> dict:
+        out: dict = {"policy": self.policy, "engine": self.engine}
+        if self.samples:
+            out["samples"] = self.samples
+        return out
+
+
+FAST_POLICIES = ("random", "sensible")        # the players the batch and compiled engines have
+POLICIES = (*FAST_POLICIES, "sampled")        # and the scalar engine's sampled player
+
+
+def players(policy: str, samples: int = 8) -> Callable[[random.Random], object]:
+    """The maker of ``policy``'s players (``POLICIES``) for the scalar engine, from a seeded generator."""
+    if policy == "sampled":
+        from ..solve.sampled import SampledPolicy
+        return functools.partial(SampledPolicy, samples=samples)
+    from ..game.policies import POLICIES as SCALAR
+    return SCALAR[policy]
+
+
 def batch_hands(rs: Ruleset, hands: int, seed: str, out: BinaryIO | None = None,
-                engine: str = "batch", progress: Progress | None = None) -> Iterator[HandArrays]:
+                engine: str = "batch", progress: Progress | None = None,
+                policy: str = "random") -> Iterator[HandArrays]:
     """``hands`` independent hands from 0-0 on the batch engine (or with ``engine="compiled"``, the
-    compiled scalar engine: the same chunks and records, other draws), as one ``HandArrays`` per chunk;
-    with ``out``, their hand records written there as JSON lines (hand ``i`` numbered ``i``, its own game);
-    ``progress`` is told of the compiling and of the hands played."""
+    compiled scalar engine: the same chunks and records, other draws), played by ``policy``'s players
+    (``FAST_POLICIES``), as one ``HandArrays`` per chunk; with ``out``, their hand records written there as
+    JSON lines (hand ``i`` numbered ``i``, its own game); ``progress`` is told of the compiling and of the
+    hands played."""
     from ..fast.hand_records import RecordWriter
     if engine == "compiled":
-        player = _compiled_engine(rs, progress)
+        player = _compiled_engine(rs, progress, policy)
+
+        def play(count: int, seed: int, dealer: int):
+            return player.play(count, seed=seed, dealer=dealer)
     else:
         from ..fast.batch import BatchEngine
-        player = BatchEngine(rs)
-    writer = RecordWriter(rs, seed) if out is not None else None
+        batch = BatchEngine(rs)
+
+        def play(count: int, seed: int, dealer: int):
+            return batch.play(count, seed=seed, policy=policy, dealer=dealer)
+    writer = RecordWriter(rs, seed, policy) if out is not None else None
     for index, start in enumerate(range(0, hands, CHUNK)):
-        result = player.play(min(CHUNK, hands - start), seed=chunk_seed(seed, index), dealer=index % 4)
+        result = play(min(CHUNK, hands - start), chunk_seed(seed, index), index % 4)
         if writer is not None:
             writer.write(result, start, out)
         if progress:
@@ -87,18 +128,18 @@ def batch_hands(rs: Ruleset, hands: int, seed: str, out: BinaryIO | None = None,
                          result.points, result.bags != result.bags_added)
 
 
-def _compiled_engine(rs: Ruleset, progress: Progress | None):
-    """``rs``'s compiled scalar engine, its machine code made or loaded before the first chunk (numba
-    compiles on the first call: one hand played and set aside), the compiling told to ``progress``."""
+def _compiled_engine(rs: Ruleset, progress: Progress | None, policy: str = "random"):
+    """``rs``'s compiled scalar engine for ``policy``'s players, its machine code made or loaded before the first
+    chunk (numba compiles on the first call: one hand played and set aside), the compiling told to ``progress``."""
     from ..core import jit
     from ..fast.compiled import CompiledEngine
     from ..fast.native_hand import source
-    text = source(rs)
+    text = source(rs, policy)
     fresh = not jit.compiled("hand", text)
     if progress:
         progress(f"compiling {rs.id} to machine code (once; cached after)" if fresh
                  else f"loading {rs.id}'s machine code (compiled before)", 0, 0)
-    player = CompiledEngine(rs)
+    player = CompiledEngine(rs, policy)
     player.play_one()
     if fresh:
         jit.mark_compiled("hand", text)
@@ -106,18 +147,27 @@ def _compiled_engine(rs: Ruleset, progress: Progress | None):
 
 
 def game_hands(rs: Ruleset, hands: int | None, games: int | None, seed: str,
-               progress: Progress | None = None) -> Iterator[dict]:
+               progress: Progress | None = None, policy: str = "random", samples: int = 8,
+               single: bool = False) -> Iterator[dict]:
     """Raw hand records (``engine.simulate(raw=True)``) of ``hands`` hands, or of the hands of
-    ``games`` games (each abandoned after ``GAME_LIMIT`` hands); ``progress`` is told of the games played."""
+    ``games`` games (each abandoned after ``GAME_LIMIT`` hands), played by ``policy``'s players (``POLICIES``;
+    ``samples``: the sampled player's); with ``single``, each of the ``hands`` hands its own game from 0-0.
+    ``progress`` is told of the games (or the hands) played."""
     limit = hands if games is None else games * GAME_LIMIT
     done = 0
-    for record in play_games(rs, limit, seed=seed, game_limit=GAME_LIMIT if games else 0, raw=True):
+    game_limit = 1 if single else GAME_LIMIT if games else 0
+    for index, record in enumerate(play_games(rs, limit, seed=seed, policy=players(policy, samples),
+                                              game_limit=game_limit, raw=True)):
+        if single:      # (each hand a game of its own, as the batch engine's records)
+            record["game_status"].pop("unfinished", None)
         yield record
         status = record["game_status"]
         ended = bool(status["over"] or status.get("unfinished"))
         done += ended
         if progress and ended and games is not None:
             progress("games played", done, games)
+        elif progress and games is None:
+            progress("hands played", index + 1, limit)
         if games is not None and done >= games:
             return
 

@@ -5,7 +5,8 @@ the first bidder round the table, a nil partner's raise, the blind-nil
 exchange, legal cards by the play constraints in priority order, trump
 breaking, trick winner, hand score), evaluated on arrays: one element per
 hand.  Choices are made by a policy over the legal options: ``random``
-(uniform, from a numpy generator), or deterministic ones that tests replay in
+(uniform, from a numpy generator), ``sensible`` (the lowered form's player,
+``procedure.players``), or deterministic ones that tests replay in
 the scalar engine hand by hand: ``lowest`` (the first legal bid, the lowest
 legal card) and ``hashed`` (option ``hash_key(...) % count`` of the ordered
 options, varied by the seat's dealt cards and the hand's progress).
@@ -124,19 +125,24 @@ class BatchEngine:
         return out
 
     def _choosers(self, policy: str, rng: np.random.Generator, dealt: np.ndarray) -> dict[str, Callable]:
-        """The players' decisions of ``whole_hand`` under ``policy`` (``hashed``: keyed by the seat's cards)."""
+        """The players' decisions of ``whole_hand`` under ``policy`` (``hashed``: keyed by the seat's cards;
+        ``sensible``: the lowered form's player, ``procedure.players``, as array functions)."""
         size = self.size
+        if policy == "sensible":
+            m = self.module
+            return {"_choose_bid": m.sensible_bid, "_choose_raise": m.sensible_raise,
+                    "_choose_cards": m.sensible_cards, "_choose_card": m.sensible_card}
 
-        def bid(rows, seat, options, count, hand):
+        def bid(rows, seat, options, count, hand, *known):
             return self._choose(options.T != 0, policy, rng, lambda: hash_key(hand, 13 + size))
 
         def raise_(rows, seat, options, count, hand):
             return self._choose(options.T != 0, policy, rng, lambda: hash_key(hand, 14 + size))
 
-        def cards(rows, seat, hand, count):
+        def cards(rows, seat, hand, count, kind):
             return self._pick_cards(np.broadcast_to(hand, (len(rows),)).copy(), count, policy, rng)
 
-        def card(rows, seat, allowed, trick, position, hand, number):
+        def card(rows, seat, allowed, trick, position, hand, number, *known):
             return self._choose_card(allowed, policy, rng, lambda: hash_key(dealt[seat, rows], number))
         return {"_choose_bid": bid, "_choose_raise": raise_, "_choose_cards": cards, "_choose_card": card}
 

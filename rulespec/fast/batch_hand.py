@@ -193,7 +193,7 @@ class BatchHand:
     def exchange(self, choose: CardChooser) -> None:
         """The blind-nil exchange: each blind-nil bidder gives ``blind_nil.exchange`` cards to the partner and
         gets as many back (chosen from the hands before the swap), seat by seat."""
-        def cards(rows, seat, hand, count):
+        def cards(rows, seat, hand, count, kind):
             return choose(np.broadcast_to(hand, (self.n,)), count)
         chosen = {"_choose_cards": cards}
         self.fn.exchange(self.rows, self._hands, self._kind, self._gave, self._received,

@@ -38,18 +38,27 @@ def native_seed(seed: int | str) -> int:
 
 
 @per_ruleset
-def hand_module(rs: Ruleset) -> ModuleType:
-    """``rs``'s compiled hand module (generated and loaded once per ruleset and process)."""
-    return jit.load("hand", source(rs))
+def _modules(rs: Ruleset) -> dict[str, ModuleType]:
+    return {}
+
+
+def hand_module(rs: Ruleset, policy: str = "random") -> ModuleType:
+    """``rs``'s compiled hand module for ``policy``'s players (generated and loaded once per ruleset, policy
+    and process)."""
+    made = _modules(rs)
+    if policy not in made:
+        made[policy] = jit.load("hand", source(rs, policy))
+    return made[policy]
 
 
 class CompiledEngine:
-    """A ruleset's compiled hand, and arrays to play it into."""
+    """A ruleset's compiled hand played by ``policy``'s players (``native_hand.POLICIES``), and arrays to play
+    it into."""
 
-    def __init__(self, rs: Ruleset):
-        self.rs = rs
+    def __init__(self, rs: Ruleset, policy: str = "random"):
+        self.rs, self.policy = rs, policy
         self.size: int = rs.params["deal.hand_size"]
-        self.module = hand_module(rs)
+        self.module = hand_module(rs, policy)
         self._one = self._arrays(1)
 
     def _arrays(self, count: int) -> tuple[np.ndarray, ...]:

@@ -56,12 +56,14 @@ def _assemble(pieces: list[Piece], shape: tuple[int, ...]) -> np.ndarray:
 
 
 class RecordWriter:
-    """Writes a ruleset's ``BatchResult`` chunks as hand records of independent hands from 0-0: hand ``i``
-    is its own game (``game`` i + 1), its totals are its score, ``game_status`` as after a game's first hand."""
+    """Writes a ruleset's ``BatchResult`` chunks (played by ``players``) as hand records of independent hands
+    from 0-0: hand ``i`` is its own game (``game`` i + 1), its totals are its score, ``game_status`` as after a
+    game's first hand."""
 
-    def __init__(self, rs: Ruleset, seed: str):
+    def __init__(self, rs: Ruleset, seed: str, players: str = "random"):
         self.rs, self.size = rs, rs.params["deal.hand_size"]
-        self.head = f'{{"variant":{json.dumps(rs.id)},"seed":{json.dumps(seed)},"hand":'.encode()
+        self.head = (f'{{"variant":{json.dumps(rs.id)},"seed":{json.dumps(seed)},"players":{json.dumps(players)},'
+                     '"hand":').encode()
         self.seat = padded([json.dumps(s) for s in C.SEATS])
         # each name after a comma, 8 bytes wide: one uint64 per card to look up
         names = padded(["," + json.dumps(name) for name in C.NAMES])

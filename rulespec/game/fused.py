@@ -10,18 +10,20 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from ..model.ruleset import Ruleset, per_ruleset
+from ..procedure.lang import K_PENDING
 from ..procedure.python import loop
 from .steps import failure
 
-# a player's choice of a card: (seat, legal cards, the trick's cards by position, how many, hand, trick number)
-Choose = Callable[[int, int, list[int], int, int, int], int]
-PlayCards = Callable[[list[int], int, Choose], tuple[list[int], list[tuple[int, int]], list[int]]]
+# a player's choice of a card: (seat, legal cards, the trick's cards by position, how many, hand, trick number,
+# then what the table knows: bid kinds and numbers by seat, tricks won by seat, the trick's cards, the suit led)
+Choose = Callable[..., int]
+PlayCards = Callable[..., tuple[list[int], list[tuple[int, int]], list[int]]]
 
 
 def random_card(random: Callable[[], float]) -> Choose:
     """``policies.RandomPolicy.play`` written out (``random`` is its generator's): the k-th legal card, lowest
     id first, for k = int(random() * count) -- the same draw, so the same cards."""
-    def choose(seat: int, allowed: int, trick: list[int], position: int, hand: int, number: int) -> int:
+    def choose(seat: int, allowed: int, trick: list[int], position: int, hand: int, number: int, *known) -> int:
         k = int(random() * allowed.bit_count())
         while k:
             allowed &= allowed - 1
@@ -32,21 +34,23 @@ def random_card(random: Callable[[], float]) -> Choose:
 
 def policy_card(rs: Ruleset, play: Callable) -> Choose:
     """A policy's ``play(rs, seat, legal, trick, hand)`` as a choice of the loop."""
-    def choose(seat: int, allowed: int, trick: list[int], position: int, hand: int, number: int) -> int:
+    def choose(seat: int, allowed: int, trick: list[int], position: int, hand: int, number: int, *known) -> int:
         return play(rs, seat, allowed, trick[:position], hand)
     return choose
 
 
 @per_ruleset
 def play_cards(rs: Ruleset) -> PlayCards:
-    """``rs``'s card-play function, generated once per ruleset: ``play_cards(hands, leader, choose) -> (tricks
-    won by seat, (seat, card) plays in order, trick winners)``; ``hands`` is updated in place."""
+    """``rs``'s card-play function, generated once per ruleset: ``play_cards(hands, leader, choose, kind, num) ->
+    (tricks won by seat, (seat, card) plays in order, trick winners)`` (``kind``, ``num``: the bids as codes, for
+    ``choose``); ``hands`` is updated in place."""
     tricks = loop(rs, "play_tricks", failure(rs))
     size = rs.params["deal.hand_size"]
 
-    def play(hands: list[int], leader: int, choose: Choose) -> tuple[list[int], list[tuple[int, int]], list[int]]:
+    def play(hands: list[int], leader: int, choose: Choose, kind: Sequence[int] = (K_PENDING,) * 4,
+             num: Sequence[int] = (0,) * 4) -> tuple[list[int], list[tuple[int, int]], list[int]]:
         won, plays, leaders, winners = [0, 0, 0, 0], [[0] * 4 for _ in range(size)], [0] * size, [0] * size
-        tricks(hands, leader, won, plays, leaders, winners, choose)
+        tricks(hands, leader, list(kind), list(num), won, plays, leaders, winners, choose)
         return won, _in_order(plays, leaders), winners
     return play
 

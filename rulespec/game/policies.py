@@ -2,17 +2,24 @@
 
 A policy gets the legal options from the engine and picks one; it never
 decides what is legal.  Every policy draws only from the generator it is
-given, so the same seed gives the same choices in every run.
+given, so the same seed gives the same choices in every run.  ``random``
+chooses uniformly; ``sensible`` is the lowered form's player
+(``procedure.players``, the same on every engine); ``Seats`` seats a
+player per seat (a duplicate match).  The sampled player, built on the
+double-dummy solver, is ``solve.sampled``.
 """
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..core import cards as C
-from ..core.contexts import ARGS
+from ..core.schema import BID_KINDS
+from ..model.ruleset import Ruleset, per_ruleset
+from ..procedure import lang
+from ..procedure.python import steps
 from .bids import Bid
-from ..model.ruleset import Ruleset
+from .steps import KIND_CODE, failure, steps_of
 
 
 class RandomPolicy:
@@ -40,149 +47,172 @@ class RandomPolicy:
         return self.rng.sample(list(C.iter_cards(hand)), count)
 
 
-class SensiblePolicy:
-    """A simple sensible player, deterministic given its generator.
+class Table:
+    """What every seat at the table knows of the hand so far: the bids (as codes), the tricks won by seat, the
+    trick being played, the cards played in order, the suits each seat has shown it is out of (it did not
+    follow them), and the game's scores before the hand."""
 
-    Bids: one trick per ace or guarded king outside trumps, half a trick per
-    guarded queen, the top trumps, trumps beyond three and ruffing chances;
-    nil with a hand too weak and safe to take a trick; blind nil half the
-    times the rules offer it while the team is 100 or more behind.  Play: tries to make the partnership's
-    contract, ducks when nil or once the contract is made (avoiding bags) and
-    never overtakes its partner.  It tracks bids and tricks itself, since one
-    policy object plays all four seats of a hand.
-    """
-    name = "sensible"
+    def __init__(self) -> None:
+        self.kind = [lang.K_PENDING] * 4
+        self.num = [0, 0, 0, 0]
+        self.won = [0, 0, 0, 0]
+        self.trick: list[int] = []
+        self.number = 1
+        self.played = 0
+        self.history: list[tuple[int, int]] = []     # (seat, card) in the order played
+        self.voids = [0, 0, 0, 0]                    # by seat: a bit per suit shown void
+        self.scores = (0, 0)
+
+    def bid(self, seat: int, bid: Bid) -> None:
+        self.kind[seat], self.num[seat] = KIND_CODE[bid.kind], bid.n
+
+    def card(self, rs: Ruleset, seat: int, card: int) -> None:
+        """``seat`` played ``card``: a suit not followed is a void; a fourth card settles the trick."""
+        if self.trick and rs.suit_of[card] != rs.suit_of[self.trick[0]] and rs.suit_of[self.trick[0]] >= 0:
+            self.voids[seat] |= 1 << rs.suit_of[self.trick[0]]
+        self.trick.append(card)
+        self.history.append((seat, card))
+        self.played |= 1 << card
+        if len(self.trick) == 4:
+            seats = [s for s, _ in self.history[-4:]]
+            winner = steps_of(rs).trick_winner(self.trick, seats, C.mask_of(self.trick), rs.suit_of[self.trick[0]],
+                                               self.number)
+            self.won[winner] += 1
+            self.trick = []
+            self.number += 1
+
+
+class _Watching:
+    """A player that keeps a ``Table`` of what it has seen: the classic calls (``bid``, ``raise_bid``,
+    ``play``) are its choice (``choose_*``) and then seeing it (``seen_*``); ``Seats`` calls the two apart,
+    so that every player at a mixed table sees every seat's bids and cards."""
 
     def __init__(self, rng: random.Random):
         self.rng = rng
-        self.bids: list[Bid | None] = [None] * 4
-        self.won = [0, 0, 0, 0]
-        self.current: list[tuple[int, int]] = []   # (seat, card) of the trick being played
-        self.number = 1
-        self.scores = (0, 0)   # running scores by team, when the caller tells them (see observe_scores)
+        self.table = Table()
 
     def observe_scores(self, scores: tuple[int, int]) -> None:
         """The game's scores before this hand (the engine does not pass them to players)."""
-        self.scores = tuple(scores)
+        self.table.scores = (scores[0], scores[1])
 
-    # -- bidding
-    def estimate(self, rs: Ruleset, hand: int) -> tuple[float, bool]:
-        """Expected tricks, and whether the hand is weak enough for nil."""
-        trump = rs.params["trump.suit"]
-        by_suit: dict[int, list[int]] = {}
-        for card in C.iter_cards(hand):
-            by_suit.setdefault(rs.suit_of[card], []).append(rs.power[card])
-        tricks, safe = 0.0, True
-        trumps = len(by_suit.get(trump, []))
-        for suit, powers in by_suit.items():
-            powers.sort(reverse=True)
-            tops = self._places(rs, suit, powers)
-            if suit == trump:
-                tricks += sum(1 for i, r in enumerate(tops) if r <= i + 1) + max(0, len(powers) - 3)
-                safe = safe and trumps <= 3 and all(r >= 6 for r in tops)
-            else:
-                tricks += self._side_tricks(tops, len(powers))
-                tricks += 0.5 * self._side_half_tricks(tops, len(powers))
-                safe = safe and self._side_safe(tops, len(powers))
-        shorts = sum(1 for s in range(4) if s != trump and len(by_suit.get(s, [])) <= 1)
-        tricks += min(shorts, max(0, trumps - 2))
-        return tricks, safe and tricks < 1.5
+    def seen_bid(self, rs: Ruleset, seat: int, bid: Bid) -> None:
+        self.table.bid(seat, bid)
 
-    @staticmethod
-    def _places(rs: Ruleset, suit: int, powers: list[int]) -> list[int]:
-        """Each card's place in its suit of the pack (0 = the top card), for ``powers`` highest first."""
-        ranks = sorted((rs.power[c] for c in C.iter_cards(rs.deck) if rs.suit_of[c] == suit), reverse=True)
-        rank_of = {p: i for i, p in enumerate(ranks)}
-        return [rank_of[p] for p in powers]
-
-    @staticmethod
-    def _side_tricks(tops: list[int], length: int) -> int:
-        """Sure tricks of a side suit: the ace, and the king when guarded."""
-        return sum(1 for i, r in enumerate(tops[:2]) if r <= i and length > i)
-
-    @staticmethod
-    def _side_half_tricks(tops: list[int], length: int) -> int:
-        """Half tricks of a side suit: a guarded queen."""
-        return sum(1 for r in tops[:3] if r == 2 and length >= 3)
-
-    @staticmethod
-    def _side_safe(tops: list[int], length: int) -> bool:
-        """Whether a side suit takes no trick for a nil bidder."""
-        return all(r >= 3 for r in tops) or length >= 4 and tops[0] >= 2
+    def seen_card(self, rs: Ruleset, seat: int, card: int) -> None:
+        self.table.card(rs, seat, card)
 
     def bid(self, rs: Ruleset, seat: int, legal: list[Bid], hand: int) -> Bid:
-        kinds = {b.kind: b for b in legal}
-        team = C.team_of(seat)
-        behind = self.scores[1 - team] - self.scores[team]
-        if "blind_nil" in kinds and behind >= 100 and self.rng.random() < 1 / 2:
-            choice = kinds["blind_nil"]
-        else:
-            tricks, weak = self.estimate(rs, hand)
-            want = int(round(tricks))
-            regular = [b for b in legal if b.kind == "regular"]
-            if weak and "nil" in kinds:
-                choice = kinds["nil"]
-            elif regular:
-                choice = min(regular, key=lambda b: (abs(b.n - want), b.n))
-            else:
-                choice = legal[0]
-        self.bids[seat] = choice
+        choice = self.choose_bid(rs, seat, legal, hand)
+        self.seen_bid(rs, seat, choice)
         return choice
 
     def raise_bid(self, rs: Ruleset, seat: int, legal: list[Bid], hand: int) -> Bid:
-        self.bids[seat] = legal[0]
-        return legal[0]
-
-    def exchange(self, rs: Ruleset, seat: int, hand: int, count: int) -> list[int]:
-        cards = sorted(C.iter_cards(hand), key=lambda c: rs.power[c])
-        nil = self.bids[seat] is not None and self.bids[seat].is_nil
-        return cards[-count:] if nil else cards[:count]
-
-    # -- play
-    def _winner(self, rs: Ruleset, cards: list[int]) -> int:
-        return rs.fn["trick.winner"](*ARGS["trick"](trick_cards=C.mask_of(cards), trick_led_suit=rs.suit_of[cards[0]],
-                                                    trick_number=self.number, trick_lead=cards[0]))
-
-    def _wants_tricks(self, seat: int) -> bool:
-        bid = self.bids[seat]
-        if bid is None or bid.is_nil:
-            return False
-        partner = C.partner_of(seat)
-        pbid = self.bids[partner]
-        both = pbid is not None and pbid.kind == bid.kind == "regular"
-        contract = bid.n + (pbid.n if both else 0)
-        return self.won[seat] + (self.won[partner] if both else 0) < contract
+        choice = self.choose_raise(rs, seat, legal, hand)
+        self.seen_bid(rs, seat, choice)
+        return choice
 
     def play(self, rs: Ruleset, seat: int, legal: int, trick: Sequence[int], hand: int) -> int:
-        trump = rs.params["trump.suit"]
-        cards = sorted(C.iter_cards(legal), key=lambda c: (rs.suit_of[c] == trump, rs.power[c], c))
-        trick = list(trick)
-        if not trick:
-            card = cards[-1] if self._wants_tricks(seat) else cards[0]
-        else:
-            winners = [c for c in cards if self._winner(rs, trick + [c]) == c]
-            losers = [c for c in cards if c not in winners]
-            best = self._winner(rs, trick)
-            holder = self.current[trick.index(best)][0] if best in trick else None
-            wants = self._wants_tricks(seat)
-            if wants and winners and holder != C.partner_of(seat):
-                card = winners[0]
-            elif losers:
-                card = losers[0] if wants else losers[-1]   # keep high cards, or shed them safely
-            else:
-                card = cards[0]
-        self._record(rs, seat, card)
+        card = self.choose_card(rs, seat, legal, trick, hand)
+        self.seen_card(rs, seat, card)
         return card
 
-    def _record(self, rs: Ruleset, seat: int, card: int) -> None:
-        self.current.append((seat, card))
-        if len(self.current) == 4:
-            played = [c for _, c in self.current]
-            best = self._winner(rs, played)
-            if best in played:   # otherwise the engine reports the broken trick.winner rule
-                self.won[self.current[played.index(best)][0]] += 1
-            self.current = []
-            self.number += 1
+    def choose_bid(self, rs: Ruleset, seat: int, legal: list[Bid], hand: int) -> Bid:
+        raise NotImplementedError
+
+    def choose_raise(self, rs: Ruleset, seat: int, legal: list[Bid], hand: int) -> Bid:
+        raise NotImplementedError
+
+    def choose_card(self, rs: Ruleset, seat: int, legal: int, trick: Sequence[int], hand: int) -> int:
+        raise NotImplementedError
+
+
+class _Lowered:
+    """The sensible player of the lowered form (``procedure.players``) as Python, for one ruleset, and the
+    candidate bids its choices index."""
+
+    def __init__(self, rs: Ruleset):
+        fns = steps(rs, SENSIBLE, failure(rs), explain=False)
+        self.bid, self.raise_, self.cards, self.card = (fns[name] for name in SENSIBLE[:4])
+        size = rs.params["deal.hand_size"]
+        self.candidates = [Bid(BID_KINDS[k], n) for k, n in map(fns["bid_candidate"], range(2 * size + 2))]
+        self.index = {bid: i for i, bid in enumerate(self.candidates)}
+
+
+SENSIBLE = ("sensible_bid", "sensible_raise", "sensible_cards", "sensible_card", "bid_candidate")
+lowered: Callable[[Ruleset], _Lowered] = per_ruleset(_Lowered)
+
+
+class SensiblePolicy(_Watching):
+    """The sensible player (``procedure.players``: its rules are written there, once, for every back end),
+    deterministic: the same deal and scores give the same bids and cards.  It keeps its own ``Table``, since
+    one policy object plays all four seats of a hand."""
+    name = "sensible"
+
+    def choose_bid(self, rs: Ruleset, seat: int, legal: list[Bid], hand: int) -> Bid:
+        fns, t = lowered(rs), self.table
+        options = [0] * len(fns.candidates)
+        for bid in legal:
+            options[fns.index[bid]] = 1
+        return fns.candidates[fns.bid(seat, options, len(legal), hand, t.kind, t.num, list(t.scores))]
+
+    def choose_raise(self, rs: Ruleset, seat: int, legal: list[Bid], hand: int) -> Bid:
+        by_n = {bid.n: bid for bid in legal}
+        options = [1 if n in by_n else 0 for n in range(rs.params["deal.hand_size"] + 1)]
+        return by_n[lowered(rs).raise_(seat, options, len(legal), hand)]
+
+    def exchange(self, rs: Ruleset, seat: int, hand: int, count: int) -> list[int]:
+        return C.card_list(lowered(rs).cards(seat, hand, count, self.table.kind))
+
+    def choose_card(self, rs: Ruleset, seat: int, legal: int, trick: Sequence[int], hand: int) -> int:
+        t = self.table
+        cards = [*trick, 0, 0, 0, 0][:4]
+        led = rs.suit_of[trick[0]] if trick else lang.NONE
+        return lowered(rs).card(seat, legal, cards, len(trick), hand, t.number, t.kind, t.num, t.won,
+                                C.mask_of(trick), led, t.played)
+
+
+class Seats:
+    """A table of players, one per seat (``players[seat]``): each decision is its seat's player's, and every
+    player sees every bid and card (duplicate matches seat two players against each other)."""
+
+    def __init__(self, players: Sequence):
+        self.players = list(players)
+        self.rng = self.players[0].rng
+        self.name = "/".join(p.name for p in self.players)
+        self._unique = list({id(p): p for p in self.players}.values())
+
+    def observe_scores(self, scores: tuple[int, int]) -> None:
+        for p in self._unique:
+            if hasattr(p, "observe_scores"):
+                p.observe_scores(scores)
+
+    def _seen(self, what: str, rs: Ruleset, seat: int, value) -> None:
+        for p in self._unique:
+            if hasattr(p, what):
+                getattr(p, what)(rs, seat, value)
+
+    def bid(self, rs: Ruleset, seat: int, legal: list[Bid], hand: int) -> Bid:
+        p = self.players[seat]
+        choice = p.choose_bid(rs, seat, legal, hand) if hasattr(p, "choose_bid") else p.bid(rs, seat, legal, hand)
+        self._seen("seen_bid", rs, seat, choice)
+        return choice
+
+    def raise_bid(self, rs: Ruleset, seat: int, legal: list[Bid], hand: int) -> Bid:
+        p = self.players[seat]
+        choice = (p.choose_raise(rs, seat, legal, hand) if hasattr(p, "choose_raise")
+                  else p.raise_bid(rs, seat, legal, hand))
+        self._seen("seen_bid", rs, seat, choice)
+        return choice
+
+    def exchange(self, rs: Ruleset, seat: int, hand: int, count: int) -> list[int]:
+        return self.players[seat].exchange(rs, seat, hand, count)
+
+    def play(self, rs: Ruleset, seat: int, legal: int, trick: Sequence[int], hand: int) -> int:
+        p = self.players[seat]
+        card = p.choose_card(rs, seat, legal, trick, hand) if hasattr(p, "choose_card") else p.play(rs, seat, legal,
+                                                                                                      trick, hand)
+        self._seen("seen_card", rs, seat, card)
+        return card
 
 
 POLICIES = {"random": RandomPolicy, "sensible": SensiblePolicy}

@@ -31,7 +31,7 @@ from ..core.schema import CONTEXTS, SLOTS
 from ..errors import ProcedureError
 from ..model.ruleset import Ruleset
 
-MODULES = ("card_play", "bidding", "scoring", "whole_hand")
+MODULES = ("card_play", "bidding", "scoring", "whole_hand", "players")
 _HERE = Path(__file__).parent
 # what a procedure function may be made of (every back end can write these)
 _STATEMENTS = (ast.Assign, ast.AugAssign, ast.If, ast.For, ast.Return, ast.Expr, ast.Pass)
@@ -39,7 +39,7 @@ _EXPRESSIONS = (ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.
                 ast.Subscript, ast.Tuple, ast.keyword, ast.Load, ast.Store, ast.operator, ast.unaryop, ast.boolop,
                 ast.cmpop)
 BUILTINS = frozenset({"range", "min", "max"})
-HOLES = frozenset({"rule", "reads", "note", "fail", "zeros", "popcount", "suit_of"})
+HOLES = frozenset({"rule", "reads", "note", "fail", "zeros", "popcount", "suit_of", "power_of", "suit_cards"})
 CHOICES = frozenset({"choose_bid", "choose_raise", "choose_cards", "choose_card"})
 
 
@@ -289,18 +289,22 @@ def expander(inline: frozenset[str], external: frozenset[str]) -> _Expander:
     return _Expander(inline, external)
 
 
+_CARD_TABLES = {"suit_of": "_SUIT", "power_of": "_POW", "suit_cards": "_SM"}   # holes read from a card table
+
+
 class _Explicit(ast.NodeTransformer):
     """``rule("x.y")`` as ``rule("x.y", v1, v2, ...)``: the variables of its context's names, as named where
     it is written (so that writing the function into another keeps them its own); ``suit_of(c)`` as the
-    ruleset's table ``_SUIT[c]``."""
+    ruleset's table ``_SUIT[c]`` (``power_of``, ``suit_cards``: ``_POW``, ``_SM``)."""
 
     def __init__(self, fn: Function):
         self.fn = fn
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
         node = self.generic_visit(node)
-        if isinstance(node.func, ast.Name) and node.func.id == "suit_of" and len(node.args) == 1:
-            return ast.copy_location(ast.Subscript(ast.Name("_SUIT", ast.Load()), node.args[0], ast.Load()), node)
+        table = _CARD_TABLES.get(node.func.id) if isinstance(node.func, ast.Name) else None
+        if table and len(node.args) == 1:
+            return ast.copy_location(ast.Subscript(ast.Name(table, ast.Load()), node.args[0], ast.Load()), node)
         if isinstance(node.func, ast.Name) and node.func.id == "rule" and len(node.args) == 1:
             name = _literal_text(self.fn, node, "rule")
             if name not in SLOTS:

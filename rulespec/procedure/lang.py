@@ -13,9 +13,11 @@ ever runs.  What each name means is said once, here:
   only notes.  A parameter annotated ``Note`` is passed only where notes are kept.
 * ``fail(code, value)``: the hand cannot go on (``FAILURES``: a trick winner outside the trick, a seat
   with no legal bid, a renege the variant has no rule for); the back end raises its error.
-* ``choose_*``: a decision of the players (the back end's policy): only in ``whole_hand``.
+* ``choose_*``: a decision of the players (the back end's policy): only in ``whole_hand``; a player written
+  in the form (``players``) is a function of the same arguments.
 * ``zeros(n)``: a new array of ``n`` zeros (per hand).  ``popcount(mask)``: the cards in a set.
-* ``suit_of(card)``: the suit a card counts in (rule ``card.suit``), from the ruleset's card table.
+* ``suit_of(card)``: the suit a card counts in (rule ``card.suit``), from the ruleset's card table;
+  ``power_of(card)`` its power (rule ``card.power``), ``suit_cards(suit)`` the pack's cards of a suit.
 
 Decorators: ``@inline`` (the function's body is written into each caller by the back ends that inline),
 ``@distinct`` (pure: the array back end evaluates it once per distinct row of its arguments).
@@ -85,8 +87,19 @@ def popcount(mask: int) -> int:
     raise NotImplementedError(mask)
 
 
-def choose_bid(seat: int, options, count: int, hand: int) -> int:
-    """The players' choice among the ``count`` legal bids: the index of a true entry of ``options``."""
+def power_of(card: int) -> int:
+    """The power of ``card`` within its suit (rule ``card.power``), from the ruleset's card table."""
+    raise NotImplementedError(card)
+
+
+def suit_cards(suit: int) -> int:
+    """The pack's cards of ``suit`` (by rule ``card.suit``), from the ruleset's card table."""
+    raise NotImplementedError(suit)
+
+
+def choose_bid(seat: int, options, count: int, hand: int, kind, num, scores) -> int:
+    """The players' choice among the ``count`` legal bids: the index of a true entry of ``options`` (``kind``,
+    ``num``: the bids so far, ``K_PENDING`` where a seat has not bid; ``scores``: the game's, by team)."""
     raise NotImplementedError(seat)
 
 
@@ -95,14 +108,16 @@ def choose_raise(seat: int, options, count: int, hand: int) -> int:
     raise NotImplementedError(seat)
 
 
-def choose_cards(seat: int, hand: int, count: int) -> int:
+def choose_cards(seat: int, hand: int, count: int, kind) -> int:
     """``count`` cards of ``hand`` a seat passes (the blind-nil exchange), as a set."""
     raise NotImplementedError(seat)
 
 
-def choose_card(seat: int, allowed: int, trick, position: int, hand: int, number: int) -> int:
+def choose_card(seat: int, allowed: int, trick, position: int, hand: int, number: int, kind, num, won,
+                trick_cards: int, trick_led_suit: int, played: int) -> int:
     """The card a seat plays from its legal cards ``allowed`` (``trick``: the cards so far, ``position``
-    of them, of trick ``number``)."""
+    of them, of trick ``number``; the bids, the tricks won so far by seat, the trick's cards and suit led,
+    every card played so far)."""
     raise NotImplementedError(seat)
 
 

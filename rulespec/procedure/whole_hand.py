@@ -28,7 +28,7 @@ def bid_all(hands, dealer, scores, bags, kind, num, opening, options, raises):
                            opponents_tricks)
         if count == 0:
             fail(NO_BID, seat)
-        choice = choose_bid(seat, options, count, hands[seat])
+        choice = choose_bid(seat, options, count, hands[seat], kind, num, scores)
         bid_kind, bid_n = candidate(choice, size)
         kind[seat] = bid_kind
         num[seat] = bid_n
@@ -60,11 +60,11 @@ def exchange_count(kind, partner_kind):
 
 
 @inline
-def swap(hands, seat, partner, count, gave, received):
+def swap(hands, seat, partner, count, kind, gave, received):
     """``seat`` passes ``count`` cards to ``partner`` and gets as many back (chosen from the partner's hand before
-    the pass)."""
-    give = choose_cards(seat, hands[seat], count)
-    back = choose_cards(partner, hands[partner], count)
+    the pass; ``kind``: the bids)."""
+    give = choose_cards(seat, hands[seat], count, kind)
+    back = choose_cards(partner, hands[partner], count, kind)
     hands[seat] = (hands[seat] & ~give) | back
     hands[partner] = (hands[partner] & ~back) | give
     gave[seat] = give
@@ -79,7 +79,7 @@ def pass_all(hands, kind, gave, received, code, count):
         for seat in range(4):
             partner = (seat + 2) % 4
             if passes(kind[seat], kind[partner], code):
-                swap(hands, seat, partner, count, gave, received)
+                swap(hands, seat, partner, count, kind, gave, received)
 
 
 def exchange(hands, kind, gave, received):
@@ -112,9 +112,9 @@ def first_leader(hands, kind, num, dealer):
     return leader
 
 
-def play_tricks(hands, leader, won, plays, leaders, winners):
-    """Every trick of the hand from ``leader``: each seat's legal cards, the card chosen, the trick settled
-    (``plays``: each trick's cards from its leader on)."""
+def play_tricks(hands, leader, kind, num, won, plays, leaders, winners):
+    """Every trick of the hand from ``leader`` (``kind``, ``num``: the bids): each seat's legal cards, the card
+    chosen, the trick settled (``plays``: each trick's cards from its leader on)."""
     size = rule("deal.hand_size")
     trump_broken = False
     played = 0
@@ -130,7 +130,8 @@ def play_tricks(hands, leader, won, plays, leaders, winners):
             hand = hands[seat]
             allowed = legal(hand, trick_cards, trick_led_suit, trick_number, trick_position, leading, trump_broken,
                             played)
-            card = choose_card(seat, allowed, trick, trick_position - 1, hand, trick_number)
+            card = choose_card(seat, allowed, trick, trick_position - 1, hand, trick_number, kind, num, won,
+                               trick_cards, trick_led_suit, played)
             trump_broken, played, trick_cards, trick_led_suit = play_card(
                 hands, seat, hand, card, trick, trick_seats, trick_cards, trick_led_suit, trick_number, trick_position,
                 leading, trump_broken, played)
@@ -152,7 +153,7 @@ def whole_hand(hands, dealer, scores, bags, kind, num, opening, won, points, bag
         won[seat] = 0
     bid_all(hands, dealer, scores, bags, kind, num, opening, options, raises)
     exchange(hands, kind, gave, received)
-    play_tricks(hands, first_leader(hands, kind, num, dealer), won, plays, leaders, winners)
+    play_tricks(hands, first_leader(hands, kind, num, dealer), kind, num, won, plays, leaders, winners)
     last_cards = zeros(4)
     last_leader = leaders[size - 1]
     for position in range(4):

@@ -1,10 +1,10 @@
 """The compiled engine's own part of a hand module (``fast.native_hand``): the deal (a Fisher-Yates shuffle
-of the pack), the players' decisions (each uniform among the legal options, from numba's generator) and
-the loop that plays ``count`` hands in order, each by the lowered form's ``whole_hand``."""
+of the pack) and the loop that plays ``count`` hands in order, each by the lowered form's ``whole_hand``
+(the players' decisions: ``native_random.py``, or the lowered form's sensible player)."""
 import numba
 import numpy as np
 
-from .names import PACK, SIZE, lowest_card, popcount, whole_hand  # generated
+from .names import PACK, SIZE, whole_hand  # generated
 
 
 @numba.njit(cache=True, no_cpython_wrapper=True)
@@ -17,51 +17,6 @@ def deal(pack, hands):
         for k in range(seat * SIZE, (seat + 1) * SIZE):
             mask |= 1 << pack[k]
         hands[seat] = mask
-
-
-@numba.njit(cache=True, no_cpython_wrapper=True)
-def _kth(options, k):
-    """The index of the k-th true entry of ``options``."""
-    for c in range(len(options)):
-        if options[c]:
-            if k == 0:
-                return c
-            k -= 1
-    return -1
-
-
-@numba.njit(cache=True, no_cpython_wrapper=True)
-def _choose_bid(seat, options, count, hand):
-    return _kth(options, int(np.random.random() * count))
-
-
-@numba.njit(cache=True, no_cpython_wrapper=True)
-def _choose_raise(seat, options, count, hand):
-    return _kth(options, int(np.random.random() * count))
-
-
-@numba.njit(cache=True, no_cpython_wrapper=True)
-def _choose_cards(seat, mask, count):
-    out = 0
-    for _ in range(count):
-        k = int(np.random.random() * popcount(mask))
-        left = mask
-        while k:
-            left &= left - 1
-            k -= 1
-        bit = left & -left
-        out |= bit
-        mask &= ~bit
-    return out
-
-
-@numba.njit(cache=True, no_cpython_wrapper=True)
-def _choose_card(seat, allowed, trick, position, hand, number):
-    k = int(np.random.random() * popcount(allowed))
-    while k:
-        allowed &= allowed - 1
-        k -= 1
-    return lowest_card(allowed)
 
 
 @numba.njit(cache=True)
