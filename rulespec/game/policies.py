@@ -134,7 +134,7 @@ class _Lowered:
         fns = steps(rs, SENSIBLE, failure(rs), explain=False)
         self.bid, self.raise_, self.cards, self.card = (fns[name] for name in SENSIBLE[:4])
         size = rs.params["deal.hand_size"]
-        self.candidates = [Bid(BID_KINDS[k], n) for k, n in map(fns["bid_candidate"], range(2 * size + 2))]
+        self.candidates = [Bid(BID_KINDS[k], n) for k, n in map(fns["bid_candidate"], range(2 * size + 3))]
         self.index = {bid: i for i, bid in enumerate(self.candidates)}
 
 

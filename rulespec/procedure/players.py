@@ -116,7 +116,7 @@ def sensible_bid(seat, options, count, hand, kind, num, scores):
     first = NONE
     nil = NONE
     blind_nil = NONE
-    for option in range(2 * size + 2):
+    for option in range(2 * size + 3):
         bid_kind, bid_n = candidate(option, size)
         if options[option] != 0:
             if first == NONE:
