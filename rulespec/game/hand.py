@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..core import cards as C
+from ..errors import GameError
 from ..lang.compiler import NONE
 from ..model.ruleset import Ruleset
 from .bids import BLIND_NIL, REGULAR_BIDS, Bid, bid_refusals, legal_bids, seat_rule
@@ -83,7 +84,8 @@ class HandState:
     def raise_options(self, seat: int) -> list[Bid]:
         """The bids ``seat``'s partner may raise to after ``seat``'s nil (its current bid included)."""
         bid, partner_bid = self.bids[seat], self.bids[C.partner_of(seat)]
-        if partner_bid is None or not self._steps.may_raise(KIND_CODE[bid.kind], KIND_CODE[partner_bid.kind]):
+        if bid is None or partner_bid is None or not self._steps.may_raise(KIND_CODE[bid.kind],
+                                                                          KIND_CODE[partner_bid.kind]):
             return []
         team = C.team_of(seat)
         options = [False] * (self.size + 1)
@@ -100,7 +102,7 @@ class HandState:
         """The blind-nil bidders who exchange cards with their partners, in seat order."""
         if not self.rs.params["blind_nil.exchange"]:
             return []
-        return [seat for seat in range(4) if self.bids[seat].kind == BLIND_NIL]
+        return [seat for seat, bid in enumerate(self.bids) if bid is not None and bid.kind == BLIND_NIL]
 
     def exchange(self, seat: int, give: Sequence[int], back: Sequence[int]) -> None:
         """``seat`` passes ``give`` to its partner and receives ``back`` (chosen before ``give`` arrives)."""
@@ -175,5 +177,8 @@ class HandState:
     def score(self, tricks: Sequence[int] | None = None, reneges: Sequence[int] = (),
               explain: bool = False) -> list[TeamResult]:
         """Score the hand from the tricks won (or ``tricks`` per seat, e.g. a hand ended by a forfeit)."""
-        return score_hand(self.rs, self.bids, self.won if tricks is None else tricks, self.scores, self.bags,
+        bids = [bid for bid in self.bids if bid is not None]
+        if len(bids) < len(self.bids):
+            raise GameError("the hand cannot be scored before every seat has bid", "bids")
+        return score_hand(self.rs, bids, self.won if tricks is None else tricks, self.scores, self.bags,
                           reneges, self.last, explain)

@@ -59,7 +59,7 @@ class SensiblePolicy:
         self.won = [0, 0, 0, 0]
         self.current: list[tuple[int, int]] = []   # (seat, card) of the trick being played
         self.number = 1
-        self.scores = (0, 0)   # running scores by team, when the caller tells them (see observe_scores)
+        self.scores: tuple[int, ...] = (0, 0)   # running scores by team, when the caller tells them (observe_scores)
 
     def observe_scores(self, scores: tuple[int, int]) -> None:
         """The game's scores before this hand (the engine does not pass them to players)."""
@@ -135,7 +135,8 @@ class SensiblePolicy:
 
     def exchange(self, rs: Ruleset, seat: int, hand: int, count: int) -> list[int]:
         cards = sorted(C.iter_cards(hand), key=lambda c: rs.power[c])
-        nil = self.bids[seat] is not None and self.bids[seat].is_nil
+        bid = self.bids[seat]
+        nil = bid is not None and bid.is_nil
         return cards[-count:] if nil else cards[:count]
 
     # -- play
@@ -149,9 +150,9 @@ class SensiblePolicy:
             return False
         partner = C.partner_of(seat)
         pbid = self.bids[partner]
-        both = pbid is not None and pbid.kind == bid.kind == "regular"
-        contract = bid.n + (pbid.n if both else 0)
-        return self.won[seat] + (self.won[partner] if both else 0) < contract
+        if pbid is None or not pbid.kind == bid.kind == "regular":    # a contract of its own
+            return self.won[seat] < bid.n
+        return self.won[seat] + self.won[partner] < bid.n + pbid.n
 
     def play(self, rs: Ruleset, seat: int, legal: int, trick: Sequence[int], hand: int) -> int:
         trump = rs.params["trump.suit"]

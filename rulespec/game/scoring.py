@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..core import cards as C
 from ..core.schema import SLOTS
@@ -155,7 +156,7 @@ def game_status(rs: Ruleset, scores: Sequence[int], bags: Sequence[int] = (0, 0)
                 explain: bool = False) -> dict:
     """Whether the game is over after a hand, who won and which rule says so."""
     reached, mercy, winner = steps_of(rs).game_end(list(scores), list(bags), hands)
-    status = {"over": False, "winner": None, "reason": "no end condition is met", "explanation": []}
+    status: dict[str, Any] = {"over": False, "winner": None, "reason": "no end condition is met", "explanation": []}
     if explain:
         status["explanation"] = [rs.step("game.target_reached", bool(reached), f"target {rs.params['game.target']}"),
                                  rs.step("game.mercy", bool(mercy))]

@@ -39,7 +39,7 @@ def _indexes(folder: str) -> tuple[dict[tuple[str, str], tuple[dict, ...]], dict
         for clause in data.get("clauses") or []:
             if not isinstance(clause, dict):
                 continue
-            refs = [tuple(str(ref).partition(":")[::2]) for ref in clause.get("rules") or []]
+            refs = [(rule, value) for rule, _, value in (str(ref).partition(":") for ref in clause.get("rules") or [])]
             if not (clause.get("status") in READING_STATUSES or clause.get("alternative")):
                 stated.setdefault(doc, set()).update(refs)
                 continue

@@ -23,7 +23,7 @@ Decorators: ``@inline`` (the function's body is written into each caller by the 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TypeAlias, TypeVar
 
 F = TypeVar("F", bound=Callable)
 
@@ -42,13 +42,12 @@ FAILURES = {
 
 
 
-class Note:
-    """The annotation of a parameter that only explanations use."""
-
-
-class Same:
-    """The annotation of a parameter whose value is the same for every hand of an array (the trick's
-    number, the position in the trick): the array back end keeps an ``if`` on it as an ``if``."""
+# The two annotations the lowering reads by name (``form``); to a type checker they are the types they stand for.
+Note: TypeAlias = str
+"""The annotation of a parameter that only explanations use (a rule's name, that notes name)."""
+Same: TypeAlias = int
+"""The annotation of a parameter whose value is the same for every hand of an array (the trick's number, the
+position in the trick, whether the seat leads): the array back end keeps an ``if`` on it as an ``if``."""
 
 
 def rule(name: str):
@@ -66,7 +65,7 @@ def suit_of(card: int) -> int:
     raise NotImplementedError(card)
 
 
-def note(kind: str, *values) -> None:
+def note(kind: str, *values: object, **named: object) -> None:
     """An explanation event (kept by the explaining back end only)."""
 
 
