@@ -115,7 +115,8 @@ def register_error_handlers(app: Flask) -> None:
             detail = f"the body is larger than the limit of {app.config['MAX_CONTENT_LENGTH']} bytes"
         elif status == 404:
             detail = f"no resource at {request.path}; see /api for the endpoints"
-        headers = {"Allow": ", ".join(exc.valid_methods)} if status == 405 and getattr(exc, "valid_methods", None) else None
+        allowed = status == 405 and getattr(exc, "valid_methods", None)
+        headers = {"Allow": ", ".join(exc.valid_methods)} if allowed else None
         return problem_response(slug, detail, status, headers=headers)
 
     @app.errorhandler(Exception)

@@ -153,10 +153,10 @@ def plain_answer_score(rs, req: Mapping) -> dict:
                                     reason=R.reason("bid.team_contract", R.team_bid_facts(team, parts, contract))))
         if any(b.is_nil for b in pair):
             value = rs.params["nil.tricks_count"]
+            facts = R.hand_facts("nil.tricks_count", team, None, "", value)
             explanation.append(dict(rs.step("nil.tricks_count", value,
                                             "whether the nil bidder's tricks count toward the contract"),
-                                    team=team, reason=R.reason("nil.tricks_count",
-                                                               R.hand_facts("nil.tricks_count", team, None, "", value))))
+                                    team=team, reason=R.reason("nil.tricks_count", facts)))
             value = rs.params["nil.tricks_bags"]
             explanation.append(dict(rs.step("nil.tricks_bags", value,
                                             "whether the nil bidder's tricks count as overtricks (bags)"),
@@ -203,7 +203,8 @@ def _plain_pairs(pairs):
 
 def plain_parse_json(text: str):
     try:
-        value = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_plain_pairs, parse_float=read_float)
+        value = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_plain_pairs,
+                           parse_float=read_float)
     except DuplicateKey as exc:
         raise ApiProblem("invalid-json", f"the body is ambiguous: {exc}", "body") from None
     except (ValueError, RecursionError) as exc:
