@@ -145,7 +145,7 @@ def test_trick_differences_name_the_winner():
 
 
 def test_a_refused_card_in_a_played_hand_says_why():
-    from test_api_data import played_hand
+    from api_requests import played_hand
     request, at, offender = played_hand(renege=True)
     with pytest.raises(InputError) as refused:
         answer("score", request)

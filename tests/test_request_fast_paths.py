@@ -20,7 +20,7 @@ from rulespec.model.variants import bundled_ids
 from service.app import create_app
 from service.bodies import MAX_DEPTH, DuplicateKey, parse_json, read_float
 from service.problems import ApiProblem
-from test_api_data import BLIND_NIL_BEHIND, TRANSFER_RENEGE, played_hand
+from api_requests import BLIND_NIL_BEHIND, TRANSFER_RENEGE, played_hand
 
 
 # --------------------------------------------------------------------------- references
