@@ -9,9 +9,6 @@ import select
 import subprocess
 import sys
 
-from rulespec.core import jit
-from rulespec.fast.native_hand import source
-from rulespec.model.ruleset import load_ruleset
 
 RULESPEC = [sys.executable, "-m", "rulespec.cli"]
 VERIFY = ["verify", "standard", "--hands", "20", "--examples", "5", "--endgame-tricks", "1", "--endgame-roots", "2"]
@@ -62,12 +59,16 @@ def test_simulate_tells_compiling_from_loading_and_counts_the_hands(tmp_path, mo
     """In a cache folder of its own (the shared one is another process's to fill at any time): the first run
     compiles and says so, the second loads."""
     monkeypatch.setenv("RULESPEC_CACHE", str(tmp_path))
-    text = source(load_ruleset("standard"))
     first = on_terminal("simulate", "standard", "--hands", "9000", "--engine", "compiled", env=dict(os.environ))
     expected = "compiling standard to machine code (once; cached after)… "
     assert expected in first, first[-2000:]
     assert first.index(expected) < first.index("hands played") and "100%" in first
-    assert jit.cached("hand", text)                        # compiled once, marked complete in the cache
+    # compiled once, marked complete in the cache (read from the folder: this process's own rulesets and
+    # caches are other tests' too under xdist)
+    folder = tmp_path / "jit"
+    marks = [path.stem for path in folder.glob("rulespec_jit_hand_*.done")]
+    assert len(marks) == 1 and (folder / f"{marks[0]}.py").exists(), sorted(p.name for p in folder.iterdir())
+    assert any((folder / "__pycache__").glob(f"{marks[0]}.*.nbi"))
     again = on_terminal("simulate", "standard", "--hands", "100", "--engine", "compiled", env=dict(os.environ))
     assert "loading standard's machine code (compiled before)… " in again and "compiling" not in again
 
