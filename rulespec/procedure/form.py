@@ -23,8 +23,8 @@ import functools
 import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TypeGuard
 from pathlib import Path
+from typing import TypeGuard
 
 from ..core.contexts import param_name
 from ..core.schema import CONTEXTS, SLOTS
@@ -258,13 +258,18 @@ class _Expander:
         for name in _assigned(ast.Module(body, [])) - set(values):
             values[name] = ast.Name(tag + name, ast.Load())
         body = [_Substitute(values, stores=True).visit(stmt) for stmt in body]
-        result: ast.expr = ast.Constant(None)
-        last = body[-1] if body else None
-        if isinstance(last, ast.Return):
-            body.pop()
-            result = last.value or result
+        result = _pop_result(body)
         before.extend(bound + body)
         return result
+
+
+def _pop_result(body: list[ast.stmt]) -> ast.expr:
+    """The value of ``body``'s final ``return``, taken off it (the constant None where there is none)."""
+    last = body[-1] if body else None
+    if not isinstance(last, ast.Return):
+        return ast.Constant(None)
+    body.pop()
+    return last.value or ast.Constant(None)
 
 
 @functools.lru_cache(maxsize=None)
