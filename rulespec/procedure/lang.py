@@ -23,7 +23,7 @@ Decorators: ``@inline`` (the function's body is written into each caller by the 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeAlias, TypeVar
+from typing import Any, TypeAlias, TypeVar
 
 F = TypeVar("F", bound=Callable)
 
@@ -50,8 +50,9 @@ Same: TypeAlias = int
 position in the trick, whether the seat leads): the array back end keeps an ``if`` on it as an ``if``."""
 
 
-def rule(name: str):
-    """The value of rule ``name`` here (see the module's text)."""
+def rule(name: str) -> Any:
+    """The value of rule ``name`` here (see the module's text): of the type its slot declares (a number, a
+    truth value, a set of cards, a seat, a text), so ``Any`` to a type checker: the one hole it cannot see into."""
     raise NotImplementedError(name)
 
 
