@@ -27,7 +27,7 @@ from ..core.schema import BID_KINDS, CONTEXTS
 from ..errors import DeadEndError, GameError, ProcedureError
 from ..model.ruleset import Ruleset, per_ruleset
 from ..procedure import lang
-from ..procedure.form import Lowering, Target, form, names_in
+from ..procedure.form import Lowering, Target, form, read_names
 from .vector import vector_rules
 
 _TABLES = frozenset({"_SUIT", "_SM", "_POW", "_KIND_NAME"})
@@ -461,7 +461,7 @@ class ArrayModule:
                 node = nodes[name]
                 params = [a.arg for a in node.args.args][1:]        # (after the row numbers)
                 written = _written(node)      # (arrays it fills: not part of what makes a row distinct)
-                live = set(names_in(ast.Module(node.body, []))) - written
+                live = read_names(node.body) - written
                 env[name] = _once_per_distinct_row(env[name + "__rows"],
                                                    tuple(i for i, p in enumerate(params) if p in live),
                                                    tuple(i for i, p in enumerate(params) if p in written))

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeGuard
 
+from ..core import derived
 from ..core.contexts import param_name
 from ..core.schema import CONTEXTS, SLOTS
 from ..errors import ProcedureError
@@ -129,7 +130,12 @@ def _read_constants(node: ast.Assign, constants: dict[str, object]) -> None:
 
 @functools.lru_cache(maxsize=1)
 def form() -> Form:
-    """The lowered form, read and checked once."""
+    """The lowered form, read and checked once (per process, and on disk for the package's code:
+    ``core.derived``)."""
+    return derived.kept("form", "", _read_form, fmt="pickle")
+
+
+def _read_form() -> Form:
     functions: dict[str, Function] = {}
     constants: dict[str, object] = {}
     sources = {"lang": _read_module("lang", {}, constants)}
@@ -190,6 +196,7 @@ class _Expander:
     def __init__(self, inline: frozenset[str], external: frozenset[str]):
         self.form, self.inline, self.external = form(), inline, external
         self._done: dict[str, ast.FunctionDef] = {}
+        self._callees: dict[str, list[str]] = {}
         self._counter = itertools.count(1)
 
     def inlines(self, name: str) -> bool:
@@ -206,14 +213,33 @@ class _Expander:
         return len(body) == 1 and isinstance(body[0], ast.Return)
 
     def function(self, name: str) -> ast.FunctionDef:
-        """Function ``name`` expanded (shared: copy before changing it)."""
+        """Function ``name`` expanded (shared: copy before changing it); the same for every ruleset, so kept on
+        disk between processes too (``core.derived``)."""
         if name not in self._done:
-            fn = self.form.functions[name]
-            node = copy_tree(fn.node)
-            node.decorator_list = []
-            node.body = self._expand(fn, [_Explicit(fn).visit(stmt) for stmt in node.body])
-            self._done[name] = ast.fix_missing_locations(node)
+            policy = f"{sorted(self.inline)}|{sorted(self.external)}|{name}"
+            self._done[name] = derived.kept("expanded", policy, lambda: self._expanded(name), fmt="pickle")
         return self._done[name]
+
+    def callees(self, name: str) -> list[str]:
+        """The functions ``name`` calls once expanded, in ``ast.walk``'s order, without repeats."""
+        if name not in self._callees:
+            seen: dict[str, None] = {}
+            functions = self.form.functions
+            for node in ast.walk(self.function(name)):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in functions:
+                    seen.setdefault(node.func.id)
+            self._callees[name] = list(seen)
+        return self._callees[name]
+
+    def _expanded(self, name: str) -> ast.FunctionDef:
+        """Function ``name`` with its calls of inline functions written in, their variables numbered from 1 in
+        each function (so a function's text never depends on which were expanded before it)."""
+        fn = self.form.functions[name]
+        self._counter = itertools.count(1)
+        node = copy_tree(fn.node)
+        node.decorator_list = []
+        node.body = self._expand(fn, [_Explicit(fn).visit(stmt) for stmt in node.body])
+        return ast.fix_missing_locations(node)
 
     def _expand(self, fn: Function, body: list[ast.stmt]) -> list[ast.stmt]:
         """``body`` with every call of an inline function written in."""
@@ -338,15 +364,11 @@ class Lowering:
         for arg in node.args.args:
             arg.annotation = None
         node.returns = None
-        return ast.fix_missing_locations(node)
+        return node         # (no locations filled in: every back end writes it out as text)
 
     def callees(self, name: str) -> list[str]:
         """The functions ``name`` calls once expanded (inline ones written in), in call order, without repeats."""
-        seen: dict[str, None] = {}
-        for node in ast.walk(self.expander.function(name)):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in self.form.functions:
-                seen.setdefault(node.func.id)
-        return list(seen)
+        return self.expander.callees(name)
 
     def reachable(self, entries: tuple[str, ...]) -> list[str]:
         """``entries`` and every function they call, callees first."""
@@ -670,16 +692,11 @@ def _propagate(body: list[ast.stmt], params: set[str]) -> list[ast.stmt]:
     dropped: what writing functions into their callers leaves behind; folded again."""
     body = _Forward().block(_split_tuples(body), {})
     for _ in range(4):          # (each round drops what only the dropped assignments read)
-        read = set(names_in(ast.Module(body, [])))
-        before = _size(body)
-        body = _drop_dead(body, read | params)
-        if _size(body) == before:
+        dropped: list[ast.stmt] = []
+        body = _drop_dead(body, read_names(body) | params, dropped)
+        if not dropped:
             break
     return _fold_block(body)
-
-
-def _size(body: list[ast.stmt]) -> int:
-    return sum(1 for node in ast.walk(ast.Module(body, [])) if isinstance(node, ast.stmt))
 
 
 def _split_tuples(body: list[ast.stmt]) -> list[ast.stmt]:
@@ -779,21 +796,44 @@ _PURE = (ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare
          ast.operator, ast.unaryop, ast.boolop, ast.cmpop, ast.Subscript)
 
 
-def _drop_dead(body: list[ast.stmt], read: set[str]) -> list[ast.stmt]:
-    """``body`` without the assignments of names no one reads whose values compute nothing but arithmetic."""
+def _drop_dead(body: list[ast.stmt], read: set[str], dropped: list[ast.stmt]) -> list[ast.stmt]:
+    """``body`` without the assignments of names no one reads whose values compute nothing but arithmetic
+    (put in ``dropped``)."""
     out = []
     for stmt in body:
         if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
                 and stmt.targets[0].id not in read and all(isinstance(n, _PURE) for n in ast.walk(stmt.value))):
+            dropped.append(stmt)
             continue
         if isinstance(stmt, (ast.If, ast.For)):
-            stmt.body, stmt.orelse = _drop_dead(stmt.body, read) or [ast.Pass()], _drop_dead(stmt.orelse, read)
+            stmt.body = _drop_dead(stmt.body, read, dropped) or [ast.Pass()]
+            stmt.orelse = _drop_dead(stmt.orelse, read, dropped)
         out.append(stmt)
     return out
 
 
 def names_in(node: ast.AST) -> Iterator[str]:
-    """Every name read in ``node``."""
+    """Every name read in ``node`` (in ``ast.walk``'s order)."""
     for sub in ast.walk(node):
         if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
             yield sub.id
+
+
+def read_names(body: list[ast.stmt]) -> set[str]:
+    """The names read in ``body`` (``names_in`` as a set, by a walk without ``ast.walk``'s generators: the
+    lowering asks it of every function several times)."""
+    out: set[str] = set()
+    stack: list = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Load):
+                out.add(node.id)
+            continue
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if isinstance(value, list):
+                stack.extend(item for item in value if isinstance(item, ast.AST))
+            elif isinstance(value, ast.AST):
+                stack.append(value)
+    return out

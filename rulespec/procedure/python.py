@@ -17,6 +17,7 @@ import re
 import types
 from collections.abc import Callable, Mapping, Sequence
 
+from ..core import derived
 from ..core.schema import BID_KINDS, CONTEXTS, SLOTS
 from ..errors import ProcedureError
 from ..lang.compiler import NONE, make_env
@@ -143,9 +144,12 @@ def _tables(rs: Ruleset) -> dict:
 
 @functools.lru_cache(maxsize=None)
 def steps_code(entries: tuple[str, ...], explain: bool) -> tuple[types.CodeType, frozenset[tuple[str, str]]]:
-    """The steps module (``steps_source``) compiled once, and the ``reads`` it leaves as names."""
-    text, reads = steps_source(entries, explain)
-    return compile(text, "<steps>", "exec"), reads
+    """The steps module (``steps_source``) compiled once (per process, and on disk for the package's code:
+    ``core.derived``), and the ``reads`` it leaves as names."""
+    def make() -> tuple[types.CodeType, frozenset[tuple[str, str]]]:
+        text, reads = steps_source(entries, explain)
+        return compile(text, "<steps>", "exec"), reads
+    return derived.kept("steps", f"{entries}|{explain}", make)
 
 
 def steps_source(entries: tuple[str, ...], explain: bool) -> tuple[str, frozenset[tuple[str, str]]]:

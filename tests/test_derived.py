@@ -1,0 +1,82 @@
+"""rulespec.core.derived: what the package derives from its own code, kept on disk between processes."""
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+
+import pytest
+
+from rulespec.core import derived
+from rulespec.procedure.form import _Expander, form
+
+
+@pytest.fixture()
+def folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("RULESPEC_CACHE", str(tmp_path))
+    return tmp_path / "derived"
+
+
+def test_worked_out_once_then_read_from_disk(folder):
+    made = []
+
+    def make():
+        made.append(1)
+        return ("value", frozenset({("a", "b")}))
+    assert derived.kept("t", "k", make) == ("value", frozenset({("a", "b")}))
+    assert derived.kept("t", "k", make) == ("value", frozenset({("a", "b")}))
+    assert made == [1] and len(list(folder.iterdir())) == 1
+    assert derived.kept("t", "other key", make) and made == [1, 1]
+
+
+def test_an_unreadable_entry_is_worked_out_again_and_replaced(folder):
+    derived.kept("t", "k", lambda: [1, 2, 3], fmt="pickle")
+    (entry,) = folder.iterdir()
+    entry.write_bytes(b"\x80\x05not a pickle")
+    assert derived.kept("t", "k", lambda: [4], fmt="pickle") == [4]
+    assert derived.kept("t", "k", lambda: [5], fmt="pickle") == [4]
+
+
+def test_no_writable_folder_still_answers(tmp_path, monkeypatch):
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("RULESPEC_CACHE", str(blocked))
+    monkeypatch.setattr(derived, "cache_root", lambda: blocked / "jit")
+    assert derived.kept("t", "k", lambda: 7) == 7
+
+
+def test_a_changed_source_file_is_another_entry(folder, monkeypatch):
+    derived.kept("t", "k", lambda: 1)
+    monkeypatch.setattr(derived, "source_digest", lambda: "another package")
+    assert derived.kept("t", "k", lambda: 2) == 2
+
+
+def _text(expander: _Expander, name: str) -> str:
+    return ast.unparse(expander.function(name))
+
+
+def test_a_function_expands_the_same_whichever_was_expanded_before(monkeypatch):
+    """The names an expansion gives the variables of the functions written in are numbered per function: the
+    text (and so the compiled engines' cache keys) never depends on what the process expanded first."""
+    monkeypatch.setattr(derived, "kept", lambda kind, key, make, fmt="marshal": make())     # (no disk entries)
+    functions = [name for name, fn in form().functions.items() if not fn.inline]
+    first, last = functions[0], functions[-1]
+    one = _Expander(frozenset({"*"}), frozenset())
+    one.function(first)
+    other = _Expander(frozenset({"*"}), frozenset())
+    assert _text(one, last) == _text(other, last)
+
+
+def test_a_new_process_reads_the_steps_from_disk(folder):
+    """Two processes build the standard ruleset's scalar steps; the second finds them on disk and gives the same
+    score (what every command and service worker does at start)."""
+    script = ("from rulespec.model.ruleset import load_ruleset\n"
+              "from rulespec.game.scoring import score_hand\nfrom rulespec.game.bids import parse_bid\n"
+              "rs = load_ruleset('standard')\n"
+              "print(score_hand(rs, [parse_bid(b) for b in (3, 'nil', 4, 2)], [4, 1, 5, 3])[0].points)\n")
+    env = {**os.environ, "RULESPEC_CACHE": str(folder.parent)}
+    runs = [subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120,
+                           check=True).stdout for _ in range(2)]
+    assert runs[0] == runs[1] and runs[0].strip()
+    assert any(path.name.startswith("steps-") for path in folder.iterdir())
