@@ -44,7 +44,7 @@ GROUPS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {   # modules, test
                  "tests/test_corpus.py")),
     "compiler": (("rulespec/lang/compiler.py",),
                  ("tests/test_compiler.py", "tests/test_language.py", "tests/test_check.py")),
-    "answers": (("rulespec/app/answers.py",),
+    "answers": (("rulespec/app/answers.py", "rulespec/app/disputes.py", "rulespec/app/fields.py"),
                 ("tests/test_answers.py", "tests/test_api.py", "tests/test_corpus.py")),
 }
 EQUIVALENT = Path(__file__).with_name("equivalent_mutants.txt")

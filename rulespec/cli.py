@@ -344,7 +344,7 @@ def _explain_request(json_file, bids: str | None, tricks: str | None, before: st
 
 def _explain_lines(variant: str, compare: tuple[str, ...], request: dict) -> list[str]:
     """The hand scored under ``variant``, or side by side with the ``--compare`` variants."""
-    from .app.answers import answer
+    from .app.disputes import answer
     from .app.explain import render_compare, render_score
     others = [ref for item in compare for ref in item.replace(",", " ").split()]
     request.pop("variants", None)
@@ -365,7 +365,7 @@ def _fail_on_input(exc: InputError) -> None:
 
 def _dispute(kind: str, file: str) -> None:
     """Answer the JSON request in FILE (``-``: stdin) exactly as the HTTP API does; exit 2 on bad input."""
-    from .app.answers import answer, compare
+    from .app.disputes import answer, compare
     try:
         text = sys.stdin.read() if file == "-" else open(file, encoding="utf-8").read()
     except (OSError, UnicodeDecodeError) as exc:

@@ -8,7 +8,9 @@ from contextlib import contextmanager
 from flask import Blueprint, current_app, jsonify
 from werkzeug.routing import BaseConverter
 
-from rulespec.app.answers import KINDS, answer, compare
+from rulespec.app.answers import KINDS
+
+from rulespec.app.disputes import answer, compare
 from rulespec.lang.limits import budget
 from rulespec.app.claims import API_SECONDS, KINDS as SEARCH_KINDS, allowance
 

@@ -16,7 +16,9 @@ import time
 from collections.abc import Mapping
 from dataclasses import replace
 
-from rulespec.app.answers import MAX_VARIANTS, InputError
+from rulespec.errors import InputError
+
+from rulespec.app.disputes import MAX_VARIANTS
 from rulespec.tools.diff import DiffConfig, DiffError
 from rulespec.tools.diff.report import build
 from rulespec.tools.diff.runner import Context, merge, new_acc, run_deals

@@ -5,7 +5,9 @@ dispute kinds), so the document and the behaviour cannot drift apart.
 """
 from __future__ import annotations
 
-from rulespec.app.answers import MAX_INLINE_RULES, MAX_VARIANTS
+from rulespec.app.answers import MAX_INLINE_RULES
+
+from rulespec.app.disputes import MAX_VARIANTS
 from rulespec.app.inline import MAX_LIST_ITEMS
 from rulespec.core.schema import SLOTS
 from rulespec.game.bids import MAX_BID

@@ -76,7 +76,8 @@ def problem_response(slug: str, detail: str, status: int | None = None, field: s
 
 
 def from_input_error(exc: InputError) -> Response:
-    """An ``InputError`` from rulespec.app.answers: field path, rule and citation, rules-file problems."""
+    """An ``InputError`` from the answers (rulespec.app.disputes, .answers, .fields): field path, rule and
+    citation, rules-file problems."""
     problems = exc.details.get("problems") if exc.details else None
     slug = "variant-problems" if problems else "rule-refusal" if exc.rule else "invalid-input"
     search = exc.details if isinstance(exc, SearchBudgetError) else None

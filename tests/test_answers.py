@@ -1,7 +1,9 @@
 """The shared answers layer: compare names the rules that make rulings differ."""
 import pytest
 
-from rulespec.app.answers import InputError, answer, compare
+from rulespec.errors import InputError
+
+from rulespec.app.disputes import answer, compare
 
 
 def test_compare_names_only_the_rules_whose_swap_changes_the_ruling():

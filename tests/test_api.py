@@ -5,7 +5,7 @@ import copy
 
 import pytest
 
-from rulespec.app.answers import answer
+from rulespec.app.disputes import answer
 from service.app import create_app
 from api_requests import (BID, BLIND_NIL_BEHIND, GAME, LEGAL, NO_OVERTRICK_POINTS, SCORE, SEATS, TRANSFER_RENEGE,
                           TRICK, played_hand)

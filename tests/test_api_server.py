@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from rulespec.app.answers import answer, compare
+from rulespec.app.disputes import answer, compare
 from serve_helpers import served
 from api_requests import BID, GAME, LEGAL, NO_OVERTRICK_POINTS, SCORE, TRICK, played_hand
 

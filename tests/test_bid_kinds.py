@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from rulespec.app.answers import answer
+from rulespec.app.disputes import answer
 from rulespec.errors import InputError
 from rulespec.model.variants import bundled_ids
 from service.app import create_app

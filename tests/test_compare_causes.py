@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from click.testing import CliRunner
 
-from rulespec.app.answers import compare
+from rulespec.app.disputes import compare
 from rulespec.cli import main
 
 FAILED_NIL = {"bids": {"N": "nil", "E": 3, "S": 4, "W": 3}, "tricks": {"N": 1, "E": 4, "S": 4, "W": 4}}

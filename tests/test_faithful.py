@@ -49,7 +49,7 @@ def test_explain_prints_the_irregular_card_and_the_readings():
     import yaml
     from pathlib import Path
 
-    from rulespec.app.answers import answer
+    from rulespec.app.disputes import answer
     from rulespec.app.explain import render_score
     path = Path(__file__).parents[1] / "corpus" / "cases" / "faithful.yaml"
     cases = yaml.safe_load(path.read_text())["cases"]

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from rulespec.lang import limits as L
-from rulespec.app.answers import answer, compare
+from rulespec.app.disputes import answer, compare
 from rulespec.errors import InputError
 from rulespec.game import parse_bid
 from rulespec.errors import GameError, RulesFileError, UnknownVariantError

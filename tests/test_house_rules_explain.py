@@ -7,7 +7,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from rulespec.app.answers import answer
+from rulespec.app.disputes import answer
 from rulespec.cli import main
 from rulespec.errors import SituationError
 from rulespec.app.situation import parse_before, parse_bids, parse_tricks

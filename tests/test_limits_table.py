@@ -11,6 +11,7 @@ import pytest
 from gunicorn.config import Config
 
 from rulespec.app import answers as A
+from rulespec.app import disputes as D
 from rulespec.app import claims, repeats, review
 from rulespec.core.schema import SLOTS
 from rulespec.errors import BudgetExceeded, CompileError, GameError, RulesFileError
@@ -86,7 +87,7 @@ def check_fields(value, client):
 
 
 def check_variants(value, client):
-    assert value == str(A.MAX_VARIANTS) == "8"
+    assert value == str(D.MAX_VARIANTS) == "8"
     problem(client.post("/v1/compare", json={"variants": ["standard"] * 9, "input": HAND}), 422, "invalid-input",
             "variants")
 
@@ -154,8 +155,8 @@ def check_game_hands(value, client):
 
 
 def check_scored_hands(value, client):
-    assert value.startswith(f"{A.MAX_SCORED_HANDS:,}:") and f"at most {A.MAX_ABLATIONS} per variant" in value
-    assert f"at most {A.MAX_PAIRS} pairs" in value
+    assert value.startswith(f"{D.MAX_SCORED_HANDS:,}:") and f"at most {D.MAX_ABLATIONS} per variant" in value
+    assert f"at most {D.MAX_PAIRS} pairs" in value
     def rules(k: int) -> dict:        # 19 rules that differ from the first variant's (k = 1, 2)
         numbers = {"nil.made": 100 + k, "nil.failed": -100 - k, "blind_nil.made": 200 + k, "blind_nil.failed": -200 - k,
                    "scoring.overtrick_points": k, "bags.penalty": -100 - k, "bonus.last_trick": k, "bags.limit": 10 + k,
@@ -167,10 +168,10 @@ def check_scored_hands(value, client):
         return {**numbers, **(others if k else {})}
     variants = [{"extends": "standard", "rules": rules(k)} for k in range(3)]    # 500 x (3 + 2 x (2 x 19 + 32))
     with pytest.raises(BudgetExceeded) as info:
-        A.compare({"kind": "game", "variants": variants, "input": {"hands": [HAND] * 500}})
+        D.compare({"kind": "game", "variants": variants, "input": {"hands": [HAND] * 500}})
     worst = int(str(info.value).split("could score ", 1)[1].split(" hands")[0].replace(",", ""))
-    assert A.MAX_SCORED_HANDS < worst <= 500 * (3 + 2 * (2 * 20 + A.MAX_PAIRS))
-    A.compare({"kind": "game", "variants": variants[:2], "input": {"hands": [HAND] * 5}})     # 5 x (2 + 72): fine
+    assert D.MAX_SCORED_HANDS < worst <= 500 * (3 + 2 * (2 * 20 + D.MAX_PAIRS))
+    D.compare({"kind": "game", "variants": variants[:2], "input": {"hands": [HAND] * 5}})     # 5 x (2 + 72): fine
 
 
 def check_search(value, client):

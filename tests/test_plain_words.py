@@ -3,7 +3,7 @@ it ("only when EW are behind by 200 or more"), a game ended early said with the 
 what an overtrick is."""
 from __future__ import annotations
 
-from rulespec.app.answers import answer
+from rulespec.app.disputes import answer
 from rulespec.app.conditions import when
 from rulespec.model.ruleset import load_ruleset
 

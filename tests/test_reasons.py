@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rulespec.app import reasons as R
-from rulespec.app.answers import answer, compare
+from rulespec.app.disputes import answer, compare
 from rulespec.errors import InputError
 from rulespec.core.schema import SLOTS
 

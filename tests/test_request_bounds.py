@@ -14,7 +14,8 @@ import pytest
 from rulespec.model import ablation
 
 from rulespec.app import answers as A
-from rulespec.app.answers import answer, compare
+from rulespec.app import disputes as D
+from rulespec.app.disputes import answer, compare
 from rulespec.app.claims import allowance
 from rulespec.app.repeats import LONG_TEXT_CHARS
 from rulespec.errors import BudgetExceeded, CompileError, InputError, SearchBudgetError
@@ -178,7 +179,7 @@ def test_a_comparison_that_could_score_too_many_hands_is_refused_before_it_start
     assert not scored                          # refused before any hand is scored
     body = problem(client.post("/v1/game", json={"variants": variants, "hands": [HAND] * 500}), 422, "work-limit",
                    "hands")
-    assert f"at most {A.MAX_SCORED_HANDS:,}" in body["detail"]
+    assert f"at most {D.MAX_SCORED_HANDS:,}" in body["detail"]
     assert compare({"kind": "game", "variants": variants[:2], "input": {"hands": [HAND] * 20}})["differences"]
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from rulespec.app.conditions import game_end
 from rulespec.app import answers as A
+from rulespec.app import fields as F
 from rulespec.app import reasons as R
 from rulespec.core import cards as C
 from rulespec import game as E
@@ -68,13 +69,13 @@ def plain_before(req: Mapping) -> tuple[tuple[int, int], tuple[int, int]]:
     for key, item in before.items():
         if key not in C.TEAMS:
             raise A.InputError(f"unknown team '{key}' (teams are NS and EW)", f"before.{key}")
-        item = A._obj(item, f"before.{key}")
+        item = F.obj(item, f"before.{key}")
         for sub in item:
             if sub not in ("score", "bags"):
                 raise A.InputError(f"unknown key '{sub}' (use score and bags)", f"before.{key}.{sub}")
         t = C.TEAMS.index(key)
-        scores[t] = A._int(item.get("score", 0), f"before.{key}.score", -100_000, 100_000)
-        bags[t] = A._int(item.get("bags", 0), f"before.{key}.bags", 0, 1000)
+        scores[t] = F.whole(item.get("score", 0), f"before.{key}.score", -100_000, 100_000)
+        bags[t] = F.whole(item.get("bags", 0), f"before.{key}.bags", 0, 1000)
     return (scores[0], scores[1]), (bags[0], bags[1])
 
 
@@ -103,7 +104,7 @@ def plain_validate_bids(rs, bids: list[E.Bid], scores, bags, dealer: int | None)
 
 def plain_answer_score(rs, req: Mapping) -> dict:
     """answer_score as first written (the deal-and-play replay is shared: see the _per_seat test)."""
-    bids = plain_per_seat(A._get(req, "bids", ""), "bids", plain_bid)
+    bids = plain_per_seat(F.get(req, "bids", ""), "bids", plain_bid)
     scores, bags = plain_before(req)
     dealer = plain_seat(req["dealer"], "dealer") if req.get("dealer") is not None else None
     plain_validate_bids(rs, bids, scores, bags, dealer)
@@ -120,22 +121,22 @@ def plain_answer_score(rs, req: Mapping) -> dict:
         if unplayed:
             tricks = A._fill_dead_hand(tricks, unplayed, reneges, bids)
     else:
-        tricks = plain_per_seat(A._get(req, "tricks", ""), "tricks", lambda v, f: A._int(v, f, 0, size))
+        tricks = plain_per_seat(F.get(req, "tricks", ""), "tricks", lambda v, f: F.whole(v, f, 0, size))
         if sum(tricks) != size:
             raise A.InputError(f"tricks add up to {sum(tricks)}; a hand has {size}", "tricks")
         last = A._last_trick(rs, req)
     for i, event in enumerate(req.get("events") or []):
-        event = A._obj(event, f"events[{i}]")
+        event = F.obj(event, f"events[{i}]")
         if event.get("type") != "renege":
             raise A.InputError("the only event is {\"type\": \"renege\", \"seat\": …}", f"events[{i}].type")
-        reneges.append(plain_seat(A._get(event, "seat", f"events[{i}]"), f"events[{i}].seat"))
+        reneges.append(plain_seat(F.get(event, "seat", f"events[{i}]"), f"events[{i}].seat"))
     try:
         results = E.score_hand(rs, bids, tricks, scores, bags, reneges, last)
     except GameError as exc:
         raise A.InputError(exc.message, exc.field, exc.rule, exc.cite) from None
     new_scores = (results[0].score, results[1].score)
     new_bags = (results[0].bags, results[1].bags)
-    hands = A._int(req.get("hands_played", 0), "hands_played", 0, 10_000) + 1
+    hands = F.whole(req.get("hands_played", 0), "hands_played", 0, 10_000) + 1
     game = E.game_status(rs, new_scores, new_bags, hands, explain=True)
     if game["over"] and game.get("rule", {}).get("rule") == "game.mercy":     # the early end said in words
         game["reason"] = game_end(rs, game, new_scores) or game["reason"]
@@ -269,7 +270,7 @@ BID_VALUES = [0, 1, 3, 13, 14, 63, 64, 1000, -1, True, False, None, 3.0, "3", " 
 
 @pytest.mark.parametrize("value", BID_VALUES, ids=repr)
 def test_bids_match_parse_bid(value):
-    assert outcome(A._bid, value, "bids.N") == outcome(plain_bid, value, "bids.N")
+    assert outcome(F.bid_of, value, "bids.N") == outcome(plain_bid, value, "bids.N")
 
 
 def _per_seat_cases(rng: random.Random) -> list:
@@ -284,11 +285,11 @@ def _per_seat_cases(rng: random.Random) -> list:
 
 def test_per_seat_matches_the_plain_loop():
     rs = load_ruleset("standard")
-    parsers = [lambda v, f: A._int(v, f, 0, 13), plain_bid,
-               lambda v, f: C.mask_of(A._cards(v, f, rs)), lambda v, f: A._cards([v], f, rs)[0]]
+    parsers = [lambda v, f: F.whole(v, f, 0, 13), plain_bid,
+               lambda v, f: C.mask_of(F.cards_of(v, f, rs)), lambda v, f: F.cards_of([v], f, rs)[0]]
     for case in _per_seat_cases(random.Random(3)):
         for parse in parsers:
-            assert outcome(A._per_seat, case, "deal", parse) == outcome(plain_per_seat, case, "deal", parse), case
+            assert outcome(F.per_seat, case, "deal", parse) == outcome(plain_per_seat, case, "deal", parse), case
 
 
 JSON_TEXTS = ["{}", "[]", "null", "3", '"x"', "{not json", "", " ", '{"x": NaN}', '{"x": Infinity}',

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulespec.app.answers import answer
+from rulespec.app.disputes import answer
 from rulespec.errors import InputError, RulesFileError
 from rulespec.model import variants
 from rulespec.model.ruleset import compile_spec

@@ -10,7 +10,9 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rulespec.app.answers import answer, inline_variant
+from rulespec.app.answers import inline_variant
+
+from rulespec.app.disputes import answer
 from rulespec.app.claims import allowance
 from rulespec.cli import main
 from rulespec.core import cards as C

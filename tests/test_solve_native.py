@@ -8,7 +8,9 @@ import random
 
 import pytest
 
-from rulespec.app.answers import answer, inline_variant
+from rulespec.app.answers import inline_variant
+
+from rulespec.app.disputes import answer
 from rulespec.core import cards as C
 from rulespec.errors import NativeRuleError, SearchBudgetError
 from rulespec.model.ruleset import load_ruleset, ruleset_from_text

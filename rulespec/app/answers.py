@@ -1,10 +1,6 @@
-"""Disputes as JSON: validate a request, ask the engine, answer with the trail.
-
-One code path for the HTTP API, the command-line twins and scenario tests.
-Every request names a variant by id, by path (CLI only), or inline as a house
-rule (``{"extends": "classic", "rules": {...}}``); ``"variants": [...]`` asks
-for rulings side by side.  Bad input raises ``InputError`` whose ``field`` is
-the path of the offending value (``bids.N``, ``play[12]``).
+"""One ruling per kind of dispute (``answer_trick``, ``answer_legal``, ``answer_bid``, ``answer_score``,
+``answer_game``; the double-dummy kinds in ``claims``), each from a request's checked fields (``fields``)
+under one variant, with its trail; ``KINDS`` names them.  ``disputes.answer`` is the entry point.
 """
 from __future__ import annotations
 
@@ -13,23 +9,17 @@ from collections.abc import Callable, Mapping
 
 from ..core import cards as C
 from .. import game as E
+from . import fields as F
 from . import reasons as R
 from .conditions import game_end, when
 from .inline import compile_inline
-from .repeats import has_long_rules, has_long_texts, once
-from ..model.ablation import Cause, differing_rules, rules_behind
-from ..errors import (BudgetExceeded, CardError, GameError, InputError, RulesFileError, RulespecError,
-                      SearchBudgetError, UnknownVariantError, did_you_mean)
+from ..errors import (GameError, InputError, RulesFileError, UnknownVariantError)
 from ..lang.limits import MAX_CONTEXT_INT
 from ..model.ruleset import Ruleset, load_ruleset
 from ..model.readings import readings_for
 from . import claims
 
 MAX_INLINE_RULES = 64
-MAX_VARIANTS = 8
-MAX_ABLATIONS = 32     # differing rules swapped (each into both variants) per pair of variants in compare
-MAX_PAIRS = 32         # pairs of them swapped together, for a difference no single rule moves
-MAX_SCORED_HANDS = 20_000   # hands one comparison may score, its rule swaps included (its worst case)
 CardHook = Callable[[E.HandState, int, str], None]    # (the hand before the card, the card, its field)
 
 
@@ -58,117 +48,6 @@ def inline_variant(value: Mapping, field: str) -> Ruleset:
     return compile_inline(value, field, MAX_INLINE_RULES)
 
 
-# --------------------------------------------------------------------------- fields
-def _obj(req, field: str) -> Mapping:
-    if not isinstance(req, Mapping):
-        raise InputError("expected a JSON object", field or "body")
-    return req
-
-
-def _get(req: Mapping, key: str, field: str, required: bool = True, default=None):
-    if key not in req or req[key] is None:
-        if required:
-            raise InputError("this field is required", _join(field, key))
-        return default
-    return req[key]
-
-
-def _present(req: Mapping) -> dict:
-    """The request's fields that are given: a null field is one left out (but a null variant is refused)."""
-    return {key: value for key, value in req.items() if value is not None or key in ("variant", "variants")}
-
-
-def _join(field: str, key: str) -> str:
-    return f"{field}.{key}" if field else key
-
-
-def _int(value, field: str, low: int | None = None, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(f"expected a whole number, got {value!r}", field)
-    if low is not None and value < low or high is not None and value > high:
-        raise InputError(f"must be between {low} and {high}, got {value}", field)
-    return value
-
-
-def _seat(value, field: str) -> int:
-    try:
-        return C.parse_seat(value)
-    except CardError as exc:
-        raise InputError(str(exc), field) from None
-
-
-def _card(value, field: str, rs: Ruleset | None = None) -> int:
-    try:
-        card = C.parse_card(value)
-    except CardError as exc:
-        raise InputError(str(exc), field) from None
-    if rs is not None and not (rs.deck >> card) & 1:
-        raise InputError(f"{C.card_name(card)} is not in the pack of variant '{rs.id}'", field)
-    return card
-
-
-def _cards(value, field: str, rs: Ruleset | None = None, seen: dict | None = None) -> list[int]:
-    if not isinstance(value, list):
-        raise InputError("expected a list of cards such as [\"AS\", \"10H\"]", field)
-    seen = {} if seen is None else seen
-    out = []
-    for i, item in enumerate(value):
-        card = _card(item, f"{field}[{i}]", rs)
-        if card in seen:
-            raise InputError(f"{C.card_name(card)} appears twice (also at {seen[card]})", f"{field}[{i}]")
-        seen[card] = f"{field}[{i}]"
-        out.append(card)
-    return out
-
-
-def _per_seat(value, field: str, parse: Callable[[object, str], object]) -> list:
-    if not isinstance(value, Mapping):
-        raise InputError("expected an object with one entry per seat: N, E, S, W", field)
-    out = [None] * 4
-    for key, item in value.items():
-        path = f"{field}.{key}"
-        seat = _seat(key, path)
-        out[seat] = parse(item, path)
-    missing = [C.SEATS[s] for s in range(4) if out[s] is None]
-    if missing:
-        raise InputError(f"missing seat(s): {', '.join(missing)}", field)
-    return out
-
-
-def _before(req: Mapping) -> tuple[tuple[int, int], tuple[int, int]]:
-    before = req.get("before", {})      # (null fields were dropped: see _present)
-    if not isinstance(before, Mapping):
-        raise InputError("expected {\"NS\": {\"score\": …, \"bags\": …}, \"EW\": {…}}", "before")
-    scores, bags = [0, 0], [0, 0]
-    for key, item in before.items():
-        if key not in C.TEAMS:
-            raise InputError(f"unknown team '{key}' (teams are NS and EW)", f"before.{key}")
-        item = _obj(item, f"before.{key}")
-        for sub in item:
-            if sub not in ("score", "bags"):
-                raise InputError(f"unknown key '{sub}' (use score and bags)", f"before.{key}.{sub}")
-        t = C.TEAMS.index(key)
-        scores[t] = _int(item.get("score", 0), f"before.{key}.score", -100_000, 100_000)
-        bags[t] = _int(item.get("bags", 0), f"before.{key}.bags", 0, 1000)
-    return (scores[0], scores[1]), (bags[0], bags[1])
-
-
-# the usual bids parsed once (bids are immutable); anything else goes through parse_bid
-_COMMON_BIDS: dict[int | str, E.Bid] = {value: E.parse_bid(value)
-                                        for value in (*range(14), *map(str, range(14)), "nil", "blind nil")}
-
-
-def _bid(value, field: str) -> E.Bid:
-    if type(value) is int or type(value) is str:     # exact types: True == 1 but is not a bid
-        bid = _COMMON_BIDS.get(value)
-        if bid is not None:
-            return bid
-    try:
-        return E.parse_bid(value, field)
-    except GameError as exc:
-        raise InputError(exc.message, field) from None
-
-
 # --------------------------------------------------------------------------- answers
 def _suit(rs: Ruleset, card: int | None) -> str:
     """The suit letter a card counts in under ``rs`` (the trump suit for ``None``; ``J`` for no suit)."""
@@ -178,11 +57,11 @@ def _suit(rs: Ruleset, card: int | None) -> str:
 
 def answer_trick(rs: Ruleset, req: Mapping) -> dict:
     """Who wins a complete trick."""
-    leader = _seat(_get(req, "leader", ""), "leader")
-    trick = _cards(_get(req, "cards", ""), "cards", rs)
+    leader = F.seat_of(F.get(req, "leader", ""), "leader")
+    trick = F.cards_of(F.get(req, "cards", ""), "cards", rs)
     if len(trick) != 4:
         raise InputError(f"a complete trick has 4 cards, got {len(trick)}", "cards")
-    number = _int(req.get("number", 1), "number", 1, rs.params["deal.hand_size"])
+    number = F.whole(req.get("number", 1), "number", 1, rs.params["deal.hand_size"])
     index, steps = E.trick_winner(rs, trick, number, explain=True)
     rivals = [c for c in trick if rs.suit_of[c] == rs.suit_of[trick[index]]]
     if len(rivals) > 1:     # the winner beat a card of its own suit: the order of the cards decided it
@@ -202,14 +81,14 @@ def answer_trick(rs: Ruleset, req: Mapping) -> dict:
 def answer_legal(rs: Ruleset, req: Mapping) -> dict:
     """Which cards a seat may play now, and why the others are not allowed."""
     seen: dict = {}
-    hand_cards = _cards(_get(req, "hand", ""), "hand", rs, seen)
+    hand_cards = F.cards_of(F.get(req, "hand", ""), "hand", rs, seen)
     if not hand_cards:
         raise InputError("the hand is empty", "hand")
-    trick = _cards(req.get("trick", []), "trick", rs, seen)
+    trick = F.cards_of(req.get("trick", []), "trick", rs, seen)
     if len(trick) > 3:
         raise InputError("the trick so far has at most 3 cards (the 4th is the one being chosen)", "trick")
     size = rs.params["deal.hand_size"]
-    number = _int(req.get("number", 1), "number", 1, size)
+    number = F.whole(req.get("number", 1), "number", 1, size)
     broken = req.get("broken", False)
     if not isinstance(broken, bool):
         raise InputError("expected true or false", "broken")
@@ -254,20 +133,20 @@ def _allowing_steps(rs: Ruleset, result: E.Legal, hand: int, leading: bool, numb
 
 def answer_bid(rs: Ruleset, req: Mapping) -> dict:
     """Whether a seat may make a bid, given the bids so far and the scores."""
-    seat = _seat(_get(req, "seat", ""), "seat")
-    bid = _bid(_get(req, "bid", ""), "bid")
-    dealer = _seat(req.get("dealer", C.SEATS[C.right_of(seat)]), "dealer")
+    seat = F.seat_of(F.get(req, "seat", ""), "seat")
+    bid = F.bid_of(F.get(req, "bid", ""), "bid")
+    dealer = F.seat_of(req.get("dealer", C.SEATS[C.right_of(seat)]), "dealer")
     so_far = req.get("bids", {})
     if not isinstance(so_far, Mapping):
         raise InputError("expected an object of the bids already made, by seat", "bids")
     bids: list[E.Bid | None] = [None] * 4
     for key, value in so_far.items():
-        s = _seat(key, f"bids.{key}")
+        s = F.seat_of(key, f"bids.{key}")
         if s == seat:
             raise InputError("the seat being asked about has not bid yet", f"bids.{key}")
-        bids[s] = _bid(value, f"bids.{key}")
-    hand = C.mask_of(_cards(req["hand"], "hand", rs)) if req.get("hand") is not None else None
-    scores, bags = _before(req)
+        bids[s] = F.bid_of(value, f"bids.{key}")
+    hand = C.mask_of(F.cards_of(req["hand"], "hand", rs)) if req.get("hand") is not None else None
+    scores, bags = F.scores_before(req)
     checked: list[dict] = []
     refusals = E.bid_refusals(rs, seat, bid, hand=hand, dealer=dealer, bids=bids, scores=scores, bags=bags,
                               checked=checked)
@@ -350,9 +229,9 @@ def _replay(rs: Ruleset, req: Mapping, irregular: list[dict], on_card: CardHook 
     """Derive tricks per seat, reneges, the last trick and the number of unplayed
     tricks (a forfeit renege ends the hand) from a full deal and card play; each
     irregular card that is not refused goes to ``irregular``; ``on_card`` sees the state before each card."""
-    dealer = _seat(_get(req, "dealer", ""), "dealer")
+    dealer = F.seat_of(F.get(req, "dealer", ""), "dealer")
     seen: dict = {}
-    hands = _per_seat(req["deal"], "deal", lambda v, f: C.mask_of(_cards(v, f, rs, seen)))
+    hands = F.per_seat(req["deal"], "deal", lambda v, f: C.mask_of(F.cards_of(v, f, rs, seen)))
     size = rs.params["deal.hand_size"]
     for s in range(4):
         if hands[s].bit_count() != size:
@@ -362,7 +241,7 @@ def _replay(rs: Ruleset, req: Mapping, irregular: list[dict], on_card: CardHook 
     reneges: list[int] = []
     forfeit = rs.params["renege.mode"] == "forfeit"
     for value, field in _flat_play(req.get("play")):
-        card = _card(value, field, rs)
+        card = F.card_of(value, field, rs)
         if on_card is not None:
             on_card(state, card, field)
         _replay_card(state, card, field, reneges, irregular)
@@ -427,9 +306,9 @@ def _card_refusal(rs: Ruleset, state: E.HandState, seat: int, card: int, rule: d
 def answer_score(rs: Ruleset, req: Mapping, on_card: CardHook | None = None) -> dict:
     """Score one hand: points line by line with citations, new totals, and the game's state (``on_card``: a
     replayed play's hook, called with the hand's state before each card, as ``app.audit`` follows it)."""
-    bids = _per_seat(_get(req, "bids", ""), "bids", _bid)
-    scores, bags = _before(req)
-    dealer = _seat(req["dealer"], "dealer") if req.get("dealer") is not None else None
+    bids = F.per_seat(F.get(req, "bids", ""), "bids", F.bid_of)
+    scores, bags = F.scores_before(req)
+    dealer = F.seat_of(req["dealer"], "dealer") if req.get("dealer") is not None else None
     _validate_bids(rs, bids, scores, bags, dealer)
     irregular: list[dict] = []
     tricks, reneges, last = _hand_tricks(rs, req, bids, irregular, on_card)
@@ -441,7 +320,7 @@ def answer_score(rs: Ruleset, req: Mapping, on_card: CardHook | None = None) -> 
     _within_bounds(rs, results)
     new_scores = (results[0].score, results[1].score)
     new_bags = (results[0].bags, results[1].bags)
-    hands = _int(req.get("hands_played", 0), "hands_played", 0, 10_000) + 1
+    hands = F.whole(req.get("hands_played", 0), "hands_played", 0, 10_000) + 1
     game = E.game_status(rs, new_scores, new_bags, hands, explain=True)
     if game["over"] and game.get("rule", {}).get("rule") == "game.mercy":
         game["reason"] = game_end(rs, game, new_scores) or game["reason"]
@@ -483,7 +362,7 @@ def _hand_tricks(rs: Ruleset, req: Mapping, bids: list[E.Bid], irregular: list[d
             raise InputError("the deal and the play go together", "deal" if req.get("deal") is None else "play")
         tricks, reneges, last, unplayed = _replay(rs, req, irregular, on_card)
         return (_fill_dead_hand(tricks, unplayed, reneges, bids) if unplayed else tricks), reneges, last
-    tricks = _per_seat(_get(req, "tricks", ""), "tricks", lambda v, f: _int(v, f, 0, size))
+    tricks = F.per_seat(F.get(req, "tricks", ""), "tricks", lambda v, f: F.whole(v, f, 0, size))
     if sum(tricks) != size:
         raise InputError(f"tricks add up to {sum(tricks)}; a hand has {size}", "tricks")
     return tricks, [], _last_trick(rs, req)
@@ -496,10 +375,10 @@ def _renege_events(req: Mapping) -> list[int]:
         raise InputError("expected a list of events such as [{\"type\": \"renege\", \"seat\": \"E\"}]", "events")
     seats = []
     for i, event in enumerate(events):
-        event = _obj(event, f"events[{i}]")
+        event = F.obj(event, f"events[{i}]")
         if event.get("type") != "renege":
             raise InputError("the only event is {\"type\": \"renege\", \"seat\": …}", f"events[{i}].type")
-        seats.append(_seat(_get(event, "seat", f"events[{i}]"), f"events[{i}].seat"))
+        seats.append(F.seat_of(F.get(event, "seat", f"events[{i}]"), f"events[{i}].seat"))
     return seats
 
 
@@ -551,29 +430,29 @@ def _last_trick(rs: Ruleset, req: Mapping) -> tuple[int, list[int]] | None:
     lt = req.get("last_trick")
     if lt is None:
         return None
-    lt = _obj(lt, "last_trick")
-    winner = _seat(_get(lt, "winner", "last_trick"), "last_trick.winner")
+    lt = F.obj(lt, "last_trick")
+    winner = F.seat_of(F.get(lt, "winner", "last_trick"), "last_trick.winner")
     seen: dict = {}
-    by_seat = _per_seat(_get(lt, "cards", "last_trick"), "last_trick.cards",
-                        lambda v, f: _cards([v], f, rs, seen)[0])
+    by_seat = F.per_seat(F.get(lt, "cards", "last_trick"), "last_trick.cards",
+                        lambda v, f: F.cards_of([v], f, rs, seen)[0])
     return winner, by_seat
 
 
 def answer_game(rs: Ruleset, req: Mapping) -> dict:
     """Score a list of hands in sequence: the running sheet and the result."""
-    hands = _get(req, "hands", "")
+    hands = F.get(req, "hands", "")
     if not isinstance(hands, list) or not hands:
         raise InputError("expected a non-empty list of hands", "hands")
     if len(hands) > 500:
         raise InputError("at most 500 hands", "hands")
-    scores, bags = _before(req)
+    scores, bags = F.scores_before(req)
     sheet = []
     status: dict = {"over": False, "winner": None}
     for i, hand in enumerate(hands):
         hand = _game_hand(hand, i)
         if status["over"]:
             raise InputError(f"the game already ended after hand {i} ({status['winner']} won)", f"hands[{i}]")
-        sub = _present(hand)
+        sub = F.present(hand)
         sub["before"] = {C.TEAMS[t]: {"score": scores[t], "bags": bags[t]} for t in (0, 1)}
         sub["hands_played"] = i
         try:
@@ -600,12 +479,12 @@ FIELDS: dict[str, tuple[str, ...]] = {       # the fields each kind reads (and '
 }
 def _game_hand(hand, i: int) -> Mapping:
     """A game's hand ``i``: a score request's fields, less those the game sets (the scores before it)."""
-    hand = _obj(hand, f"hands[{i}]")
+    hand = F.obj(hand, f"hands[{i}]")
     for key in ("before", "hands_played"):
         if key in hand:
             raise InputError(f"a game's hand takes no '{key}': each hand starts from the scores the hands "
                              "before it leave (the game's own 'before' is its start)", f"hands[{i}].{key}")
-    known_fields(hand, FIELDS["score"], f"hands[{i}]", "a game's hand")
+    F.known_fields(hand, FIELDS["score"], f"hands[{i}]", "a game's hand")
     return hand
 
 
@@ -619,41 +498,6 @@ KINDS: dict[str, Callable[[Ruleset, Mapping], dict]] = {
 }
 
 
-def known_fields(req: Mapping, allowed: tuple[str, ...], field: str, what: str) -> None:
-    """Refuse a field ``what`` does not read (it would be ignored without a word)."""
-    for key in req:
-        if key not in allowed:
-            hint = did_you_mean(str(key), allowed)
-            raise InputError(f"unknown field '{str(key)[:40]}'" + (f"; did you mean '{hint}'?" if hint else
-                                                                   f" ({what} takes: {', '.join(allowed)})"),
-                             _join(field, str(key)[:100]))
-
-
-def answer(kind: str, req, allow_paths: bool = False) -> dict:
-    """Answer a request of ``kind``; with ``"variants": [...]`` answer side by side (see ``compare``)."""
-    if kind not in KINDS:
-        raise InputError(f"unknown kind '{kind}' (one of: {', '.join(KINDS)})", "kind")
-    known_fields(_obj(req, ""), ("variant", "variants", *FIELDS[kind]), "", f"a {kind} request")
-    req = _present(req)
-    if "variants" in req:
-        if "variant" in req:
-            raise InputError("give either 'variant' (one ruling) or 'variants' (side by side), not both", "variants")
-        try:
-            return compare({"variants": req["variants"], "kind": kind,
-                            "input": {k: v for k, v in req.items() if k != "variants"}}, allow_paths)
-        except InputError as exc:   # the request's own fields are at the top level, not under 'input'
-            if exc.field.startswith("input."):
-                raise InputError(exc.message, exc.field[len("input."):], exc.rule, exc.cite, exc.details) from None
-            raise
-        except BudgetExceeded as exc:
-            if exc.field.startswith("input."):
-                raise BudgetExceeded(str(exc), exc.field[len("input."):], exc.spent) from None
-            raise
-    rs = resolve_variant(_get(req, "variant", ""), "variant", allow_paths)
-    ruling = with_readings(rs, KINDS[kind](rs, req))
-    return once(ruling) if has_long_texts(rs) else ruling
-
-
 def with_readings(rs: Ruleset, answer_: dict) -> dict:
     """``answer_`` with a ``readings`` note for each rule it applied whose value is a reading (a clause
     marked ambiguous, unspecified or conflicting, or a rule without a source): the clause and the
@@ -662,27 +506,6 @@ def with_readings(rs: Ruleset, answer_: dict) -> dict:
     if notes:
         answer_["readings"] = notes
     return answer_
-
-
-_TRAILS = ("explanation", "lines", "variant", "rule", "refusals", "illegal", "notes", "reasons", "readings",
-           "irregularities")
-
-
-def _leaves(value, path: str = "") -> dict[str, object]:
-    """Flatten an answer to path -> value, leaving out the trails: objects are entered, and a game's sheet
-    hand by hand (``sheet[2].NS.score``); any other list (cards, conflicts, a line of play) is one value."""
-    if isinstance(value, Mapping):
-        out = {}
-        for key, item in value.items():
-            if key not in _TRAILS:
-                out.update(_leaves(item, f"{path}.{key}" if path else str(key)))
-        return out
-    if path == "sheet" and isinstance(value, list):
-        out = {}
-        for i, item in enumerate(value):
-            out.update(_leaves(item, f"{path}[{i}]"))
-        return out
-    return {path: value}
 
 
 _SCALARS = frozenset({str, int, bool, float, type(None)})
@@ -705,111 +528,3 @@ def values_of(answer_: object, key: str) -> set[str]:
             if type(child) is dict or type(child) is list or isinstance(child, (Mapping, list)):
                 stack.append(child)
     return found
-
-
-def compare(req, allow_paths: bool = False) -> dict:
-    """The same situation under several variants: each ruling, what differs, and which rules differ."""
-    req = _obj(req, "")
-    known_fields(req, ("variants", "kind", "input"), "", "a comparison")
-    variants = _get(req, "variants", "")
-    if not isinstance(variants, list) or not 1 <= len(variants) <= MAX_VARIANTS:
-        raise InputError(f"expected a list of 1 to {MAX_VARIANTS} variants", "variants")
-    kind = _get(req, "kind", "") if "kind" in req else "score"
-    if not isinstance(kind, str) or kind not in KINDS:
-        raise InputError(f"unknown kind '{kind}' (one of: {', '.join(KINDS)})", "kind")
-    body = _obj(_get(req, "input", ""), "input")
-    known_fields(body, FIELDS[kind], "input", f"a {kind} request")
-    body = _present(body)
-    for key in REQUIRED[kind]:
-        _get(body, key, "input")
-    rulesets = [resolve_variant(v, f"variants[{i}]", allow_paths) for i, v in enumerate(variants)]
-    _bound_work(kind, body, rulesets)
-    rulings = _rulings(kind, body, rulesets)
-    _refuse_wrong_input(rulings)
-    keys = list(rulings)
-    base = _leaves(rulings[keys[0]])
-    differences = [d for key, rs in zip(keys[1:], rulesets[1:])
-                   if (d := _difference(kind, body, (keys[0], rulesets[0]), (key, rs), base, rulings[key]))]
-    docs = {key: rs.doc for key, rs in zip(keys, rulesets)}
-    for difference in differences:
-        difference["sentences"] = R.difference_sentences(difference, rulings, docs)
-    result = {"kind": kind, "rulings": rulings, "differences": differences, "agree": not differences}
-    return once(result) if any(has_long_texts(rs) or has_long_rules(rs) for rs in rulesets) else result
-
-
-def _bound_work(kind: str, body: Mapping, rulesets: list[Ruleset]) -> None:
-    """Refuse up front (``BudgetExceeded``: a work-limit problem) a comparison that could score more than
-    ``MAX_SCORED_HANDS`` hands: each variant's ruling scores the game's hands (one ruling for other kinds),
-    and so may each single-rule swap tried for a variant that differs from the first.  The double-dummy
-    kinds are bounded by their search budget instead."""
-    if kind != "game" or not isinstance(body.get("hands"), list):
-        return
-    hands = len(body["hands"])
-    swaps = 0
-    for rs in rulesets[1:]:      # each differing rule swapped both ways, then pairs of them (rules_behind)
-        differing = min(len(differing_rules(rulesets[0], rs)), MAX_ABLATIONS)
-        swaps += 2 * differing + (min(MAX_PAIRS, differing * (differing - 1) // 2))
-    worst = hands * (len(rulesets) + swaps)
-    if worst > MAX_SCORED_HANDS:
-        raise BudgetExceeded(f"this comparison could score {worst:,} hands ({hands} hands under each of "
-                             f"{len(rulesets)} variants, and again for each of {swaps} rule swaps that "
-                             f"find the rules responsible for a difference); at most {MAX_SCORED_HANDS:,} per "
-                             "request: send fewer hands or variants", field="input.hands", spent="work")
-
-
-def _refuse_wrong_input(rulings: Mapping[str, dict]) -> None:
-    """When no variant can answer, and not because of its rules, the input itself is wrong: refuse it."""
-    errors = [r["error"] for r in rulings.values() if "error" in r]
-    if len(errors) == len(rulings) and not any(e["rule"] for e in errors) and len({e["field"] for e in errors}) == 1:
-        raise InputError(errors[0]["detail"], errors[0]["field"])
-
-
-def _rulings(kind: str, body: Mapping, rulesets: list[Ruleset]) -> dict[str, dict]:
-    """Each variant's ruling (or the error it gives), keyed by variant id (``id#i`` for a repeat)."""
-    rulings: dict[str, dict] = {}
-    for i, rs in enumerate(rulesets):
-        key = rs.id if rs.id not in rulings else f"{rs.id}#{i}"
-        try:
-            rulings[key] = with_readings(rs, KINDS[kind](rs, body))
-        except SearchBudgetError:     # the request's budget, not this variant's ruling
-            raise
-        except InputError as exc:
-            rulings[key] = {"variant": rs.id, "error": {"field": f"input.{exc.field}" if exc.field else "input",
-                                                        "detail": exc.message, "rule": exc.rule, "cite": exc.cite}}
-    return rulings
-
-
-def _difference(kind: str, body: Mapping, first: tuple[str, Ruleset], other: tuple[str, Ruleset], base: dict,
-                ruling: dict) -> dict | None:
-    """The fields in which ``ruling`` (of ``other``) differs from the first variant's, and the rules that
-    make them differ; None when they agree."""
-    (base_key, base_rs), (key, rs) = first, other
-    leaves = _leaves(ruling)
-    fields = [{"field": path, base_key: base.get(path), key: leaves.get(path)}
-              for path in sorted(set(base) | set(leaves)) if base.get(path) != leaves.get(path)]
-    if not fields:
-        return None
-    causes = _causes(kind, body, base_rs, rs, (base, leaves), {f["field"] for f in fields})
-    return {"variants": [base_key, key], "fields": fields,
-            "rules": [{"rule": c.rule, "changes": sorted(c.changes),
-                       **({"together_with": sorted(c.together)} if c.together else {}),
-                       base_key: {"value": base_rs.rules[c.rule].text, "cite": base_rs.rules[c.rule].cite},
-                       key: {"value": rs.rules[c.rule].text, "cite": rs.rules[c.rule].cite}}
-                      for c in causes]}
-
-
-def _causes(kind: str, body: Mapping, base_rs: Ruleset, rs: Ruleset, leaves: tuple[dict, dict], fields: set[str]
-            ) -> list[Cause]:
-    """The rules that make the rulings differ: each differing rule whose change moves one of the differing
-    ``fields``, swapped into either variant, alone or with one other (``ablation.rules_behind``)."""
-    def trial(swapped: Ruleset, like: Ruleset) -> dict | None:
-        try:
-            return _leaves(KINDS[kind](swapped, body))
-        except (SearchBudgetError, BudgetExceeded):     # a spent budget says nothing about the rule
-            raise
-        except InputError as exc:     # (named as the variant the swap stands for: one rule changed)
-            return {"error.field": f"input.{exc.field}" if exc.field else "input",
-                    "error.detail": exc.message.replace(f"'{swapped.id}'", f"'{like.id}'")}
-        except RulespecError:   # the rule does not fit the other variant's rules on its own
-            return None
-    return rules_behind(base_rs, rs, leaves, fields, trial, MAX_ABLATIONS, MAX_PAIRS)

@@ -18,7 +18,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 
 from ..core import cards as C
-from ..errors import BudgetExceeded, CardError, InputError, SearchBudgetError
+from . import fields as F
+from ..errors import BudgetExceeded, InputError, SearchBudgetError
 from ..game.hand import HandState
 from ..lang.limits import uncounted
 from ..model.ruleset import Ruleset
@@ -62,70 +63,17 @@ def allowance(nodes: int | None = API_NODES, seconds: float | None = API_SECONDS
         _ALLOWANCE.reset(token)
 
 
-# --------------------------------------------------------------------------- fields
-def _seat(value: object, field: str) -> int:
-    try:
-        return C.parse_seat(value)
-    except CardError as exc:
-        raise InputError(str(exc), field) from None
-
-
-def _team(value: object, field: str) -> int:
-    if isinstance(value, str) and value.strip().upper() in C.TEAMS:
-        return C.TEAMS.index(value.strip().upper())
-    raise InputError(f"expected a side, NS or EW, got {value!r}", field)
-
-
-def _int(value: object, field: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InputError(f"expected a whole number, got {value!r}", field)
-    if not low <= value <= high:
-        raise InputError(f"must be between {low} and {high}, got {value}", field)
-    return value
-
-
-def _cards(rs: Ruleset, value: object, field: str, seen: dict[int, str]) -> list[int]:
-    if not isinstance(value, list):
-        raise InputError("expected a list of cards such as [\"AS\", \"10H\"]", field)
-    out = []
-    for i, item in enumerate(value):
-        path = f"{field}[{i}]"
-        try:
-            card = C.parse_card(item)
-        except CardError as exc:
-            raise InputError(str(exc), path) from None
-        if not rs.deck >> card & 1:
-            raise InputError(f"{C.card_name(card)} is not in the pack of variant '{rs.id}'", path)
-        if card in seen:
-            raise InputError(f"{C.card_name(card)} appears twice (also at {seen[card]})", path)
-        seen[card] = path
-        out.append(card)
-    return out
-
-
-def _per_seat(rs: Ruleset, value: object, field: str, seen: dict[int, str]) -> list[int]:
-    if not isinstance(value, Mapping):
-        raise InputError("expected an object with one entry per seat: N, E, S, W", field)
-    hands: list[int | None] = [None] * 4
-    for key, item in value.items():
-        hands[_seat(key, f"{field}.{key}")] = C.mask_of(_cards(rs, item, f"{field}.{key}", seen))
-    missing = [C.SEATS[s] for s in range(4) if hands[s] is None]
-    if missing:
-        raise InputError(f"missing seat(s): {', '.join(missing)}", field)
-    return [h or 0 for h in hands]
-
-
 # --------------------------------------------------------------------------- the position
 def _from_hands(rs: Ruleset, req: Mapping) -> Position:
     """A position from the cards each seat holds, the trick in progress and whether trumps are broken."""
     seen: dict[int, str] = {}
-    hands = _per_seat(rs, req["hands"], "hands", seen)
-    trick = _cards(rs, req.get("trick") or [], "trick", seen)
+    hands = F.hands_of(req["hands"], "hands", rs, seen)
+    trick = F.cards_of(req.get("trick") or [], "trick", rs, seen)
     if len(trick) > 3:
         raise InputError("the trick in progress has at most 3 cards", "trick")
     if "leader" not in req:
         raise InputError("this field is required (the seat that leads the trick in progress)", "leader")
-    leader = _seat(req["leader"], "leader")
+    leader = F.seat_of(req["leader"], "leader")
     broken = req.get("broken", False)
     if not isinstance(broken, bool):
         raise InputError("expected true or false", "broken")
@@ -147,13 +95,13 @@ def _from_hands(rs: Ruleset, req: Mapping) -> Position:
 def _from_play(rs: Ruleset, req: Mapping) -> Position:
     """A position from the deal and the cards played so far, each checked against the rules."""
     seen: dict[int, str] = {}
-    hands = _per_seat(rs, req["deal"], "deal", seen)
+    hands = F.hands_of(req["deal"], "deal", rs, seen)
     size = rs.params["deal.hand_size"]
     for s in range(4):
         if hands[s].bit_count() != size:
             raise InputError(f"{C.SEATS[s]} holds {hands[s].bit_count()} cards; each seat is dealt {size}",
                              f"deal.{C.SEATS[s]}")
-    state = HandState(rs, hands, _seat(req.get("dealer"), "dealer"))
+    state = HandState(rs, hands, F.seat_of(req.get("dealer"), "dealer"))
     play = req.get("play") or []
     if not isinstance(play, list):
         raise InputError("expected the cards played, in order, as a list", "play")
@@ -168,7 +116,7 @@ def _from_play(rs: Ruleset, req: Mapping) -> Position:
 def _play_one(rs: Ruleset, state: HandState, item: object, field: str) -> None:
     if state.over:
         raise InputError("more cards than the hand has tricks", field)
-    (card,) = _cards(rs, [item], field, {})
+    (card,) = F.cards_of([item], field, rs, {})
     seat = state.to_play
     if not state.hands[seat] >> card & 1:
         raise InputError(f"{C.card_name(card)} is not in {C.SEATS[seat]}'s hand", field)
@@ -202,7 +150,7 @@ def _request_budget(req: Mapping) -> Budget:
     if not isinstance(asked, Mapping) or set(asked) - {"nodes", "seconds"}:
         raise InputError("expected {\"nodes\": …, \"seconds\": …}", "budget")
     if "nodes" in asked:
-        nodes = _int(asked["nodes"], "budget.nodes", 1, 10**12)
+        nodes = F.whole(asked["nodes"], "budget.nodes", 1, 10**12)
         budget.nodes = nodes if budget.nodes is None else min(nodes, budget.nodes)
     if "seconds" in asked:
         value = asked["seconds"]
@@ -279,9 +227,9 @@ def answer_claim(rs: Ruleset, req: Mapping) -> dict:
     claim = req.get("claim")
     if not isinstance(claim, Mapping):
         raise InputError("expected {\"side\": \"NS\" or \"EW\", \"tricks\": k}", "claim")
-    team = _team(claim.get("side"), "claim.side")
+    team = F.team_of(claim.get("side"), "claim.side")
     size = rs.params["deal.hand_size"]
-    need = _int(claim.get("tricks"), "claim.tricks", 0, size - pos.number + 1)
+    need = F.whole(claim.get("tricks"), "claim.tricks", 0, size - pos.number + 1)
     search, value, steps = _searched(rs, pos, Goal(team, 0b0101 << team), req)
     holds = value >= need
     return {**_described(rs, pos, search, steps), "claim": {"side": C.TEAMS[team], "tricks": need},
@@ -295,7 +243,7 @@ def answer_claim(rs: Ruleset, req: Mapping) -> dict:
 def answer_nil(rs: Ruleset, req: Mapping) -> dict:
     """Whether the nil bidder can take no trick from here, partner helping, against best defence."""
     pos = position_of(rs, req)
-    seat = _seat(req.get("nil"), "nil")
+    seat = F.seat_of(req.get("nil"), "nil")
     defenders = 1 - C.team_of(seat)
     search, value, steps = _searched(rs, pos, Goal(defenders, 1 << seat), req)
     return {**_described(rs, pos, search, steps), "nil": C.SEATS[seat], "makes": value == 0,

@@ -36,7 +36,8 @@ from collections.abc import Mapping
 import yaml
 
 from ..core import cards as C
-from .answers import KINDS, answer, values_of
+from .answers import KINDS, values_of
+from .disputes import answer
 from ..errors import CardError, InputError, Problem, RulespecError, ScenarioFileError, did_you_mean
 
 _CASE_KEYS = ("name", "kind", "input", "output", "expect", "cite", "variant", "note")

@@ -4,7 +4,7 @@
 differs (text, or the value of a variant parameter the text names);
 ``with_rule_from(a, b, rule)`` compiles ``a`` with that one rule as ``b``
 defines it (``with_rules_from``: several rules at once).  The differential tester
-attributes discrepancies with these, and ``answers.compare`` names the rules that
+attributes discrepancies with these, and ``disputes.compare`` names the rules that
 make two rulings differ with ``rules_behind``.
 """
 from __future__ import annotations

@@ -1,0 +1,142 @@
+"""A request's fields read and checked, for every kind of answer (``answers``, ``claims``, ``compare``):
+each value parsed or refused with an ``InputError`` whose ``field`` is its path (``bids.N``, ``play[12]``)."""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from .. import game as E
+from ..core import cards as C
+from ..errors import CardError, GameError, InputError, did_you_mean
+from ..model.ruleset import Ruleset
+
+
+def obj(req, field: str) -> Mapping:
+    if not isinstance(req, Mapping):
+        raise InputError("expected a JSON object", field or "body")
+    return req
+
+
+def get(req: Mapping, key: str, field: str, required: bool = True, default=None):
+    if key not in req or req[key] is None:
+        if required:
+            raise InputError("this field is required", join(field, key))
+        return default
+    return req[key]
+
+
+def present(req: Mapping) -> dict:
+    """The request's fields that are given: a null field is one left out (but a null variant is refused)."""
+    return {key: value for key, value in req.items() if value is not None or key in ("variant", "variants")}
+
+
+def join(field: str, key: str) -> str:
+    return f"{field}.{key}" if field else key
+
+
+def whole(value, field: str, low: int | None = None, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(f"expected a whole number, got {value!r}", field)
+    if low is not None and value < low or high is not None and value > high:
+        raise InputError(f"must be between {low} and {high}, got {value}", field)
+    return value
+
+
+def seat_of(value, field: str) -> int:
+    try:
+        return C.parse_seat(value)
+    except CardError as exc:
+        raise InputError(str(exc), field) from None
+
+
+def card_of(value, field: str, rs: Ruleset | None = None) -> int:
+    try:
+        card = C.parse_card(value)
+    except CardError as exc:
+        raise InputError(str(exc), field) from None
+    if rs is not None and not (rs.deck >> card) & 1:
+        raise InputError(f"{C.card_name(card)} is not in the pack of variant '{rs.id}'", field)
+    return card
+
+
+def cards_of(value, field: str, rs: Ruleset | None = None, seen: dict | None = None) -> list[int]:
+    if not isinstance(value, list):
+        raise InputError("expected a list of cards such as [\"AS\", \"10H\"]", field)
+    seen = {} if seen is None else seen
+    out = []
+    for i, item in enumerate(value):
+        card = card_of(item, f"{field}[{i}]", rs)
+        if card in seen:
+            raise InputError(f"{C.card_name(card)} appears twice (also at {seen[card]})", f"{field}[{i}]")
+        seen[card] = f"{field}[{i}]"
+        out.append(card)
+    return out
+
+
+def per_seat(value, field: str, parse: Callable[[object, str], object]) -> list:
+    if not isinstance(value, Mapping):
+        raise InputError("expected an object with one entry per seat: N, E, S, W", field)
+    out = [None] * 4
+    for key, item in value.items():
+        path = f"{field}.{key}"
+        seat = seat_of(key, path)
+        out[seat] = parse(item, path)
+    missing = [C.SEATS[s] for s in range(4) if out[s] is None]
+    if missing:
+        raise InputError(f"missing seat(s): {', '.join(missing)}", field)
+    return out
+
+
+def team_of(value: object, field: str) -> int:
+    """A side named by its letters, NS or EW."""
+    if isinstance(value, str) and value.strip().upper() in C.TEAMS:
+        return C.TEAMS.index(value.strip().upper())
+    raise InputError(f"expected a side, NS or EW, got {value!r}", field)
+
+
+def hands_of(value: object, field: str, rs: Ruleset, seen: dict[int, str]) -> list[int]:
+    """Each seat's cards (``{"N": [...], ...}``, every seat given) as masks, each card once in ``seen``."""
+    return per_seat(value, field, lambda item, path: C.mask_of(cards_of(item, path, rs, seen)))
+
+
+def scores_before(req: Mapping) -> tuple[tuple[int, int], tuple[int, int]]:
+    before = req.get("before", {})      # (null fields were dropped: see _present)
+    if not isinstance(before, Mapping):
+        raise InputError("expected {\"NS\": {\"score\": …, \"bags\": …}, \"EW\": {…}}", "before")
+    scores, bags = [0, 0], [0, 0]
+    for key, item in before.items():
+        if key not in C.TEAMS:
+            raise InputError(f"unknown team '{key}' (teams are NS and EW)", f"before.{key}")
+        item = obj(item, f"before.{key}")
+        for sub in item:
+            if sub not in ("score", "bags"):
+                raise InputError(f"unknown key '{sub}' (use score and bags)", f"before.{key}.{sub}")
+        t = C.TEAMS.index(key)
+        scores[t] = whole(item.get("score", 0), f"before.{key}.score", -100_000, 100_000)
+        bags[t] = whole(item.get("bags", 0), f"before.{key}.bags", 0, 1000)
+    return (scores[0], scores[1]), (bags[0], bags[1])
+
+
+# the usual bids parsed once (bids are immutable); anything else goes through parse_bid
+_COMMON_BIDS: dict[int | str, E.Bid] = {value: E.parse_bid(value)
+                                        for value in (*range(14), *map(str, range(14)), "nil", "blind nil")}
+
+
+def bid_of(value, field: str) -> E.Bid:
+    if type(value) is int or type(value) is str:     # exact types: True == 1 but is not a bid
+        bid = _COMMON_BIDS.get(value)
+        if bid is not None:
+            return bid
+    try:
+        return E.parse_bid(value, field)
+    except GameError as exc:
+        raise InputError(exc.message, field) from None
+
+
+def known_fields(req: Mapping, allowed: tuple[str, ...], field: str, what: str) -> None:
+    """Refuse a field ``what`` does not read (it would be ignored without a word)."""
+    for key in req:
+        if key not in allowed:
+            hint = did_you_mean(str(key), allowed)
+            raise InputError(f"unknown field '{str(key)[:40]}'" + (f"; did you mean '{hint}'?" if hint else
+                                                                   f" ({what} takes: {', '.join(allowed)})"),
+                             join(field, str(key)[:100]))
