@@ -36,7 +36,7 @@ def _diff(deals: int, seed: str, policies: tuple[str, ...], jobs: int, attribute
           clock=time.process_time) -> float:
     """Seconds of the 5-variant comparison by ``clock`` (CPU time of this process by default)."""
     from rulespec.tools.diff.driver import run
-    from rulespec.tools.diff.runner import DiffConfig
+    from rulespec.tools.diff.deal_runs import DiffConfig
     cfg = DiffConfig(refs=VARIANTS, deals=deals, seed=seed, policies=policies, attribute=attribute)
     start = clock()
     run(cfg, jobs=jobs)

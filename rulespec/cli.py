@@ -148,6 +148,19 @@ def list_rules() -> None:
             click.echo(f"      context: {', '.join(names)}")
         if slot.options:
             click.echo(f"      one of: {', '.join(slot.options)}")
+        if slot.neutral is not None:
+            click.echo(f"      neutral: {slot.neutral} (where no variant sets it: the game without this rule)")
+
+
+@main.command(name="variants")
+def list_variants() -> None:
+    """List the bundled variants: id, the variant each extends, its source document and title."""
+    from .model.ruleset import load_ruleset
+    from .model.variants import bundled_ids
+    for vid in bundled_ids():
+        rs = load_ruleset(vid)
+        parent = f"extends {rs.chain[-2]}" if len(rs.chain) > 1 else "base"
+        click.echo(f"{vid}  ({parent}; document {rs.doc})  {rs.title}")
 
 
 @main.command()

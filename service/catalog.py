@@ -31,7 +31,8 @@ def rule_entry(rs: Ruleset, name: str) -> dict:
     rule = rs.rules[name]
     entry = {"name": name, "text": rule.text, "type": rule.slot.type, "cite": rule.cite,
              "origin": rule.origin, "inherited": rule.origin != rs.id,
-             "note": rule.note, "unspecified": rule.unspecified, "choices": _json_safe(rule.choices),
+             "note": rule.note, "choices": _json_safe(rule.choices),
+             "unspecified": rule.unspecified or (rule.citation(rs.id, rs.doc)["note"] if rule.neutral else None),
              "parameter": rule.is_param, "doc": rule.slot.doc, "options": list(rule.slot.options)}
     citation_note = rule.citation(rs.id, rs.doc).get("note")
     if citation_note:

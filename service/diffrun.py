@@ -21,7 +21,7 @@ from rulespec.errors import InputError
 from rulespec.app.disputes import MAX_VARIANTS
 from rulespec.tools.diff import DiffConfig, DiffError
 from rulespec.tools.diff.report import build
-from rulespec.tools.diff.runner import Context, merge, new_acc, run_deals
+from rulespec.tools.diff.deal_runs import Context, merge, new_acc, run_deals
 from rulespec.errors import RulespecError
 from rulespec.game.policies import POLICIES
 from rulespec.model.variants import bundled_ids

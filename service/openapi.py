@@ -146,6 +146,12 @@ def _base_schemas(max_deals: int, time_limit: float) -> dict:
     hand_score = obj({"bids": per(SEATS, bid), "tricks": per(SEATS, {"type": "integer", "minimum": 0, "maximum": 13},
                                                             "tricks taken by each seat; they sum to the hand size"),
                       "deal": per(SEATS, arr(ref("Card"), maxItems=27), "the four hands as dealt"),
+                      "exchanges": arr(obj({"from": ref("Seat"), "gave": arr(ref("Card"), maxItems=13),
+                                            "received": arr(ref("Card"), maxItems=13)}, ("from", "gave", "received"),
+                                           additionalProperties=False), maxItems=4,
+                                       description="with deal: the cards passed after the bids (a blind nil's "
+                                                   "exchange, the nil pass), each checked against the variant's; "
+                                                   "left out, the deal is taken as the hands played"),
                       "play": {"anyOf": [arr(ref("Card"), maxItems=60), arr(arr(ref("Card"), maxItems=4), maxItems=15)],
                                "description": "every card played, in order (flat, or one list per trick); "
                                               "the tricks, reneges and last trick are derived from it"},
@@ -261,8 +267,13 @@ def _base_schemas(max_deals: int, time_limit: float) -> dict:
                             "dead_ends": arr(ref("Step"))},
                            ("variant", "legal", "illegal", "explanation", "conflicts", "dead_ends")),
         "BidAnswer": obj({**readings, "variant": STR, "seat": {"enum": SEATS}, "bid": STR, "allowed": BOOL,
-                          "refusals": arr(ref("Step")), "notes": arr(STR)},
-                         ("variant", "seat", "bid", "allowed", "refusals", "notes")),
+                          "refusals": arr(ref("Step")), "notes": arr(STR),
+                          "exchange": nullable(obj({"from": ref("Seat"), "to": ref("Seat"), "cards": INT,
+                                                    "rule": STR, "cite": cite, "reason": STR},
+                                                   ("from", "to", "cards", "rule", "cite"),
+                                                   "the cards this bid makes a partnership pass after the bids "
+                                                   "(null: none)"))},
+                         ("variant", "seat", "bid", "allowed", "refusals", "notes", "exchange")),
         "TeamResult": team_result, "GameStatus": game_status,
         "ScoreAnswer": obj({**readings, "variant": STR, "bids": per(SEATS, STR), "tricks": per(SEATS, INT),
                             "teams": per(TEAMS, ref("TeamResult")), "game": ref("GameStatus"),

@@ -208,3 +208,23 @@ class OneCardExchange(Raising):
     """As ``Raising``, but a blind nil exchanges one card (a fault against a two-card book)."""
     name = "fake-one-card"
     passes = 1
+
+
+class NilPassingHand(FakeHand):
+    """Has the exchange step for the nil pass: a nil bidder whose partner bid a number passes two cards."""
+
+    def exchanges(self) -> list[tuple[int, int]]:
+        return [(s, 2) for s in range(4) if self.bids[s].kind == "nil" and self.bids[(s + 2) % 4].kind == "regular"]
+
+    def exchange(self, seat: int, give: list[int], back: list[int]) -> None:
+        partner = (seat + 2) % 4
+        self.hands[seat] = (self.hands[seat] - set(give)) | set(back)
+        self.hands[partner] = (self.hands[partner] - set(back)) | set(give)
+
+
+class NilPassing(Sound):
+    """001's rules with a two-card pass between a nil bidder and a partner who bid a number (005 §Nil pass)."""
+    name = "fake-nil-passing"
+
+    def new_hand(self, deal) -> FakeHand:
+        return NilPassingHand(deal, self.breaks)

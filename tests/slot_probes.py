@@ -19,7 +19,7 @@ from rulespec.core import cards as C
 from rulespec.core.schema import BOOL, CARDS, ENUM, INT, SLOTS, Slot
 from rulespec.fast.batch import BatchEngine
 from rulespec.fast.compiled import CompiledResult
-from rulespec.fast.hand import BatchHand, HandRules
+from rulespec.fast.batch_hand import BatchHand, HandRules
 from rulespec.fast.native_hand import source as native_source
 from rulespec.game import BLIND, BLIND_NIL, NIL, REGULAR, Bid, HandState, deal_for, game_status, play_hand, score_hand
 from rulespec.game.policies import RandomPolicy
@@ -78,8 +78,19 @@ def replay(rs: Ruleset, result, row: int) -> list:
             assert final[partner] in raises, (row, partner)
             state.raise_bid(partner, final[partner])
     assert state.bids == final, row
-    for seat in state.exchange_seats():
-        state.exchange(seat, C.card_list(int(result.gave[row, seat])), C.card_list(int(result.received[row, seat])))
+    passing = state.exchange_seats()
+    assert [seat for seat in range(4) if result.gave[row, seat]] == sorted(passing), (row, "exchanges")
+    for seat in passing:
+        give, back = C.card_list(int(result.gave[row, seat])), C.card_list(int(result.received[row, seat]))
+        assert len(give) == len(back) == state.exchange_count(seat), (row, seat, "exchange")
+        state.exchange(seat, give, back)
+    scored = replay_play(state, result, row)
+    return [[str(b) for b in state.bids], list(state.won), [t.points for t in scored], [t.bags for t in scored]]
+
+
+def replay_play(state: HandState, result, row: int) -> list:
+    """The tricks of hand ``row`` played through ``state`` (bid, cards exchanged): each leader, card and
+    winner as the engine had them, then the score; the scalar score's teams."""
     for number in range(state.size):
         assert state.leader == result.leaders[row, number], (row, number)
         for card in result.plays[row, number].tolist():
@@ -90,7 +101,7 @@ def replay(rs: Ruleset, result, row: int) -> list:
     assert [t.points for t in scored] == result.points[row].tolist(), row
     assert [t.bags_added for t in scored] == result.bags_added[row].tolist(), row
     assert [t.bags for t in scored] == result.bags[row].tolist(), row
-    return [[str(b) for b in state.bids], list(state.won), [t.points for t in scored], [t.bags for t in scored]]
+    return scored
 
 
 def outcome(rs: Ruleset, result, row: int) -> object:

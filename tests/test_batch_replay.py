@@ -5,7 +5,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-import rulespec.tools.diff.runner as runner
+import rulespec.tools.diff.deal_runs as runner
 from rulespec.tools.diff.batch_replay import Replays, replayers_for
 from rulespec.tools.diff.deals import seeded_deal
 from rulespec.tools.diff.replay import STAGES, policy_for, record, replay

@@ -69,3 +69,20 @@ def test_an_engine_without_the_steps_is_not_compared_on_them(book):
     report = _run("Sound", book)
     assert "raise" not in report["compared"] and "exchange" not in report["compared"]
     assert _states(report, "raise") == 0 and _states(report, "exchange") == 0
+
+
+def test_an_engine_without_the_exchange_step_plays_nil_pass_without_nil_bids_and_says_so():
+    report = _run("Sound", "nil-pass")
+    assert report["withheld"] == [{"bid": "nil", "rule": "nil.exchange", "value": 2, "cite": "005 §Nil pass"}]
+    assert report["conforms"], report["differing"]
+    assert "exchange" not in report["compared"]
+
+
+def test_an_engine_with_the_nil_pass_conforms_to_nil_pass_and_not_to_standard():
+    report = _run("NilPassing", "nil-pass")
+    assert report["withheld"] == [] and report["conforms"], report["differing"]
+    assert _states(report, "exchange") > 0
+    other = _run("NilPassing", "standard")
+    assert other["differing"] == ["exchange"]
+    kind = other["sections"]["deals"]["stages"]["exchange"]["kinds"]["exchange"]
+    assert {r["rule"] for r in kind["attribution"]} == {"nil.exchange"}

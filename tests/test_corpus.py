@@ -22,9 +22,9 @@ CASES = [case for path in sorted((ROOT / "corpus" / "cases").glob("*.yaml"))
 def test_coverage_passes_with_every_clause_accounted_for():
     report = check(CLAUSES)
     assert [i.format() for i in report.issues] == []
-    assert [d.doc for d in report.docs] == ["000", "001", "002", "003", "004"]
+    assert [d.doc for d in report.docs] == ["000", "001", "002", "003", "004", "005"]
     for doc in report.docs:
-        assert doc.total > 30
+        assert doc.total > (30 if doc.doc < "005" else 4)      # (005: the catalogue of table options)
         assert set(doc.counts) == set(STATUSES)
 
 

@@ -235,7 +235,7 @@ def test_cli_writes_three_reports(tmp_path):
 def test_a_chunk_pauses_the_cycle_collector_and_restores_it(monkeypatch, kind):
     import gc
 
-    from rulespec.tools.diff import runner
+    from rulespec.tools.diff import deal_runs as runner
     seen = []
     real = runner._compare_all
     monkeypatch.setattr(runner, "_compare_all", lambda *a: seen.append(gc.isenabled()) or real(*a))
@@ -261,7 +261,7 @@ def test_a_chunk_pauses_the_cycle_collector_and_restores_it(monkeypatch, kind):
 
 def test_a_first_bid_or_card_difference_without_a_forbidding_rule_shows_both_values():
     from rulespec.tools.diff.replay import Outcome
-    from rulespec.tools.diff.runner import Direction, _note
+    from rulespec.tools.diff.deal_runs import Direction, _note
     allowed = Outcome(sig={"legal": None})
     unplayable = Outcome(sig={"legal": "error: 14S is not in the pack"})
     note = _note("legal", Direction(None, allowed, unplayable, True), ("a", "b"), {"game": 0, "hand": 0})

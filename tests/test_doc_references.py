@@ -107,7 +107,7 @@ def test_a_dotted_name_is_a_module_or_its_attribute(name, exists):
 
 
 @pytest.mark.parametrize("text, exists", [
-    ("rulespec/fast/hand.py", True), ("tests/test_batch*.py", True), ("service/app.create_app", True),
+    ("rulespec/game/hand.py", True), ("tests/test_batch*.py", True), ("service/app.create_app", True),
     ("tests/solve_helpers.minimax", True), ("rulespec/model/ruleset._ChainCompiler.check_complete", True),
     ("rulespec/diff/html.py", False), ("tests/test_nothing*.py", False),
     ("service/app.no_such_function", False), ("rulespec/resources.py", False)])

@@ -15,7 +15,7 @@ import random
 import pytest
 
 from rulespec.core.schema import SLOTS
-from rulespec.fast import array_hand, native
+from rulespec.fast import array_hand, numba_rules
 from rulespec.game.steps import ENTRIES
 from rulespec.model.ruleset import load_ruleset
 from rulespec.procedure.form import form, rules_asked
@@ -158,6 +158,6 @@ def test_an_array_engine_that_ignores_a_scoring_slot_fails(monkeypatch):
 
 def test_a_compiled_engine_that_ignores_a_play_slot_fails(monkeypatch):
     """The compiled engine's code writing standard's play.follow for every variant is caught."""
-    monkeypatch.setattr(native.NativeRules, "expr", _standard_instead("play.follow", native.NativeRules.expr))
+    monkeypatch.setattr(numba_rules.NativeRules, "expr", _standard_instead("play.follow", numba_rules.NativeRules.expr))
     with pytest.raises(AssertionError):
         check_slot("play.follow")

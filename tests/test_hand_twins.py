@@ -1,4 +1,4 @@
-"""Each step of the array hand procedure (``fast.hand.BatchHand``) gives, row by row, what the scalar
+"""Each step of the array hand procedure (``fast.batch_hand.BatchHand``) gives, row by row, what the scalar
 engine gives on random states, for every bundled variant (and two made-up ones for the renege modes
 and bag rules no bundled variant has)."""
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 from rulespec.core import cards as C
 from rulespec.core.schema import PLAY_CONSTRAINTS
 from rulespec.errors import GameError
-from rulespec.fast.hand import BID_RULES, KIND_CODE, BatchHand, HandRules
+from rulespec.fast.batch_hand import BID_RULES, KIND_CODE, BatchHand, HandRules
 from rulespec import game as E
 from rulespec.game.policies import RandomPolicy
 from rulespec.model.ruleset import load_ruleset, ruleset_from_text

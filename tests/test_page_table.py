@@ -271,10 +271,12 @@ def test_house_rules_made_by_tapping_and_shared_by_a_link(page, browser, shots):
     page.keyboard.press("Tab")
     page.select_option("#hf-game-target", "250")
     page.select_option("#hf-play-lead", "1")             # spades may be led at any time
-    page.locator("#house-status").filter(has_text="✓ our-table: 5 rule(s)").wait_for()
+    page.select_option("#hf-nil-exchange", "2")          # a nil bidder and partner swap two cards
+    page.locator("#house-status").filter(has_text="✓ our-table: 6 rule(s)").wait_for()
     yaml = page.input_value("#house-yaml")
     for line in ("  nil.made: 75 @ house §Nil", "  nil.failed: -75 @ house §Nil",
                  "  blind_nil.allowed: opponents.score - team.score >= 150 @ house §Nil",
+                 "  nil.exchange: 2 @ house §Nil",
                  "  game.target: 250 @ house §Game", "  play.lead: hand @ house §Leading"):
         assert line in yaml.splitlines(), (line, yaml)
     page.evaluate("document.getElementById('house-form-box').scrollIntoView()")
@@ -302,7 +304,7 @@ def test_house_rules_made_by_tapping_and_shared_by_a_link(page, browser, shots):
                  "yaml: 'id: mine\\nextends: classic\\nsource: {doc: house, title: t}\\nrules:\\n'}))")
     tab.goto("about:blank")
     tab.goto(link)
-    tab.locator("#house-status").filter(has_text="✓ our-table: 5 rule(s)").wait_for()
+    tab.locator("#house-status").filter(has_text="✓ our-table: 6 rule(s)").wait_for()
     assert tab.evaluate("location.hash") == ""            # the rules are in the page now, not in its address
     assert tab.input_value("#variant") == MINE and "nil.made: 80 @ house §Nil" in tab.input_value("#house-yaml")
     assert tab.input_value("#hf-nil-made") == "80"
@@ -345,5 +347,5 @@ def test_house_rules_made_by_tapping_and_shared_by_a_link(page, browser, shots):
     page.fill("#house-yaml", OURS)
     page.locator("#house-status").filter(has_text="✓ ours").wait_for()
     page.evaluate(f"window.location.hash = {link.split('#')[1]!r}")
-    page.locator("#house-status").filter(has_text="✓ our-table: 5 rule(s)").wait_for()
+    page.locator("#house-status").filter(has_text="✓ our-table: 6 rule(s)").wait_for()
     assert "nil.made: 80" in page.input_value("#house-yaml")

@@ -16,7 +16,7 @@ from rulespec.app.simulation import batch_hands
 from rulespec.cli import main
 from rulespec.core import cards as C
 from rulespec.fast.batch import BatchEngine
-from rulespec.fast.records import RecordWriter, numbers
+from rulespec.fast.hand_records import RecordWriter, numbers
 from rulespec.model.ruleset import load_ruleset, ruleset_from_text
 from rulespec.tools.diff.deals import read_deals
 

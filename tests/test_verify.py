@@ -12,9 +12,9 @@ from rulespec.model.ruleset import load_ruleset
 from rulespec.errors import VerifyError
 from rulespec.tools.verify import Budget, verify
 from rulespec.tools.verify.checks import problems
-from rulespec.tools.verify.claims import CLAIMS, run_claim
+from rulespec.tools.verify.doc_claims import CLAIMS, run_claim
 from rulespec.tools.verify.nonterm import witnesses
-from rulespec.tools.verify.search import Evidence, explore, random_games
+from rulespec.tools.verify.states import Evidence, explore, random_games
 
 SMALL = Budget(hands=60, examples=40, endgame_tricks=2, endgame_roots=2)
 

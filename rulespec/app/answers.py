@@ -160,7 +160,24 @@ def answer_bid(rs: Ruleset, req: Mapping) -> dict:
     for step in refusals:
         step["reason"] = _bid_reason(rs, step, seat, bid, pair, scores, refused=True, partner=partner)
     return {"variant": rs.id, "seat": C.SEATS[seat], "bid": str(bid), "allowed": not refusals,
-            "refusals": refusals, "notes": notes, "explanation": checked}
+            "refusals": refusals, "notes": notes, "explanation": checked,
+            "exchange": _bid_exchange(rs, seat, bid, partner)}
+
+
+def _bid_exchange(rs: Ruleset, seat: int, bid: E.Bid, partner: E.Bid | None) -> dict | None:
+    """The cards ``seat``'s bid, beside its partner's (None: not made yet), makes the pair pass after the bids
+    (the lowered form's ``exchange_count``): who passes, to whom, how many, the rule."""
+    mate = C.partner_of(seat)
+    for passer, mine, theirs in ((seat, bid, partner), (mate, partner, bid)):
+        count = E.exchange_count(rs, mine, theirs)
+        if count:
+            rule = "blind_nil.exchange" if mine.kind == E.BLIND_NIL else "nil.exchange"
+            to = C.partner_of(passer)
+            return {"from": C.SEATS[passer], "to": C.SEATS[to], "cards": count, **rs.cite(rule),
+                    "reason": f"{R.SEAT_NAMES[C.SEATS[passer]]}'s {mine} beside {R.SEAT_NAMES[C.SEATS[to]]}'s "
+                              f"{theirs or 'bid to come'}: they swap {count} card{'s' if count > 1 else ''} "
+                              "after the bids"}
+    return None
 
 
 _SCORE_NAMES = frozenset({"team.score", "opponents.score", "team.bags", "opponents.bags"})
@@ -224,11 +241,12 @@ def _validate_bids(rs: Ruleset, bids: list[E.Bid], scores, bags, dealer: int | N
                              r["rule"], r["cite"])
 
 
-def _replay(rs: Ruleset, req: Mapping, irregular: list[dict], on_card: CardHook | None = None
-            ) -> tuple[list[int], list[int], tuple | None, int]:
+def _replay(rs: Ruleset, req: Mapping, irregular: list[dict], on_card: CardHook | None = None,
+            bids: list[E.Bid] | None = None) -> tuple[list[int], list[int], tuple | None, int]:
     """Derive tricks per seat, reneges, the last trick and the number of unplayed
-    tricks (a forfeit renege ends the hand) from a full deal and card play; each
-    irregular card that is not refused goes to ``irregular``; ``on_card`` sees the state before each card."""
+    tricks (a forfeit renege ends the hand) from a full deal, the exchanges after the ``bids`` (where given) and
+    card play; each irregular card that is not refused goes to ``irregular``; ``on_card`` sees the state before
+    each card."""
     dealer = F.seat_of(F.get(req, "dealer", ""), "dealer")
     seen: dict = {}
     hands = F.per_seat(req["deal"], "deal", lambda v, f: C.mask_of(F.cards_of(v, f, rs, seen)))
@@ -238,6 +256,9 @@ def _replay(rs: Ruleset, req: Mapping, irregular: list[dict], on_card: CardHook 
             raise InputError(f"{C.SEATS[s]} holds {hands[s].bit_count()} cards; each seat is dealt {size}",
                              f"deal.{C.SEATS[s]}")
     state = E.HandState(rs, hands, dealer)
+    if req.get("exchanges") is not None:
+        state.bids = list(bids or F.per_seat(F.get(req, "bids", ""), "bids", F.bid_of))
+        _exchange_all(state, req["exchanges"])
     reneges: list[int] = []
     forfeit = rs.params["renege.mode"] == "forfeit"
     for value, field in _flat_play(req.get("play")):
@@ -254,6 +275,61 @@ def _replay(rs: Ruleset, req: Mapping, irregular: list[dict], on_card: CardHook 
     if not state.over and not (reneges and forfeit):
         raise InputError(f"the play covers {state.number - 1} tricks; a hand has {size}", "play")
     return state.won, reneges, state.last, size - sum(state.won)
+
+
+def _exchange_all(state: E.HandState, value) -> None:
+    """The passes after the bids (``exchanges``: ``{from, gave, received}`` each, in any order), checked against
+    the variant's: the seats that pass (a blind nil, a nil beside a number) and how many cards."""
+    given = _exchanges_given(value)
+    for seat, (field, _) in given.items():
+        if seat not in state.exchange_seats():
+            partner = C.partner_of(seat)
+            raise InputError(f"{C.SEATS[seat]} bid {state.bids[seat]} beside {C.SEATS[partner]}'s "
+                             f"{state.bids[partner]}: no cards are passed for it here", f"{field}.from",
+                             *_exchange_rule(state, seat))
+    for seat in state.exchange_seats():
+        if seat not in given:
+            raise InputError(f"{C.SEATS[seat]}'s {state.bids[seat]} passes {state.exchange_count(seat)} card(s) to "
+                             "the partner and takes as many back: the exchanges leave it out", "exchanges",
+                             *_exchange_rule(state, seat))
+        _pass_cards(state, seat, *given[seat])
+
+
+def _exchanges_given(value) -> dict[int, tuple[str, Mapping]]:
+    """The exchanges of a request by the seat that passes (each with its field path)."""
+    if not isinstance(value, list):
+        raise InputError('expected a list of exchanges such as [{"from": "N", "gave": ["AS"], "received": ["2C"]}]',
+                         "exchanges")
+    given: dict[int, tuple[str, Mapping]] = {}
+    for i, item in enumerate(value):
+        field = f"exchanges[{i}]"
+        F.known_fields(F.obj(item, field), ("from", "gave", "received"), field, "an exchange")
+        seat = F.seat_of(F.get(item, "from", field), f"{field}.from")
+        if seat in given:
+            raise InputError(f"{C.SEATS[seat]} passes cards once (also at {given[seat][0]})", f"{field}.from")
+        given[seat] = (field, item)
+    return given
+
+
+def _exchange_rule(state: E.HandState, seat: int) -> tuple[str, str | None]:
+    """The rule that decides ``seat``'s exchange (by its bid) and its citation."""
+    rule = "blind_nil.exchange" if state.bids[seat].kind == E.BLIND_NIL else "nil.exchange"
+    return rule, state.rs.rules[rule].cite
+
+
+def _pass_cards(state: E.HandState, seat: int, field: str, item: Mapping) -> None:
+    """``seat`` passes the cards ``gave`` and takes ``received``: as many as its bid's exchange, each given from
+    its hand and each received from its partner's before the pass."""
+    count, sides = state.exchange_count(seat), ((seat, "gave"), (C.partner_of(seat), "received"))
+    cards = [F.cards_of(F.get(item, key, field), f"{field}.{key}", state.rs) for _, key in sides]
+    for (holder, key), held in zip(sides, cards):
+        if len(held) != count:
+            raise InputError(f"{len(held)} card(s) {key}; {C.SEATS[seat]}'s {state.bids[seat]} exchanges {count}",
+                             f"{field}.{key}", *_exchange_rule(state, seat))
+        missing = [C.card_name(c) for c in held if not (state.hands[holder] >> c) & 1]
+        if missing:
+            raise InputError(f"{', '.join(missing)} not in {C.SEATS[holder]}'s hand", f"{field}.{key}")
+    state.exchange(seat, *cards)
 
 
 def _flat_play(play) -> list[tuple[object, str]]:
@@ -355,12 +431,14 @@ def _hand_tricks(rs: Ruleset, req: Mapping, bids: list[E.Bid], irregular: list[d
     """Tricks per seat, the reneges found and the last trick: replayed from the deal and play (the
     irregular cards found go to ``irregular``), or as given."""
     size = rs.params["deal.hand_size"]
+    if req.get("deal") is None and req.get("exchanges") is not None:
+        raise InputError("the exchanges go with the deal and play", "exchanges")
     if req.get("deal") is not None or req.get("play") is not None:
         if req.get("tricks") is not None:
             raise InputError("give either tricks per seat or the deal and play, not both", "tricks")
         if req.get("deal") is None or req.get("play") is None:
             raise InputError("the deal and the play go together", "deal" if req.get("deal") is None else "play")
-        tricks, reneges, last, unplayed = _replay(rs, req, irregular, on_card)
+        tricks, reneges, last, unplayed = _replay(rs, req, irregular, on_card, bids)
         return (_fill_dead_hand(tricks, unplayed, reneges, bids) if unplayed else tricks), reneges, last
     tricks = F.per_seat(F.get(req, "tricks", ""), "tricks", lambda v, f: F.whole(v, f, 0, size))
     if sum(tricks) != size:
@@ -474,7 +552,8 @@ _POSITION = ("hands", "leader", "trick", "broken", "deal", "dealer", "play", "bu
 FIELDS: dict[str, tuple[str, ...]] = {       # the fields each kind reads (and 'variant' or 'variants')
     "trick": ("leader", "cards", "number"), "legal": ("hand", "trick", "number", "broken"),
     "bid": ("seat", "bid", "dealer", "bids", "hand", "before"),
-    "score": ("bids", "tricks", "deal", "play", "dealer", "before", "hands_played", "last_trick", "events"),
+    "score": ("bids", "tricks", "deal", "exchanges", "play", "dealer", "before", "hands_played", "last_trick",
+              "events"),
     "game": ("hands", "before"), "solve": _POSITION, "claim": (*_POSITION, "claim"), "nil": (*_POSITION, "nil"),
 }
 def _game_hand(hand, i: int) -> Mapping:

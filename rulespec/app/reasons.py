@@ -112,6 +112,8 @@ TEMPLATES: dict[str, Template] = {
                                "whether a nil bidder's partner may raise"),
     "blind_nil.exchange": T("plain", "a blind nil bidder and partner swap {value} cards",
                             "no cards are swapped for blind nil here", "the cards swapped for blind nil"),
+    "nil.exchange": T("plain", "a nil bidder and a partner who bid a number swap {value} cards",
+                      "no cards are swapped for an ordinary nil here", "the cards swapped for a nil"),
     # play
     "play.lead": T("play", {"some": "you may lead {allowed}",
                             "broken": "you may lead any card, {trump} too: {trump_state}",

@@ -7,7 +7,7 @@ Two ways to play, chosen by what the output needs:
   from a numpy generator seeded with a hash of ``(s, i)`` and dealt by seat
   ``i % 4``, so the same seed gives the same hands on every run and machine;
   their hand records, when asked for, are written from the arrays
-  (``fast.records``);
+  (``fast.hand_records``);
 - **games** (``game_hands``): hands played in sequence on the scalar engine, the
   scores carried from hand to hand (``engine.simulate``), as full hand records.
 
@@ -70,7 +70,7 @@ def batch_hands(rs: Ruleset, hands: int, seed: str, out: BinaryIO | None = None,
     compiled scalar engine: the same chunks and records, other draws), as one ``HandArrays`` per chunk;
     with ``out``, their hand records written there as JSON lines (hand ``i`` numbered ``i``, its own game);
     ``progress`` is told of the compiling and of the hands played."""
-    from ..fast.records import RecordWriter
+    from ..fast.hand_records import RecordWriter
     if engine == "compiled":
         player = _compiled_engine(rs, progress)
     else:

@@ -120,6 +120,9 @@ _SLOTS = [
          "whether a nil bidder's partner who already bid may raise that bid"),
     Slot("blind_nil.exchange", INT, "param", "cards exchanged between a blind-nil bidder and partner",
          probe="2", probe_with=(("blind_nil.allowed", "true"),)),
+    Slot("nil.exchange", INT, "param",
+         "cards an ordinary nil bidder whose partner bid a number exchanges with that partner after the bids "
+         "(0: none)", neutral="0", probe="2"),
     # play
     Slot("play.lead", CARDS, "play", "cards a player may lead"),
     Slot("play.follow", CARDS, "play", "cards a player may play when not leading"),

@@ -7,8 +7,8 @@ functions for a ruleset, ``rulespec.procedure``), ``hand`` (``HandState``), ``fu
 (the whole-hand card-play loop from the same form), ``policies`` (seeded players) and
 ``engine`` (whole hands, deals and simulation).
 """
-from .bids import (BLIND, BLIND_NIL, NIL, REGULAR, Bid, bid_candidates, bid_refusals, legal_bids, parse_bid,
-                   seat_rule, team_contract, team_refusals)
+from .bids import (BLIND, BLIND_NIL, NIL, REGULAR, Bid, bid_candidates, bid_refusals, exchange_count, legal_bids,
+                   parse_bid, seat_rule, team_contract, team_refusals)
 from .engine import deal_cards, deal_for, play_hand, simulate
 from .hand import HandState
 from .play import Legal, applicable_constraints, by_seat, legal_cards, trick_winner
@@ -16,5 +16,5 @@ from .scoring import TeamResult, game_status, score_hand
 
 __all__ = ["BLIND", "BLIND_NIL", "NIL", "REGULAR", "Bid", "HandState", "Legal", "TeamResult",
            "applicable_constraints", "bid_candidates", "bid_refusals", "by_seat", "deal_cards", "deal_for",
-           "game_status", "legal_bids", "legal_cards", "parse_bid", "play_hand", "score_hand", "seat_rule", "simulate",
-           "team_contract", "team_refusals", "trick_winner"]
+           "exchange_count", "game_status", "legal_bids", "legal_cards", "parse_bid", "play_hand", "score_hand",
+           "seat_rule", "simulate", "team_contract", "team_refusals", "trick_winner"]

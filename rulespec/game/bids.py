@@ -225,3 +225,11 @@ def _legal_bids(rs: Ruleset, seat: int, hand: int, dealer: int, pbid: Bid | None
 def seat_rule(rs: Ruleset, rule: str, dealer: int) -> int:
     """A seating rule (``deal.first_bidder``, ``play.first_leader``, ``deal.next_dealer``) for ``dealer``."""
     return rs.fn[rule](*ARGS["seating"](dealer=dealer))
+
+
+def exchange_count(rs: Ruleset, bid: Bid | None, partner: Bid | None) -> int:
+    """How many cards a seat that bid ``bid`` passes to its partner (who bid ``partner``, None: not yet) and takes
+    back after the bids: a blind nil's exchange, a nil's pass beside a number (the lowered form's)."""
+    if bid is None:
+        return 0
+    return steps_of(rs).exchange_count(_code(bid)[0], _code(partner)[0])

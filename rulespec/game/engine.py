@@ -50,9 +50,8 @@ def play_hand(rs: Ruleset, hands: list[int], dealer: int, policy, scores=(0, 0),
                         f"{' '.join(C.card_names(foreign))}", "deal", "deck.cards", rs.rules["deck.cards"].cite)
     state = HandState(rs, hands, dealer, scores, bags)
     _bid_all(state, policy)
-    count = rs.params["blind_nil.exchange"]
     for seat in state.exchange_seats():
-        partner = C.partner_of(seat)
+        partner, count = C.partner_of(seat), state.exchange_count(seat)
         give = policy.exchange(rs, seat, state.hands[seat], count)
         back = policy.exchange(rs, partner, state.hands[partner], count)
         state.exchange(seat, give, back)

@@ -1,7 +1,7 @@
 """One hand in progress: the single scalar hand procedure every path drives.
 
 ``HandState`` has a method per step: the bids (``bid``, with the nil bidder's
-partner's ``raise_bid``), the blind-nil ``exchange``, the card play (``legal``,
+partner's ``raise_bid``), the ``exchange`` (blind nil, nil pass), the card play (``legal``,
 ``play``, ``finish_trick``) and the ``score``.  The engine drives it with a
 policy, the answers layer with a recorded play, the differential tester with a
 transcript, the verifier's search with every choice.  Explanations are options
@@ -17,7 +17,7 @@ from ..core import cards as C
 from ..errors import GameError
 from ..lang.compiler import NONE
 from ..model.ruleset import Ruleset
-from .bids import BLIND_NIL, REGULAR_BIDS, Bid, bid_refusals, legal_bids, seat_rule
+from .bids import BLIND_NIL, REGULAR_BIDS, Bid, bid_refusals, exchange_count, legal_bids, seat_rule
 from .play import Legal, by_seat, irregularity, legal_cards
 from .scoring import TeamResult, score_hand
 from .steps import KIND_CODE, steps_of
@@ -99,10 +99,15 @@ class HandState:
 
     # ----------------------------------------------------------------------- the exchange
     def exchange_seats(self) -> list[int]:
-        """The blind-nil bidders who exchange cards with their partners, in seat order."""
-        if not self.rs.params["blind_nil.exchange"]:
-            return []
-        return [seat for seat, bid in enumerate(self.bids) if bid is not None and bid.kind == BLIND_NIL]
+        """The seats that exchange cards with their partners, in the order they do: the blind-nil bidders, then
+        the nil bidders beside a number (``nil.exchange``), each in seat order."""
+        seats = [seat for seat in range(4) if self.exchange_count(seat)]    # (each has bid: a count needs a bid)
+        blind = {seat for seat in seats if (bid := self.bids[seat]) is not None and bid.kind == BLIND_NIL}
+        return sorted(seats, key=lambda seat: seat not in blind)
+
+    def exchange_count(self, seat: int) -> int:
+        """How many cards ``seat`` passes to its partner and takes back (0: none), by the bids."""
+        return exchange_count(self.rs, self.bids[seat], self.bids[C.partner_of(seat)])
 
     def exchange(self, seat: int, give: Sequence[int], back: Sequence[int]) -> None:
         """``seat`` passes ``give`` to its partner and receives ``back`` (chosen before ``give`` arrives)."""

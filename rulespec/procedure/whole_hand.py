@@ -1,15 +1,15 @@
 """The lowered form: one whole hand, its phases in order -- the bids (each followed by the nil bidder's
-partner's raise), the blind-nil exchange, the tricks, the score -- for the back ends that play whole hands
-(the Python loop, the compiled engine, the arrays).  The deal is the back end's (its own generator); the
-players' decisions are its ``choose_*``.  The scalar steps (``game.hand.HandState``) take the phases one
-call at a time instead, from the same functions.
+partner's raise), the exchanges (blind nil, then the nil pass), the tricks, the score -- for the back ends
+that play whole hands (the Python loop, the compiled engine, the arrays).  The deal is the back end's (its own
+generator); the players' decisions are its ``choose_*``.  The scalar steps (``game.hand.HandState``) take the
+phases one call at a time instead, from the same functions.
 """
 from __future__ import annotations
 
 from .bidding import candidate, legal_bids, may_raise, raise_options
 from .card_play import legal, play_card, trick_winner
-from .lang import (K_BLIND_NIL, K_PENDING, NO_BID, NONE, choose_bid, choose_card, choose_cards, choose_raise, fail,
-                   rule, zeros)
+from .lang import (K_BLIND_NIL, K_NIL, K_PENDING, K_REGULAR, NO_BID, NONE, choose_bid, choose_card, choose_cards,
+                   choose_raise, fail, inline, rule, zeros)
 from .scoring import score_team
 
 
@@ -38,22 +38,53 @@ def bid_all(hands, dealer, scores, bags, kind, num, opening, options, raises):
                 num[partner] = choose_raise(partner, raises, count, hands[partner])
 
 
-def exchange(hands, kind, gave, received):
-    """Each blind-nil bidder passes ``blind_nil.exchange`` cards to the partner and gets as many back (chosen
-    from the partner's hand before the pass), seat by seat."""
-    count = rule("blind_nil.exchange")
+@inline
+def passes(kind, partner_kind, code):
+    """Whether a seat that bid ``kind`` (its partner ``partner_kind``) passes cards in the exchange of bid kind
+    ``code``: a blind-nil bidder in the blind-nil exchange, an ordinary nil bidder whose partner bid a number in
+    the nil pass."""
+    return kind == code and (code == K_BLIND_NIL or partner_kind == K_REGULAR)
+
+
+def exchange_count(kind, partner_kind):
+    """How many cards a seat that bid ``kind`` passes to its partner (who bid ``partner_kind``) and takes back
+    (0: none): ``blind_nil.exchange`` for a blind nil, ``nil.exchange`` for a nil beside a number."""
+    count = 0
+    if passes(kind, partner_kind, K_BLIND_NIL):
+        count = rule("blind_nil.exchange")
+    elif passes(kind, partner_kind, K_NIL):
+        count = rule("nil.exchange")
+    return count
+
+
+@inline
+def swap(hands, seat, partner, count, gave, received):
+    """``seat`` passes ``count`` cards to ``partner`` and gets as many back (chosen from the partner's hand before
+    the pass)."""
+    give = choose_cards(seat, hands[seat], count)
+    back = choose_cards(partner, hands[partner], count)
+    hands[seat] = (hands[seat] & ~give) | back
+    hands[partner] = (hands[partner] & ~back) | give
+    gave[seat] = give
+    received[seat] = back
+
+
+@inline
+def pass_all(hands, kind, gave, received, code, count):
+    """Each seat whose bid is of kind ``code`` and passes (``passes``) swaps ``count`` cards with its partner, in
+    seat order."""
     if count > 0:
         for seat in range(4):
             partner = (seat + 2) % 4
-            give = 0
-            back = 0
-            if kind[seat] == K_BLIND_NIL:
-                give = choose_cards(seat, hands[seat], count)
-                back = choose_cards(partner, hands[partner], count)
-                hands[seat] = (hands[seat] & ~give) | back
-                hands[partner] = (hands[partner] & ~back) | give
-                gave[seat] = give
-                received[seat] = back
+            if passes(kind[seat], kind[partner], code):
+                swap(hands, seat, partner, count, gave, received)
+
+
+def exchange(hands, kind, gave, received):
+    """The passes after the bids: each blind-nil bidder and partner exchange ``blind_nil.exchange`` cards, then
+    each ordinary nil bidder whose partner bid a number and that partner ``nil.exchange`` cards."""
+    pass_all(hands, kind, gave, received, K_BLIND_NIL, rule("blind_nil.exchange"))
+    pass_all(hands, kind, gave, received, K_NIL, rule("nil.exchange"))
 
 
 def play_tricks(hands, leader, won, plays, leaders, winners):

@@ -40,7 +40,8 @@ class _HandReader:
             self.notes.append("no dealer given: N deals (docs/deals-format.md)")
         bids = self.bids(obj["bids"]) if obj.get("bids") is not None else None
         if obj.get("exchanges"):
-            raise RecordError("blind-nil exchanges are not replayed from a record", "exchanges")
+            raise RecordError("cards passed after the bids (a blind-nil exchange, the nil pass) are not replayed "
+                              "from a record", "exchanges")
         tricks = self.play(obj, hands)
         variant = obj.get("variant")
         return HandRecord(

@@ -1,8 +1,8 @@
 """The solver's search as generated numba source, one module per ruleset (compiled by ``core.jit``).
 
 The module holds the variant's card tables (as constant arrays), the rules' helpers
-(``fast.native.HELPERS``), three small functions made of the hand procedure's templates with each
-rule's checked expression inlined and rewritten into numba's typed subset by ``fast.native.NativeRules``
+(``fast.numba_rules.HELPERS``), three small functions made of the hand procedure's templates with each
+rule's checked expression inlined and rewritten into numba's typed subset by ``fast.numba_rules.NativeRules``
 (which refuses, naming the rule, anything outside a fixed list of shapes: ``NativeRuleError``) —
 ``legal`` (a seat's legal set), ``breaks`` and ``winner``, the lowered form's ``legal``, ``breaks``
 and ``winner_card`` as the Python search's are (``search.Rules``) — and the search itself (``ENGINE``,
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import ast
 
-from ..fast.native import HELPERS, TABLES, NativeRules
+from ..fast.numba_rules import HELPERS, TABLES, NativeRules
 from ..model.ruleset import Ruleset
 from ..procedure.form import Lowering, Target, renamed
 from .generated import NAMES

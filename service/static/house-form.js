@@ -22,6 +22,8 @@ const COMMON = [
       ['only when behind by at least', 'opponents.score - team.score >= {n}', 100]]},
     {rule: 'blind_nil.made', label: 'A blind nil made scores'},
     {rule: 'blind_nil.failed', label: 'A failed blind nil scores'},
+    {rule: 'nil.exchange', label: 'After the bids, a nil bidder and a partner who bid a number swap', presets: [
+      ['no cards', '0'], ['one card', '1'], ['two cards', '2'], ['four cards', '4']]},
   ]},
   {legend: 'Bags and overtricks', section: 'Bags', items: [
     {rule: 'scoring.overtrick_points', label: 'Each overtrick (a trick won beyond the bid) scores'},

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..common import write_report as write_files
 from . import html, report
-from .runner import ConformConfig, run
+from .run import ConformConfig, run
 
 
 def conform(cfg: ConformConfig, jobs: int | None = None, progress=None, scheduler: str | None = None,

@@ -46,11 +46,19 @@ def conform(engine, variant, deals, seed, policies, games, game_policy, game_han
     except RulespecError as exc:
         click.echo(f"rulespec conform: {exc}", err=True)
         sys.exit(2)
+    click.echo(f"{report['config']['engine_name']} vs {report['config']['variant']['id']}: {_verdict(report)}; wrote "
+               + ", ".join(str(f) for f in files))
+
+
+def _verdict(report: dict) -> str:
+    """The command's one-line verdict, with what of the variant the engine cannot play."""
     if report["conforms"]:
         verdict = "conforms on every compared point"
     elif report["differing"]:
         verdict = "differs on " + ", ".join(report["differing"])
     else:
         verdict = "has hands that could not be compared"
-    click.echo(f"{report['config']['engine_name']} vs {report['config']['variant']['id']}: {verdict}; wrote "
-               + ", ".join(str(f) for f in files))
+    if report["withheld"]:
+        verdict += (" (played without " + " or ".join(f"{w['bid']} bids" for w in report["withheld"])
+                    + ": the engine has no exchange step)")
+    return verdict

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 
 from ...core import cards as C
 from ...errors import EngineError
-from ...game import BLIND_NIL, REGULAR, Bid, HandState, applicable_constraints, bid_refusals, game_status, team_refusals
+from ...game import (BLIND_NIL, NIL, REGULAR, Bid, HandState, applicable_constraints, bid_refusals, game_status,
+                     team_refusals)
 from ...model.ruleset import Ruleset
 from ..diff.deals import Deal
 from .protocol import EngineHand, HandResult
@@ -104,12 +105,19 @@ class Lockstep:
         return False
 
     # ------------------------------------------------------------------ bids
+    def _unexchanged_kinds(self) -> set[str]:
+        """The bid kinds the player does not choose: without the engine's exchange step, no hand may need one
+        (docs/conformance.md), so neither blind nil nor nil where the book passes cards for it."""
+        if hasattr(self.eng, "exchanges"):
+            return set()
+        return {kind for kind, rule in ((BLIND_NIL, "blind_nil.exchange"), (NIL, "nil.exchange"))
+                if self.rs.params[rule]}
+
     def _bids(self) -> bool:
         book, rs = self.book, self.rs
         if hasattr(self.policy, "observe_scores"):
             self.policy.observe_scores(self.deal.before[0])
-        # without the engine's exchange step, no hand may need one (docs/conformance.md)
-        exchange = bool(rs.params["blind_nil.exchange"]) and not hasattr(self.eng, "exchanges")
+        passing = self._unexchanged_kinds()
         for _ in range(4):
             seat = book.bidder
             if not self._turn(seat, "deal.first_bidder"):
@@ -120,7 +128,7 @@ class Lockstep:
                 self._compare_bids(seat, mine, theirs)
             choice = self.eng.chosen()
             if choice is None:
-                both = [b for b in mine if (theirs is None or b in theirs) and not (exchange and b.kind == BLIND_NIL)]
+                both = [b for b in mine if (theirs is None or b in theirs) and b.kind not in passing]
                 options = both or theirs or mine
                 if not options:
                     raise EngineError(f"{C.SEATS[seat]} has no bid both sides allow")
@@ -165,25 +173,27 @@ class Lockstep:
                         "bids": [str(b) for b in extra]})
 
     def _exchange(self) -> bool:
-        """The blind-nil exchange, where the engine has the step (``exchanges``): the same seats passing the
-        same numbers of cards, then the cards (chosen by the runner's player from the book's hands) passed
+        """The exchanges (blind nil, nil pass), where the engine has the step (``exchanges``): the same seats
+        passing the same numbers of cards, then the cards (chosen by the runner's player from the book's hands) passed
         in both.  Exchanges that differ stop the hand there: the hands held would no longer be the same."""
         ask = getattr(self.eng, "exchanges", None)
         if ask is None:
             return True
         book, rs = self.book, self.rs
-        count = rs.params["blind_nil.exchange"]
-        mine = [(seat, count) for seat in book.exchange_seats()]
+        mine = [(seat, book.exchange_count(seat)) for seat in book.exchange_seats()]
         theirs = [(int(seat), int(n)) for seat, n in ask()]
         if not (mine or theirs):
             return True
         self.states["exchange"] += 1
         if mine != theirs:
-            self._find("exchange", "exchange", ["blind_nil.exchange"],
+            seats = {seat for seat, _ in set(mine) ^ set(theirs)}
+            rules = sorted({"blind_nil.exchange" if book.bids[seat].kind == BLIND_NIL else "nil.exchange"
+                            for seat in seats})
+            self._find("exchange", "exchange", rules,
                        {"book": [f"{C.SEATS[s]} passes {n}" for s, n in mine],
                         "engine": [f"{C.SEATS[s]} passes {n}" for s, n in theirs]})
             return False
-        for seat, _ in mine:
+        for seat, count in mine:
             partner = C.partner_of(seat)
             give = self.policy.exchange(rs, seat, book.hands[seat], count)
             back = self.policy.exchange(rs, partner, book.hands[partner], count)

@@ -67,7 +67,8 @@ class OptionalSteps(Protocol):
 
     def exchanges(self) -> list[tuple[int, int]]:
         """Asked once the bids are over: each seat that passes cards to its partner for a blind nil, in
-        seat order, with the number of cards ([]: no exchange in this hand)."""
+        seat order, then each nil bidder that passes to a partner who bid a number (``nil.exchange``), with
+        the number of cards ([]: no exchange in this hand)."""
 
     def exchange(self, seat: int, give: list[int], back: list[int]) -> None:
         """``seat`` passes ``give`` to its partner and receives ``back``."""

@@ -13,7 +13,7 @@ import yaml
 from ..diff.minimal import evaluate
 from ..diff.stats import wilson
 from .lockstep import KIND_TITLES, KINDS, STAGE_TITLES, STAGES
-from .runner import SECTIONS, ConformConfig, Context
+from .run import SECTIONS, ConformConfig, Context
 
 SCHEMA = "rulespec-conform-report/1"
 SECTION_TITLES = {"deals": "Deals (each deal once per player)",
@@ -98,9 +98,23 @@ def build(cfg: ConformConfig, ctx: Context, acc: dict) -> dict:
         "stages": dict(STAGE_TITLES), "kinds": dict(KIND_TITLES),
         "sections": sections,
         "compared": compared, "differing": differing, "conforms": not differing and not acc["errors"],
+        "withheld": withheld(ctx),
         "examples": [_example(ctx, key, cand) for key, cand in sorted(acc["examples"].items())],
         "errors": acc["errors"],
     }
+
+
+_PASSES = (("blind nil", "blind_nil.exchange"), ("nil", "nil.exchange"))
+
+
+def withheld(ctx: Context) -> list[dict]:
+    """What of the variant the engine cannot play: the bids never chosen because the variant passes cards
+    for them and the engine has no exchange step (``OptionalSteps.exchanges``), each with its rule."""
+    if ctx.deal_count == 0 or hasattr(ctx.engine.new_hand(ctx.deal(0)), "exchanges"):
+        return []
+    rs = ctx.rs
+    return [{"bid": bid, "rule": rule, "value": rs.params[rule], "cite": rs.rules[rule].cite}
+            for bid, rule in _PASSES if rs.params[rule]]
 
 
 # --------------------------------------------------------------------------- markdown
@@ -138,6 +152,9 @@ def markdown(report: dict) -> str:
            "At every state the engine and the variant are asked the same question: the seat to act, the legal "
            "bids or cards, each trick's winner, each team's points and bags after the hand, the game's end. "
            "Rates are per hand (and per state compared), with 95% Wilson intervals.", ""]
+    for w in report["withheld"]:
+        out += [f"{engine} has no exchange step: {variant['id']} is played without {w['bid']} bids ({w['rule']} "
+                f"{w['value']} @ {w['cite'] or 'unspecified'}: a {w['bid']} bidder and partner pass cards).", ""]
     if report["conforms"]:
         out += [f"**{engine} conforms to {variant['id']} on every compared point** "
                 f"({', '.join(STAGE_TITLES[s] for s in report['compared'])}).", ""]

@@ -7,7 +7,7 @@ from ..common import write_report as write_files
 from . import html, report
 from ...errors import DiffError
 from .driver import run
-from .runner import DiffConfig
+from .deal_runs import DiffConfig
 
 
 def diff(cfg: DiffConfig, jobs: int | None = None, progress=None, scheduler: str | None = None,

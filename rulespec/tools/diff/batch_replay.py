@@ -1,4 +1,4 @@
-"""Replay many transcripts under one variant at once, on the vector back end (``fast.hand.BatchHand``).
+"""Replay many transcripts under one variant at once, on the vector back end (``fast.batch_hand.BatchHand``).
 
 ``replay.replay`` stays the reference.  This computes the same stage values
 (``Outcome.sig``) and the rule behind the first forbidden bid or card for a
@@ -20,7 +20,8 @@ import numpy as np
 from ...core import cards as C
 from ...core.schema import PLAY_CONSTRAINTS
 from ...errors import RulespecError
-from ...fast.hand import BID_RULES, KIND_CODE, BatchHand, HandRules
+from ...fast.batch_hand import BID_RULES, KIND_CODE, BatchHand, HandRules
+from ...game.steps import steps_of
 from ...model.ruleset import Ruleset
 from .replay import Outcome, Transcript, play_signature, replay
 
@@ -73,6 +74,9 @@ class BatchReplayer:
         self.rules = HandRules(rs)
         self.size = self.rules.size
         self.sig = play_signature(rs)
+        # the lowered form's exchange_count of every (bid kind, partner's bid kind)
+        codes = range(len(KIND_CODE) + 1)
+        self.passes = np.array([[steps_of(rs).exchange_count(k, pk) for pk in codes] for k in codes], dtype=np.int64)
 
     def hand(self, b: _Batch) -> BatchHand:
         """The rows' hands as dealt, before the bids."""
@@ -183,7 +187,7 @@ class Replays:
             exact = np.zeros(n, dtype=bool)
             keys = {stage: np.full(n, -2, dtype=np.int64) for stage in ("bid", "legal", "game")}
             keys.update(trick=np.zeros((n, length // 4), dtype=np.int64), score=np.zeros((n, 2), dtype=np.int64),
-                        bags=np.zeros((n, 2), dtype=np.int64))
+                        bags=np.zeros((n, 2), dtype=np.int64), exchange=np.zeros((n, 4), dtype=np.int64))
             rule = {"bid": np.full(n, -1, dtype=np.int64), "legal": np.full(n, -1, dtype=np.int64)}
             if len(fast):
                 try:
@@ -206,6 +210,7 @@ class Replays:
         p = plays[rp.sig]
         points, bags, over, winner = rp.score(h, p, b.hands_played)
         keys["bid"][rows], rule["bid"][rows] = seat, bid_rule
+        keys["exchange"][rows] = rp.passes[b.kind, b.kind[:, [2, 3, 0, 1]]]
         keys["legal"][rows], rule["legal"][rows] = p.bad_step, p.bad_rule
         keys["trick"][rows], keys["score"][rows], keys["bags"][rows] = p.hand.winners, points, bags
         keys["game"][rows] = np.where(over, winner, -1)
@@ -225,6 +230,7 @@ class Replays:
         o.sig["bid"] = None if seat < 0 else (seat, str(t.bids[seat]))
         if seat >= 0:
             o.rules["bid"] = BID_RULES[rule["bid"][k]]
+        o.sig["exchange"] = tuple((C.SEATS[s], c) for s, c in enumerate(keys["exchange"][k].tolist()) if c)
         o.sig["legal"] = None if step < 0 else (step // 4 + 1, *t.plays[step])
         if step >= 0:
             o.rules["legal"] = CARD_RULES[rule["legal"][k]] if rule["legal"][k] >= 0 else None

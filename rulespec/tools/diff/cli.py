@@ -55,7 +55,7 @@ def diff(variants, all_bundled, deals, deals_file, seed, games, policies, game_p
     try:
         if sys.stderr.isatty():
             from .driver import work_items
-            from .runner import Context
+            from .deal_runs import Context
             total = len(work_items(cfg, deals if not deals_file else len(Context(cfg).file_deals), workers))
             with click.progressbar(length=total, label="comparing", file=sys.stderr) as bar:
                 report = run_diff(cfg, workers, bar.update, scheduler, scheduler_timeout)

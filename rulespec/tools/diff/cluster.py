@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 from ...errors import DiffError
 from ..common import on_cluster
-from .runner import Context, DiffConfig, run_deals, run_games
+from .deal_runs import Context, DiffConfig, run_deals, run_games
 
 _CONTEXTS: dict[DiffConfig, Context] = {}   # per worker process: variants compiled once per configuration
 

@@ -9,7 +9,7 @@ import os
 from ...errors import DiffError, RulespecError
 from ..common import collect
 from .cluster import run_on_cluster
-from .runner import Context, DiffConfig, merge, new_acc, run_deals, run_games
+from .deal_runs import Context, DiffConfig, merge, new_acc, run_deals, run_games
 
 _CTX: Context | None = None
 

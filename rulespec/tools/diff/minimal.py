@@ -19,7 +19,10 @@ from ...app.answers import KINDS
 from ...errors import RulespecError
 from ...model.ruleset import Ruleset
 
-KIND_OF_STAGE = {"bid": "bid", "legal": "legal", "trick": "trick", "score": "score", "bags": "score", "game": "game"}
+KIND_OF_STAGE = {"bid": "bid", "exchange": "exchange", "legal": "legal",
+                 "trick": "trick", "score": "score", "bags": "score", "game": "game"}
+# the request kind of each example kind that is not one ("exchange": a bid's answer, as to the cards it passes)
+ANSWER_KIND = {"exchange": "bid"}
 # --------------------------------------------------------------------------- evaluators
 _ZERO = {"NS": {"score": 0, "bags": 0}, "EW": {"score": 0, "bags": 0}}
 
@@ -30,6 +33,8 @@ def _project(kind: str, answer: dict) -> dict:
         return {"teams": {t: {k: answer["teams"][t][k] for k in ("points", "bags")} for t in C.TEAMS}}
     if kind == "game":
         return {"result": {k: answer["result"][k] for k in ("over", "winner", "scores")}}
+    if kind == "exchange":
+        return {"exchange": answer["exchange"] and {"cards": answer["exchange"]["cards"]}}
     key = {"trick": "winner", "legal": "legal", "bid": "allowed"}[kind]
     return {key: answer[key]}
 
@@ -37,7 +42,7 @@ def _project(kind: str, answer: dict) -> dict:
 def evaluate(rs: Ruleset, kind: str, inp: dict) -> dict | None:
     """The answer of ``rs`` to a scenario input, as ``rulespec test`` and the API see it; None when refused."""
     try:
-        return _project(kind, KINDS[kind](rs, inp))
+        return _project(kind, KINDS[ANSWER_KIND.get(kind, kind)](rs, inp))
     except RulespecError:
         return None
 
@@ -202,8 +207,9 @@ def minimal_example(kind: str, inp: dict, a: Ruleset, b: Ruleset, a_with_rule: R
         return out_a is not None and out_b is not None and out_a != out_b and evaluate(a_with_rule, kind, x) == out_b
     if not holds(inp):
         return None
-    small = shrink(kind, inp, holds)
-    return {"kind": kind, "input": small, "output": {a.id: evaluate(a, kind, small), b.id: evaluate(b, kind, small)}}
+    request = ANSWER_KIND.get(kind, kind)
+    small = shrink(request, inp, holds)
+    return {"kind": request, "input": small, "output": {a.id: evaluate(a, kind, small), b.id: evaluate(b, kind, small)}}
 
 
 def scenario_yaml(cases: list[dict]) -> str:

@@ -11,15 +11,15 @@ import weakref
 from dataclasses import dataclass, field
 
 from ...core import cards as C
-from ...game import Bid, HandState, bid_refusals, game_status, play_hand, score_hand, seat_rule
+from ...game import Bid, HandState, bid_refusals, exchange_count, game_status, play_hand, score_hand, seat_rule
 from ...errors import RulespecError
 from ...game.policies import POLICIES
 from ...model.ruleset import Ruleset
 from ...core.schema import PLAY_CONSTRAINTS
 from .deals import Deal
 
-STAGES = ("bid", "legal", "trick", "score", "bags", "game")
-STAGE_TITLES = {"bid": "bid validity", "legal": "legal cards", "trick": "trick winner",
+STAGES = ("bid", "exchange", "legal", "trick", "score", "bags", "game")
+STAGE_TITLES = {"bid": "bid validity", "exchange": "cards passed", "legal": "legal cards", "trick": "trick winner",
                 "score": "hand score", "bags": "bags", "game": "game over/winner"}
 
 
@@ -207,6 +207,7 @@ def replay(rs: Ruleset, t: Transcript) -> Outcome:
     out = Outcome()
     try:
         _replay_bids(rs, t, out)
+        _replay_exchange(rs, t, out)
         play = _recorded_play(t) if t.won is not None and t.play_sig == play_signature(rs) else _replay_play(rs, t)
         if play.legal_note is not None:   # kept when a rule fails later on: the forbidden card came first
             out.sig["legal"] = play.legal_sig
@@ -242,6 +243,28 @@ def _replay_bids(rs: Ruleset, t: Transcript, out: Outcome) -> None:
                 "before": _before_json(t)}
             return
         so_far[seat] = bid
+
+
+def exchanges(rs: Ruleset, bids: tuple[Bid, ...]) -> tuple[tuple[str, int], ...]:
+    """The seats whose bids make them pass cards to their partners after the bids, with how many (seat order)."""
+    counts = ((seat, exchange_count(rs, bids[seat], bids[C.partner_of(seat)])) for seat in range(4))
+    return tuple((C.SEATS[seat], count) for seat, count in counts if count)
+
+
+def _replay_exchange(rs: Ruleset, t: Transcript, out: Outcome) -> None:
+    """Who passes cards, and how many, by the transcript's bids; the situation is the bid that settles it (the
+    later of the first pair with a nil or blind nil, beside its partner's)."""
+    out.sig["exchange"] = exchanges(rs, t.bids)
+    first = seat_rule(rs, "deal.first_bidder", t.dealer)
+    order = [(first + k) % 4 for k in range(4)]
+    nils = [seat for seat in order if t.bids[seat].kind in ("nil", "blind_nil")]
+    if nils:
+        later = max(nils[0], C.partner_of(nils[0]), key=order.index)
+        earlier = order[:order.index(later)]
+        out.situations["exchange"] = {"seat": C.SEATS[later], "bid": _bid_json(t.bids[later]),
+                                      "dealer": C.SEATS[t.dealer],
+                                      "bids": {C.SEATS[s]: _bid_json(t.bids[s]) for s in earlier},
+                                      "before": _before_json(t)}
 
 
 def _recorded_play(t: Transcript) -> _Play:

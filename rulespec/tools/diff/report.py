@@ -14,7 +14,7 @@ from . import doubledummy
 from .attribution import INTERACTION
 from .minimal import minimal_example, scenario
 from .replay import STAGE_TITLES, STAGES
-from .runner import Context, DiffConfig
+from .deal_runs import Context, DiffConfig
 from .stats import histogram, summary, wilson
 
 SCHEMA = "rulespec-diff-report/1"

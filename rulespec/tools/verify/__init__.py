@@ -2,6 +2,6 @@
 non-termination, dead rules, open points and the document's own claims."""
 from ...errors import VerifyError
 from .run import verify
-from .search import Budget
+from .states import Budget
 
 __all__ = ["Budget", "VerifyError", "verify"]

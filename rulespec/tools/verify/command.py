@@ -33,7 +33,7 @@ def verify(variants: tuple[str, ...], hands: int, examples: int, endgame_tricks:
     from ...model.ruleset import load_ruleset
     from .report import index_html, markdown, to_html, to_json
     from .run import verify as run
-    from .search import Budget
+    from .states import Budget
     try:
         budget = Budget(hands=hands, seed=seed, examples=examples, endgame_tricks=endgame_tricks,
                         endgame_roots=endgame_roots, max_game_hands=max_game_hands)

@@ -24,7 +24,7 @@ from ...model.ruleset import Ruleset, compile_chain
 from ...core.schema import BOOL, CARDS, INT, SLOTS, Slot
 from ...model.variants import resolve_chain
 from .checks import inert_reason
-from .search import Evidence
+from .states import Evidence
 
 CLAUSES_DIR = data_dir("corpus", "clauses")
 SAMPLE = 400
@@ -39,6 +39,7 @@ _READINGS = {
     "play.first_trick_trump": ["hand - trump.suit", "hand"],
     "play.first_trick_suit": ["if hand.has(clubs) then {lowest(hand & clubs)} else hand", "hand"],
     "blind_nil.exchange": ["0", "1", "2"],
+    "nil.exchange": ["1", "2", "4"],
     "bid.team_min": ["4", "0"],
     "bid.team_max": ["10", "13"],
     "bid.team_valid": ["team.blind_nil_count <= 1", "true"],
@@ -203,10 +204,11 @@ def open_points(rs: Ruleset, ev: Evidence, clauses_dir: Path = CLAUSES_DIR) -> l
 
 
 def _variant_points(rs: Ruleset) -> dict[str, dict]:
-    """The rules a variant took without a source: unspecified, or inherited from another variant."""
+    """The rules a variant took without a source: unspecified, or inherited from another variant (not those no
+    variant sets: a slot's neutral value is the game without the rule, no document's reading)."""
     points: dict[str, dict] = {}
     for name, rule in rs.rules.items():
-        if rule.unspecified or rule.origin != rs.id:
+        if not rule.neutral and (rule.unspecified or rule.origin != rs.id):
             reason = (f"the document is silent: {rule.unspecified}" if rule.origin == rs.id and rule.unspecified
                       else f"not stated by {rs.doc or rs.id}: inherited from {rule.origin}"
                       + (f" ({rule.unspecified})" if rule.unspecified else ""))

@@ -8,9 +8,9 @@ from ...model.ruleset import Ruleset, load_ruleset
 from ...model.variants import bundled_ids
 from . import nonterm
 from .checks import problems, rule_usage
-from .claims import CLAIMS, run_claim
+from .doc_claims import CLAIMS, run_claim
 from .openpoints import open_points
-from .search import Budget, Evidence, explore, random_games
+from .states import Budget, Evidence, explore, random_games
 
 LIGHT_HANDS = 60
 

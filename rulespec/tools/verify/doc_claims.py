@@ -14,7 +14,7 @@ from ... import game as E
 from ...game import BLIND_NIL, REGULAR, Bid, parse_bid
 from ...errors import GameError
 from ...model.ruleset import Ruleset
-from .search import Evidence
+from .states import Evidence
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,9 @@ from ..core import cards as C
 from ..core.contexts import ARGS
 from ..game import Bid, game_status
 from ..model.ruleset import Ruleset
+from ..procedure.lang import K_BLIND_NIL, K_NIL
 from .batch import BatchResult
-from .hand import KIND_NAME
+from .batch_hand import KIND_NAME
 from .vector import vector_rules
 
 Piece = bytes | np.ndarray      # text shared by every row, or (N, width) NUL-padded bytes per row
@@ -66,7 +67,9 @@ class RecordWriter:
         self.card = np.pad(names, ((0, 0), (0, 8 - names.shape[1]))).view(np.uint64).reshape(-1)
         self.bid = padded([json.dumps(str(Bid(str(KIND_NAME[code]), n))) for code in range(4)
                            for n in range(self.size + 1)])
-        self.exchange = rs.params["blind_nil.exchange"]
+        # the exchanges in the order they are made: blind nil, then the nil pass (bid kind, cards passed)
+        self.exchanges = [(code, rs.params[rule]) for code, rule in
+                          ((K_BLIND_NIL, "blind_nil.exchange"), (K_NIL, "nil.exchange")) if rs.params[rule]]
         self.fn = vector_rules(rs)
         self.statuses: dict[int, str] = {}
 
@@ -120,19 +123,22 @@ class RecordWriter:
         return tricks.reshape(shape[0], -1)
 
     def _exchanges(self, r: BatchResult) -> list[np.ndarray]:
-        """The blind-nil exchanges in seat order, each ``{"from", "gave", "received"}`` (none: all NUL)."""
-        present = r.gave != 0
-        if not self.exchange or not present.any():
+        """The exchanges as ``HandState`` makes them (the blind nils', then the nil passes', each in seat order),
+        each ``{"from", "gave", "received"}`` (none: all NUL)."""
+        slots = [(code, count, seat) for code, count in self.exchanges for seat in range(4)]
+        present = np.stack([(r.gave[:, seat] != 0) & (r.bid_kind[:, seat] == code) for code, _, seat in slots], axis=1
+                           ) if slots else np.zeros((len(r), 0), dtype=bool)
+        if not present.any():
             return []
         earlier = np.cumsum(present, axis=1) - present
         out = []
-        for seat in range(4):
-            some = (1 << self.exchange) - 1          # stands in for the rows without an exchange
-            gave, got = (self._sorted(np.where(present[:, seat], m[:, seat], some)) for m in (r.gave, r.received))
+        for i, (_, count, seat) in enumerate(slots):
+            some = (1 << count) - 1          # stands in for the rows without this exchange
+            gave, got = (self._sorted(np.where(present[:, i], m[:, seat], some)) for m in (r.gave, r.received))
             entry = _assemble([b',{"from":', self.seat[np.full(len(r), seat)], b',"gave":[', self._cards(gave),
                                b'],"received":[', self._cards(got), b"]}"], (len(r),))
-            entry[:, 0] = np.where(earlier[:, seat] > 0, entry[:, 0], 0)
-            out.append(np.where(present[:, seat, None], entry, 0).astype(np.uint8))
+            entry[:, 0] = np.where(earlier[:, i] > 0, entry[:, 0], 0)
+            out.append(np.where(present[:, i, None], entry, 0).astype(np.uint8))
         return out
 
     def _status(self, r: BatchResult) -> np.ndarray:

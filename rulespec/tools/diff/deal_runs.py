@@ -148,6 +148,8 @@ def _situation(stage: str, d: Direction) -> dict | None:
     if stage in ("bid", "legal"):
         source = d.b if stage in d.b.rules else d.a
         return source.full().situations.get(stage)
+    if stage == "exchange":
+        return d.a.full().situations.get(stage)
     if stage == "trick":
         return _trick_situation(d)
     rec = (d.a if d.recorder_is_a else d.b).full()

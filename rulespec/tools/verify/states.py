@@ -290,10 +290,11 @@ def _bid_round(rs: Ruleset, rec: Recorder, chooser, state: E.HandState) -> bool:
 
 
 def _exchange(rs: Ruleset, rec: Recorder, chooser, state: E.HandState) -> None:
-    """Blind-nil bidders and their partners pass the cards ``chooser`` picks."""
-    count = rs.params["blind_nil.exchange"]
+    """Blind-nil bidders, nil bidders beside a number (``nil.exchange``) and their partners pass the cards
+    ``chooser`` picks."""
     for seat in state.exchange_seats():
-        rec.trigger("blind_nil.exchange")
+        count = state.exchange_count(seat)
+        rec.trigger("blind_nil.exchange" if state.bids[seat].kind == E.BLIND_NIL else "nil.exchange")
         give = chooser.sample(list(C.iter_cards(state.hands[seat])), count)
         back = chooser.sample(list(C.iter_cards(state.hands[C.partner_of(seat)])), count)
         state.exchange(seat, give, back)
