@@ -97,7 +97,8 @@ def render(spec: dict, examples: dict[str, tuple] | None = None) -> str:
                "<code>field</code> path of the offending input, <code>rule</code>/<code>cite</code> when a rule "
                "refuses it and <code>problems</code> for a rules file.</p><dl>")
     for slug, (status, title) in PROBLEM_TYPES.items():
-        out.append(f"<dt id=\"problem-{slug}\"><code>/api#problem-{slug}</code> ({status})</dt><dd>{escape(title)}</dd>")
+        out.append(f"<dt id=\"problem-{slug}\"><code>/api#problem-{slug}</code> ({status})</dt>"
+                   f"<dd>{escape(title)}</dd>")
     out.append("</dl><h2 id=schemas>Schemas</h2>")
     for name, schema in schemas.items():
         out.append(f"<h3 id=\"schema-{name}\">{name}</h3>")

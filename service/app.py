@@ -31,7 +31,7 @@ DEFAULTS = {
     "MAX_ANSWER_BYTES": MAX_ANSWER_BYTES,   # bytes of JSON; a larger answer is an answer-too-large problem
     "DIFF_MAX_DEALS": 200,
     "DIFF_TIME_LIMIT": 10.0,           # seconds per /v1/diff request
-    "RULE_STEPS": REQUEST_STEPS,       # rule evaluation steps per request (rulespec.limits)
+    "RULE_STEPS": REQUEST_STEPS,       # rule evaluation steps per request (rulespec.lang.limits)
     "RULE_SECONDS": REQUEST_SECONDS,   # rule evaluation time per request
 }
 

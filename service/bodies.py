@@ -118,4 +118,5 @@ def yaml_body() -> str:
             raise ApiProblem("invalid-input", f"unknown key '{extra[0]}' (the only key is 'yaml')", extra[0])
         return body["yaml"]
     raise ApiProblem("unsupported-media-type",
-                     f"send the house rule as text/yaml or as JSON {{\"yaml\": ...}} (got {request.mimetype or 'none'})")
+                     f"send the house rule as text/yaml or as JSON {{\"yaml\": ...}} "
+                     f"(got {request.mimetype or 'none'})")

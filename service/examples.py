@@ -19,7 +19,7 @@ rules:
   nil.made: 75 @ house §Nil
 """
 
-# examples/records/renege.pbn, written by this project (tests/test_records_files.py keeps the two the same)
+# examples/records/renege.pbn, written by this project (tests/test_records_api.py keeps the two the same)
 RENEGE_RECORD = """[Event "spades-rulespec example: East does not follow suit at trick 5"]
 [Dealer "N"]
 [Deal "N:AQ63.K642.AT9.J7 J8..KQ8653.Q9642 KT954.AQJ53.72.3 72.T987.J4.AKT85"]

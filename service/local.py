@@ -53,7 +53,8 @@ def gunicorn(workers: int | None = None, threads: int | None = None, timeout: fl
                     proc.kill()
                     proc.wait(timeout=15)
                     log.seek(0)
-                    raise ServerError(f"gunicorn did not start: {log.read().decode(errors='replace')[-2000:]}") from None
+                    output = log.read().decode(errors="replace")
+                    raise ServerError(f"gunicorn did not start: {output[-2000:]}") from None
                 time.sleep(0.2)
         yield base
     finally:

@@ -76,7 +76,8 @@ def problem_response(slug: str, detail: str, status: int | None = None, field: s
 
 
 def from_input_error(exc: InputError) -> Response:
-    """An ``InputError`` from the answers (rulespec.app.disputes, .answers, .fields): field path, rule and citation, rules-file problems."""
+    """An ``InputError`` from the answers (rulespec.app.disputes, .answers, .fields): field path, rule and
+    citation, rules-file problems."""
     problems = exc.details.get("problems") if exc.details else None
     slug = "variant-problems" if problems else "rule-refusal" if exc.rule else "invalid-input"
     search = exc.details if isinstance(exc, SearchBudgetError) else None
@@ -115,7 +116,8 @@ def register_error_handlers(app: Flask) -> None:
             detail = f"the body is larger than the limit of {app.config['MAX_CONTENT_LENGTH']} bytes"
         elif status == 404:
             detail = f"no resource at {request.path}; see /api for the endpoints"
-        headers = {"Allow": ", ".join(exc.valid_methods)} if status == 405 and getattr(exc, "valid_methods", None) else None
+        allowed = status == 405 and getattr(exc, "valid_methods", None)
+        headers = {"Allow": ", ".join(exc.valid_methods)} if allowed else None
         return problem_response(slug, detail, status, headers=headers)
 
     @app.errorhandler(Exception)

@@ -7,8 +7,8 @@ import pytest
 
 from rulespec.app.disputes import answer
 from service.app import create_app
-from test_api_data import (BID, BLIND_NIL_BEHIND, GAME, LEGAL, NO_OVERTRICK_POINTS, SCORE, SEATS, TRANSFER_RENEGE,
-                           TRICK, played_hand)
+from api_requests import (BID, BLIND_NIL_BEHIND, GAME, LEGAL, NO_OVERTRICK_POINTS, SCORE, SEATS, TRANSFER_RENEGE,
+                          TRICK, played_hand)
 
 PROBLEM = "application/problem+json"
 

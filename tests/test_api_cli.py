@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from rulespec.cli import main
 from service.app import create_app
-from test_api_data import BID, GAME, LEGAL, NO_OVERTRICK_POINTS, SCORE, TRICK, played_hand
+from api_requests import BID, GAME, LEGAL, NO_OVERTRICK_POINTS, SCORE, TRICK, played_hand
 
 COMPARE = {"variants": ["standard", NO_OVERTRICK_POINTS], "kind": "score",
            "input": {k: v for k, v in SCORE.items() if k != "variant"}}

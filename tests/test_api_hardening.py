@@ -16,7 +16,7 @@ from rulespec.model.variants import read_variant_text, resolve_chain
 from service.app import create_app
 from serve_helpers import served
 from test_api import problem
-from test_api_data import SCORE, TRICK, played_hand
+from api_requests import SCORE, TRICK, played_hand
 from test_api_server import call
 
 NESTED = "if " + "count(c in all_cards where " * 6 + "true" + ") > 0" * 6 + " then all_cards else all_cards"

@@ -11,7 +11,7 @@ import pytest
 
 from rulespec.app.disputes import answer, compare
 from serve_helpers import served
-from test_api_data import BID, GAME, LEGAL, NO_OVERTRICK_POINTS, SCORE, TRICK, played_hand
+from api_requests import BID, GAME, LEGAL, NO_OVERTRICK_POINTS, SCORE, TRICK, played_hand
 
 
 def call(base: str, method: str, path: str, body=None, content_type: str = "application/json"):

@@ -401,6 +401,14 @@ def test_each_seat_bids_once_in_order_from_the_first_bidder(standard):
     assert order == [2, 3, 0, 1]
 
 
+def test_a_hand_is_not_scored_before_every_seat_has_bid(standard):
+    state = E.HandState(standard, E.deal_for(0, 0, standard), 1)
+    state.bid(E.Bid("regular", 3))
+    with pytest.raises(GameError, match="before every seat has bid") as caught:
+        state.score([3, 3, 3, 4])
+    assert caught.value.field == "bids"
+
+
 def test_a_blind_team_bid_needs_both_partners_to_name_the_same_number():
     rs = load_ruleset("house")
     refusals = E.team_refusals(rs, [E.Bid("blind", 6), E.Bid("blind", 7)], (0, 0), (0, 0), 0)

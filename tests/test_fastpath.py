@@ -13,7 +13,7 @@ from rulespec.solve.native import forget
 from service.app import create_app
 from service.examples import EXAMPLES
 from service.fastpath import DisputeFastPath, Replayed
-from test_api_data import SCORE
+from api_requests import SCORE
 
 JSON = "application/json"
 DISPUTES = [ex for ex in EXAMPLES if ex.method == "POST" and ex.path.removeprefix("/v1/") in service.api.KINDS]

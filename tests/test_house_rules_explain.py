@@ -80,9 +80,10 @@ def test_compare_side_by_side_marks_differences():
     assert result.exit_code == 0, result.output
     out = result.stdout.splitlines()
     # one sentence per difference, first
-    assert out[1] == ("  Under kitchen-table (house) EW score 97 this hand, under standard (001) 122: a nil made scores 75 in "
-                      "kitchen-table and 100 in standard (house §Nil; 001 §Nil bids).")
-    assert out[2].startswith("  Under kitchen-table (house) EW score 97 this hand, under classic (004) 72: a nil made scores 75")
+    assert out[1] == ("  Under kitchen-table (house) EW score 97 this hand, under standard (001) 122: a nil made "
+                      "scores 75 in kitchen-table and 100 in standard (house §Nil; 001 §Nil bids).")
+    assert out[2].startswith("  Under kitchen-table (house) EW score 97 this hand, under classic (004) 72: "
+                             "a nil made scores 75")
     header = next(line for line in out if "kitchen-table" in line and "standard" in line and "Under" not in line)
     assert header.split() == ["kitchen-table", "standard", "classic"]
     rows = {line[2:].split("  ")[0].strip(): line for line in out if line[:2] in ("* ", "  ")}

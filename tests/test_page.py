@@ -52,8 +52,8 @@ def test_disputed_hand_ruled_side_by_side(page):
                for row in ns_mine.locator("tr.differs").all_inner_texts())
     assert ns_mine.locator("tr:not(.differs)").first.inner_text().startswith("+40")  # the made contract agrees
     summary = page.locator(".summary").inner_text()
-    assert ("Under standard (001) NS score −159 this hand, under classic (004) −109: a failed nil costs 100 in standard and 50 "
-            "in classic (001 §Nil bids; 004 §Nil and Blind Nil).") in summary
+    assert ("Under standard (001) NS score −159 this hand, under classic (004) −109: a failed nil costs 100 in "
+            "standard and 50 in classic (001 §Nil bids; 004 §Nil and Blind Nil).") in summary
     page.click(".differences summary")
     assert "nil.failed: standard -100 (001 §Nil bids), classic -50" in page.locator(".differences").inner_text()
     # Where a book is ambiguous, the ruling says which reading it rests on, with the clause and the alternative.
@@ -92,7 +92,8 @@ def test_impossible_hands_are_refused_at_the_field(page):
     assert "North may not bid blind nil" in error.inner_text() and "001 §Variants" in error.inner_text()
     assert page.get_attribute("#bid-N", "aria-invalid") == "true"
     rule(page)
-    page.locator("#ruling .error").filter(has_text="North may not bid blind nil: these rules do not allow blind nil at all").wait_for()
+    page.locator("#ruling .error").filter(
+        has_text="North may not bid blind nil: these rules do not allow blind nil at all").wait_for()
     # A renege under rules that have no renege penalty is refused at the renege field.
     page.select_option("#bid-N", "4")
     page.select_option("#renege", "E")
@@ -253,10 +254,10 @@ def test_ruling_leads_with_sentences_scrolls_and_takes_focus(page, shots):
     summary = page.locator(".summary")
     summary.wait_for()
     sentences = summary.locator("li").all_inner_texts()
-    assert ("Under standard (001) NS score −59 this hand, under classic (004) −9: a failed nil costs 100 in standard and 50 "
-            "in classic (001 §Nil bids; 004 §Nil and Blind Nil).") in sentences
-    assert ("Under standard (001) EW score 62 this hand, under tournament (000) 60: the overtrick bonus scores 2 in standard "
-            "and 0 in tournament (001 §Scoring; 000 §SCORING).") in sentences
+    assert ("Under standard (001) NS score −59 this hand, under classic (004) −9: a failed nil costs 100 in "
+            "standard and 50 in classic (001 §Nil bids; 004 §Nil and Blind Nil).") in sentences
+    assert ("Under standard (001) EW score 62 this hand, under tournament (000) 60: the overtrick bonus scores 2 in "
+            "standard and 0 in tournament (001 §Scoring; 000 §SCORING).") in sentences
     # The answer is what the reader lands on: the ruling has the focus and its top is in view.
     assert page.evaluate("document.activeElement.id") == "ruling"
     top = page.evaluate("document.getElementById('ruling').getBoundingClientRect().top")

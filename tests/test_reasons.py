@@ -116,12 +116,13 @@ def test_a_new_score_line_reads_by_its_declaration(monkeypatch):
 
 def test_one_sentence_per_difference():
     result = compare({"variants": ["standard", "classic"], "kind": "score",
-                      "input": {"bids": {"N": "nil", "E": 3, "S": 4, "W": 3}, "tricks": {"N": 1, "E": 4, "S": 4, "W": 4}}})
+                      "input": {"bids": {"N": "nil", "E": 3, "S": 4, "W": 3},
+                                "tricks": {"N": 1, "E": 4, "S": 4, "W": 4}}})
     sentences = result["differences"][0]["sentences"]
-    assert ("Under standard (001) NS score −59 this hand, under classic (004) −9: a failed nil costs 100 in standard and 50 "
-            "in classic (001 §Nil bids; 004 §Nil and Blind Nil).") in sentences
-    assert ("Under standard (001) NS score −59 this hand, under classic (004) −9: a nil bidder's tricks count toward the "
-            "partners' contract in standard, not in classic (001 §Nil bids; 004 §Nil).") in sentences
+    assert ("Under standard (001) NS score −59 this hand, under classic (004) −9: a failed nil costs 100 in "
+            "standard and 50 in classic (001 §Nil bids; 004 §Nil and Blind Nil).") in sentences
+    assert ("Under standard (001) NS score −59 this hand, under classic (004) −9: a nil bidder's tricks count "
+            "toward the partners' contract in standard, not in classic (001 §Nil bids; 004 §Nil).") in sentences
     assert len(sentences) == len(result["differences"][0]["rules"])
 
 
@@ -138,12 +139,13 @@ def test_trick_differences_name_the_winner():
     result = compare({"variants": ["house", "jokers-deuces"], "kind": "trick",
                       "input": {"leader": "N", "cards": ["3D", "3C", "2D", "4C"]}})
     sentences = result["differences"][0]["sentences"]
-    assert sentences[0].startswith("Under house (003) North wins the trick, under jokers-deuces (003) South wins the trick: ")
+    assert sentences[0].startswith("Under house (003) North wins the trick, "
+                                   "under jokers-deuces (003) South wins the trick: ")
     assert all("card.natural_suit" not in s for s in sentences)   # no rule expressions in a player's sentence
 
 
 def test_a_refused_card_in_a_played_hand_says_why():
-    from test_api_data import played_hand
+    from api_requests import played_hand
     request, at, offender = played_hand(renege=True)
     with pytest.raises(InputError) as refused:
         answer("score", request)

@@ -21,7 +21,7 @@ from rulespec.model.variants import bundled_ids
 from service.app import create_app
 from service.bodies import MAX_DEPTH, DuplicateKey, parse_json, read_float
 from service.problems import ApiProblem
-from test_api_data import BLIND_NIL_BEHIND, TRANSFER_RENEGE, played_hand
+from api_requests import BLIND_NIL_BEHIND, TRANSFER_RENEGE, played_hand
 
 
 # --------------------------------------------------------------------------- references
@@ -160,7 +160,8 @@ def plain_answer_score(rs, req: Mapping) -> dict:
         for seat in (s for s in (t, t + 2) if bids[s].kind == E.REGULAR and bids[s].n == 0):
             explanation.append(dict(rs.step("bid.zero", True, f"{C.SEATS[seat]}'s zero is an ordinary bid of no "
                                             "tricks"), team=team,
-                                    reason=f"{R.SEAT_NAMES[C.SEATS[seat]]} bid zero: a contract of no tricks, not a nil"))
+                                    reason=f"{R.SEAT_NAMES[C.SEATS[seat]]} bid zero: a contract of no tricks, "
+                                           "not a nil"))
         if any(b.kind == E.REGULAR for b in pair):
             contract = E.team_contract(rs, pair, scores, bags, t)
             parts = " + ".join(f"{C.SEATS[s]} {bids[s]}" for s in (t, t + 2) if bids[s].kind == E.REGULAR)
@@ -168,10 +169,10 @@ def plain_answer_score(rs, req: Mapping) -> dict:
                                     reason=R.reason("bid.team_contract", R.team_bid_facts(team, parts, contract))))
         if any(b.is_nil for b in pair):
             value = rs.params["nil.tricks_count"]
+            facts = R.hand_facts("nil.tricks_count", team, None, "", value)
             explanation.append(dict(rs.step("nil.tricks_count", value,
                                             "whether the nil bidder's tricks count toward the contract"),
-                                    team=team, reason=R.reason("nil.tricks_count",
-                                                               R.hand_facts("nil.tricks_count", team, None, "", value))))
+                                    team=team, reason=R.reason("nil.tricks_count", facts)))
             value = rs.params["nil.tricks_bags"]
             explanation.append(dict(rs.step("nil.tricks_bags", value,
                                             "whether the nil bidder's tricks count as overtricks (bags)"),
@@ -218,7 +219,8 @@ def _plain_pairs(pairs):
 
 def plain_parse_json(text: str):
     try:
-        value = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_plain_pairs, parse_float=read_float)
+        value = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_plain_pairs,
+                           parse_float=read_float)
     except DuplicateKey as exc:
         raise ApiProblem("invalid-json", f"the body is ambiguous: {exc}", "body") from None
     except (ValueError, RecursionError) as exc:

@@ -12,7 +12,7 @@ from rulespec.model import variants
 from rulespec.model.ruleset import compile_spec
 from rulespec.model.variants import VariantSpec, read_variant_text
 from service.app import create_app
-from test_api_data import SCORE
+from api_requests import SCORE
 
 # every character YAML (or a text reader) takes as a line break
 BREAKS = ("\n", "\r", "\r\n", "\u2028", "\u2029", "\u0085", "\x0b", "\x0c")

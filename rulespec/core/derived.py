@@ -20,14 +20,15 @@ import pickle
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from .jit import JitUnavailable, cache_root
 
 T = TypeVar("T")
 
 _PACKAGE = Path(__file__).resolve().parent.parent
-_FORMATS: dict[str, tuple[Callable[[object], bytes], Callable[[bytes], object]]] = {
+# (dumps, loads) by format; what each can write is the format's own (marshal: code and plain values)
+_FORMATS: dict[str, tuple[Callable[[Any], bytes], Callable[[bytes], object]]] = {
     "marshal": (marshal.dumps, marshal.loads),
     "pickle": (functools.partial(pickle.dumps, protocol=pickle.HIGHEST_PROTOCOL), pickle.loads),
 }

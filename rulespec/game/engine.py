@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
 from ..core import cards as C
 from ..errors import DeadEndError, GameError
@@ -91,8 +92,9 @@ def _play_out_fused(state: HandState, policy) -> None:
     """``play_out`` from the first trick by the whole-hand loop ``fused`` generates (the same cards)."""
     rs = state.rs
     choose = random_card(policy.rng.random) if type(policy) is RandomPolicy else policy_card(rs, policy.play)
-    kind = [KIND_CODE[bid.kind] for bid in state.bids]
-    won, plays, winners = play_cards(rs)(state.hands, state.leader, choose, kind, [bid.n for bid in state.bids])
+    bids = [bid for bid in state.bids if bid is not None]      # (every seat has bid: the play has begun)
+    kind = [KIND_CODE[bid.kind] for bid in bids]
+    won, plays, winners = play_cards(rs)(state.hands, state.leader, choose, kind, [bid.n for bid in bids])
     state.won, state.plays, state.winners = won, plays, winners
     state.leader, state.number = winners[-1], state.size + 1
     state.last = (winners[-1], by_seat([card for _, card in plays[-4:]], plays[-4][0]))
@@ -114,22 +116,21 @@ def _bid_all(state: HandState, policy) -> None:
             state.raise_bid(partner, policy.raise_bid(rs, partner, raises, state.hands[partner]))
 
 
-def simulate(rs: Ruleset, hands: int, seed: int | str = 0, policy: str | Callable[[random.Random], object] = "random",
+def simulate(rs: Ruleset, hands: int, seed: int | str = 0, policy: str | Callable[[random.Random], Any] = "random",
              game_limit: int = 0, raw: bool = False):
     """Yield ``hands`` hand records of games played in sequence (a new game starts after one ends), every seat
     played by ``policy`` (a name of ``POLICIES``, or a function of the generator that makes the players; the
     record's ``players`` is its name).  With ``game_limit``, a game still going after that many hands is
     abandoned (its last record's ``game_status`` has ``unfinished: true``) and a new one starts.  With ``raw``,
     records keep the engine's '_' parts (``play_hand``'s raw results; not JSON)."""
-    if isinstance(policy, str):
-        if policy not in POLICIES:
-            raise GameError(f"unknown policy '{policy}' (known: {', '.join(POLICIES)})", "policy")
-        policy = POLICIES[policy]
+    if isinstance(policy, str) and policy not in POLICIES:
+        raise GameError(f"unknown policy '{policy}' (known: {', '.join(POLICIES)})", "policy")
+    make: Callable[[random.Random], Any] = POLICIES[policy] if isinstance(policy, str) else policy
     scores, bags, history = (0, 0), (0, 0), NO_HISTORY
     dealer, game, in_game = 0, 1, 0
     for index in range(hands):
         deal = deal_for(seed, index, rs)
-        player = policy(random.Random(f"play:{seed}:{index}"))
+        player = make(random.Random(f"play:{seed}:{index}"))
         if hasattr(player, "observe_scores"):
             player.observe_scores(scores)
         record = play_hand(rs, deal, dealer, player, scores, bags)

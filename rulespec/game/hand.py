@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..core import cards as C
+from ..errors import GameError
 from ..lang.compiler import NONE
 from ..model.ruleset import Ruleset
 from ..procedure.lang import K_PENDING
@@ -99,7 +100,8 @@ class HandState:
     def raise_options(self, seat: int) -> list[Bid]:
         """The bids ``seat``'s partner may raise to after ``seat``'s nil (its current bid included)."""
         bid, partner_bid = self.bids[seat], self.bids[C.partner_of(seat)]
-        if partner_bid is None or not self._steps.may_raise(KIND_CODE[bid.kind], KIND_CODE[partner_bid.kind]):
+        if bid is None or partner_bid is None or not self._steps.may_raise(KIND_CODE[bid.kind],
+                                                                          KIND_CODE[partner_bid.kind]):
             return []
         team = C.team_of(seat)
         options = [False] * (self.size + 1)
@@ -116,8 +118,9 @@ class HandState:
     def exchange_seats(self) -> list[int]:
         """The seats that exchange cards with their partners, in the order they do: the blind-nil bidders, then
         the nil bidders beside a number (``nil.exchange``), each in seat order."""
-        seats = [seat for seat in range(4) if self.exchange_count(seat)]
-        return sorted(seats, key=lambda seat: self.bids[seat].kind != BLIND_NIL)
+        seats = [seat for seat in range(4) if self.exchange_count(seat)]    # (each has bid: a count needs a bid)
+        blind = {seat for seat in seats if (bid := self.bids[seat]) is not None and bid.kind == BLIND_NIL}
+        return sorted(seats, key=lambda seat: seat not in blind)
 
     def exchange_count(self, seat: int) -> int:
         """How many cards ``seat`` passes to its partner and takes back (0: none), by the bids."""
@@ -197,5 +200,8 @@ class HandState:
     def score(self, tricks: Sequence[int] | None = None, reneges: Sequence[int] = (),
               explain: bool = False) -> list[TeamResult]:
         """Score the hand from the tricks won (or ``tricks`` per seat, e.g. a hand ended by a forfeit)."""
-        return score_hand(self.rs, self.bids, self.won if tricks is None else tricks, self.scores, self.bags,
+        bids = [bid for bid in self.bids if bid is not None]
+        if len(bids) < len(self.bids):
+            raise GameError("the hand cannot be scored before every seat has bid", "bids")
+        return score_hand(self.rs, bids, self.won if tricks is None else tricks, self.scores, self.bags,
                           reneges, self.last, explain)

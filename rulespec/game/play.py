@@ -79,7 +79,7 @@ def applicable_constraints(leading: bool, first_trick: bool) -> tuple[str, ...]:
 
 @functools.lru_cache(maxsize=None)
 def _applicable(leading: bool, first_trick: bool) -> tuple[str, ...]:
-    situation = {"leading": leading, "trick_number": 1 if first_trick else 2}
+    situation: dict[str, object] = {"leading": leading, "trick_number": 1 if first_trick else 2}
     asked = rules_asked(load_ruleset("standard"), "legal", situation)
     return tuple(name for name in asked if name in PLAY_CONSTRAINTS)
 

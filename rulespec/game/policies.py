@@ -61,7 +61,7 @@ class Table:
         self.played = 0
         self.history: list[tuple[int, int]] = []     # (seat, card) in the order played
         self.voids = [0, 0, 0, 0]                    # by seat: a bit per suit shown void
-        self.scores = (0, 0)
+        self.scores: tuple[int, ...] = (0, 0)   # running scores by team, when the caller tells them (observe_scores)
 
     def bid(self, seat: int, bid: Bid) -> None:
         self.kind[seat], self.num[seat] = KIND_CODE[bid.kind], bid.n

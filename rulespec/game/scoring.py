@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..core import cards as C
 from ..core.schema import SLOTS
@@ -170,8 +171,8 @@ class GameHistory:
         """The history once a hand scored ``results`` is added."""
         failed = [r.set for r in results]
         return GameHistory((results[0].contract, results[1].contract), (results[0].made, results[1].made),
-                           tuple(n + f for n, f in zip(self.sets, failed)),
-                           tuple(n + 1 if f else 0 for n, f in zip(self.streaks, failed)))
+                           (self.sets[0] + failed[0], self.sets[1] + failed[1]),
+                           (self.streaks[0] + 1 if failed[0] else 0, self.streaks[1] + 1 if failed[1] else 0))
 
     def args(self) -> tuple[list, list, list, list]:
         """The lowered form's ``game_end`` arguments after ``hands``."""
@@ -187,7 +188,7 @@ def game_status(rs: Ruleset, scores: Sequence[int], bags: Sequence[int] = (0, 0)
     """Whether the game is over after a hand (``history``: the game so far, that hand included), who won and
     which rule says so."""
     reached, mercy, winner = steps_of(rs).game_end(list(scores), list(bags), hands, *history.args())
-    status = {"over": False, "winner": None, "reason": "no end condition is met", "explanation": []}
+    status: dict[str, Any] = {"over": False, "winner": None, "reason": "no end condition is met", "explanation": []}
     if explain:
         status["explanation"] = [rs.step("game.target_reached", bool(reached), f"target {rs.params['game.target']}"),
                                  rs.step("game.mercy", bool(mercy))]

@@ -12,6 +12,7 @@ import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
+from typing import NoReturn
 from dataclasses import dataclass, field
 
 from lark import Lark, Token, Tree
@@ -88,13 +89,13 @@ def parse(text: str) -> Tree:
         raise _syntax_error(text, f"unexpected {exc.token.value!r}", exc.line, exc.column, str(exc.token.value),
                             _expected(exc)) from None
     except UnexpectedCharacters as exc:
-        char = text[exc.pos_in_stream]
+        char = exc.char
         raise _syntax_error(text, f"unexpected character {char!r}", exc.line, exc.column, char,
                             _expected(exc)) from None
     items = check_depth(tree)     # before any recursive walk of the tree (scan_values is one)
     for token in tree.scan_values(lambda v: isinstance(v, Token) and v.type == "NAME"):
         if str(token) in NUMBER_WORDS:      # seventy-five parses (as seventy minus five) but means 75
-            raise _syntax_error(text, "", token.line, token.column, str(token), set())
+            raise _syntax_error(text, "", *_pos(token), str(token), set())
     _CACHE.add(text, tree, items)
     return tree
 
@@ -156,6 +157,11 @@ _FUNCS = ("count", "any", "all", "min", "max", "abs", "highest", "lowest", "left
           "partner_of", "cards")
 
 
+# The card tables a rule's code reads, by name (``_POW``, ``_SUIT``, ``_SM``...): one int per card or suit
+# (None where only the names matter, as in ``procedure.python``'s list of the names generated code can reach).
+CardTables = Mapping[str, "tuple[int, ...] | None"]
+
+
 def _pos(node: Tree | Token) -> tuple[int, int]:
     if isinstance(node, Token):
         return node.line or 1, node.column or 1
@@ -211,7 +217,7 @@ class ExprCompiler:
         return f"_sum(1 {loop} if {cond})" if fname == "count" else f"_{fname}({cond} {loop})"
 
     # -- helpers --------------------------------------------------------
-    def fail(self, node, message: str, suggestion: str | None = None):
+    def fail(self, node, message: str, suggestion: str | None = None) -> NoReturn:
         line, col = _pos(node)
         raise CompileError(message, line, col, suggestion)
 
@@ -224,7 +230,7 @@ class ExprCompiler:
             self.fail_hint(node, f"a parameter is worked out before the pack's cards are, so it cannot use {what}",
                            "use it in the rule that needs it, or make the parameter a plain value")
 
-    def fail_hint(self, node, message: str, hint: str):
+    def fail_hint(self, node, message: str, hint: str) -> NoReturn:
         line, col = _pos(node)
         raise CompileError(message, line, col, hint=hint)
 
@@ -603,9 +609,9 @@ def _bit(card: int) -> int:
     return 0 if card < 0 else 1 << card
 
 
-def make_env(tables: Mapping[str, object]) -> dict:
+def make_env(tables: CardTables) -> dict:
     """The only names generated code can reach."""
-    power = tables.get("_POW", ())
+    power = tables.get("_POW") or ()
     below, above = min(power or (0,)) - 1, max(power or (0,)) + 1    # beyond every card's power
 
     def hi(mask: int) -> int:
@@ -726,12 +732,12 @@ def compiled_bytes(compiled: CompiledExpr) -> int:
 _CACHE = TextCache(MAX_TEXT_CACHE_BYTES)
 
 
-def _tables_key(tables: Mapping[str, object]) -> tuple:
+def _tables_key(tables: CardTables) -> tuple:
     return tuple(sorted((k, hash(v)) for k, v in tables.items()))
 
 
 def compile_tree(tree: Tree, slot: Slot, params: Mapping[str, tuple[str, object]],
-                 tables: Mapping[str, object], static_card: bool = False) -> CompiledExpr:
+                 tables: CardTables, static_card: bool = False) -> CompiledExpr:
     """Check ``tree`` (an ``expr`` node) for ``slot`` and build its callable.
 
     Memoised, in the text cache entry of the text ``tree`` was parsed from, on everything else the result
@@ -751,7 +757,7 @@ def compile_tree(tree: Tree, slot: Slot, params: Mapping[str, tuple[str, object]
 
 
 def _compile_tree(tree: Tree, slot: Slot, params: Mapping[str, tuple[str, object]],
-                  tables: Mapping[str, object], static_card: bool) -> CompiledExpr:
+                  tables: CardTables, static_card: bool) -> CompiledExpr:
     try:
         check_cost(tree, {name: value for name, (_, value) in params.items()})
     except LimitError as exc:

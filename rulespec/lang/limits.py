@@ -222,9 +222,10 @@ def current() -> Allowance | None:
 @contextmanager
 def budget(steps: int = REQUEST_STEPS, seconds: float = REQUEST_SECONDS) -> Iterator[Allowance]:
     """Bound the rule evaluation done inside the block: ``steps`` and ``seconds`` for all of it."""
-    token = _BUDGET.set(Allowance(steps, time.monotonic() + seconds, steps, seconds))
+    allowance = Allowance(steps, time.monotonic() + seconds, steps, seconds)
+    token = _BUDGET.set(allowance)
     try:
-        yield _BUDGET.get()
+        yield allowance
     finally:
         _BUDGET.reset(token)
 

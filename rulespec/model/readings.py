@@ -27,6 +27,12 @@ def _cite(doc: str, section: str) -> str:
     return f"{doc} {section}" if section.startswith("¶") else f"{doc} §{section}"
 
 
+def _refs(clause: dict) -> list[tuple[str, str]]:
+    """The (variant, rule) pairs a clause names, each written ``variant:rule``."""
+    parts = [str(ref).partition(":") for ref in clause.get("rules") or []]
+    return [(variant, rule) for variant, _, rule in parts]
+
+
 @functools.lru_cache(maxsize=4)
 def _indexes(folder: str) -> tuple[dict[tuple[str, str], tuple[dict, ...]], dict[str, frozenset[tuple[str, str]]]]:
     """From every index in ``folder``: (variant, rule) -> the reading clauses that name it; and per
@@ -39,7 +45,7 @@ def _indexes(folder: str) -> tuple[dict[tuple[str, str], tuple[dict, ...]], dict
         for clause in data.get("clauses") or []:
             if not isinstance(clause, dict):
                 continue
-            refs = [tuple(str(ref).partition(":")[::2]) for ref in clause.get("rules") or []]
+            refs = _refs(clause)
             if not (clause.get("status") in READING_STATUSES or clause.get("alternative")):
                 stated.setdefault(doc, set()).update(refs)
                 continue

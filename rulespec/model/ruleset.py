@@ -11,7 +11,7 @@ import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from ..core import cards as C
 from ..core.contexts import ARGS
@@ -36,7 +36,7 @@ class Rule:
     unspecified: str | None
     choices: list | None
     fn: Callable | None       # None for parameters (see ``value``)
-    value: object = None      # constant value of a parameter rule
+    value: Any = None         # constant value of a parameter rule, of the Python type its slot's type names
     source: str = ""          # generated Python (for `rulespec show --python`)
     is_param: bool = False
     names: frozenset[str] = frozenset()  # dotted names the rule text mentions
@@ -156,6 +156,7 @@ NEUTRAL_FILE = "<schema>"      # where a rule no variant sets comes from: its sl
 def neutral_def(name: str, origin: str) -> RuleDef:
     """Slot ``name``'s neutral value as the rule of a chain (rooted at ``origin``) that sets no value for it."""
     text = SLOTS[name].neutral
+    assert text is not None, name       # (check_complete asks only the slots that have one)
     return RuleDef(name=name, text=text, cite=None, origin=origin, file=NEUTRAL_FILE, line=1, column=1, written=text)
 
 
@@ -176,7 +177,8 @@ class _ChainCompiler:
         self.rules: dict[str, Rule] = {}
         self.failed: set[str] = set()
         self.param_slots: list[str] = []
-        self.values: dict[str, tuple[str, object]] = {}   # parameter: (type, value)
+        # parameter: (type, value); the value's Python type is the one its type names (checked on compiling)
+        self.values: dict[str, tuple[str, Any]] = {}
         self.visiting: list[str] = []                      # parameters being evaluated, outermost first
 
     def compile(self) -> Ruleset:
@@ -244,7 +246,7 @@ class _ChainCompiler:
                 self.problems.append(_problem_at(rule, self.by_id, exc))
 
     # ----------------------------------------------------------------- compiling
-    def names_in(self, name: str) -> set[str]:
+    def names_in(self, name: str) -> frozenset[str]:
         return referenced_names(self.trees[name].children[0])
 
     def blocked(self, name: str) -> bool:

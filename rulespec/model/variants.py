@@ -31,6 +31,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import yaml
 
@@ -44,7 +45,10 @@ MAX_FILE_BYTES = 256 * 1024
 CITE_RE = re.compile(r"^(\d{3}|[a-z][a-z0-9_-]*) [§¶]\S.*$")  # document id (000-004, or a house's own name) and clause
 _META_KEYS = ("id", "title", "source", "extends", "notes", "params", "rules", "tests")
 _RULE_KEYS = ("value", "cite", "note", "unspecified", "choices")
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when available: same nodes, faster
+if TYPE_CHECKING:   # the stubs declare the two loaders as unrelated classes; both build the same nodes
+    _Loader = yaml.SafeLoader
+else:
+    _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when available: same nodes, faster
 NAME_RE = re.compile(r"^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)*$")
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 MAX_PATH_CHARS = 255
@@ -126,13 +130,12 @@ class RuleDef:
 
     def position(self, dsl_line: int, dsl_col: int) -> tuple[int, int]:
         """File position of a position inside the rule text."""
-        if self.folded_lengths:  # '>' joined the file's lines with single spaces
+        if self.block_indent is not None:
             offset = dsl_col - 1
-            for index, length in enumerate(self.folded_lengths):
+            for index, length in enumerate(self.folded_lengths):  # '>' joined the lines with single spaces
                 if offset <= length or index == len(self.folded_lengths) - 1:
                     return self.line + index, self.block_indent + offset
                 offset -= length + 1
-        if self.block_indent is not None:
             return self.line + dsl_line - 1, self.block_indent + dsl_col - 1
         if dsl_line == 1:
             return self.line, self.column + dsl_col - 1
@@ -210,7 +213,7 @@ def document_problem(doc: str, cite: str | None) -> tuple[str, str | None] | Non
     """What is wrong with a citation for a variant of document ``doc`` (message, suggestion), or None:
     it names another document, or a section that document's clause index does not have."""
     parsed = section_of_cite(cite) if cite else None
-    if parsed is None:
+    if cite is None or parsed is None:
         return None
     cdoc, section = parsed
     if doc and cdoc != doc:
@@ -413,9 +416,10 @@ class _Reader:
         fields: dict = {}
         node = value_node
         if isinstance(value_node, yaml.MappingNode):
-            fields = self.rule_fields(value_node, name)
-            if fields is None:
+            found = self.rule_fields(value_node, name)
+            if found is None:
                 return None
+            fields = found
             node = fields["value"]
         choices = self.rule_choices(fields, name)
         text = self.rule_value_text(node, name)
@@ -564,7 +568,7 @@ def bundled_ids() -> list[str]:
 
 def bundled_list(limit: int = 160) -> str:
     """The bundled ids for a message, cut after about ``limit`` characters (the rest counted, not listed)."""
-    ids, shown = bundled_ids(), []
+    ids, shown = bundled_ids(), list[str]()
     for vid in ids:
         if shown and len(", ".join([*shown, vid])) > limit:
             return f"{', '.join(shown)} and {len(ids) - len(shown)} more: `rulespec variants` lists them"
@@ -626,11 +630,11 @@ def resolve_chain(spec: VariantSpec, bundled_only: bool = False) -> list[Variant
     With ``bundled_only`` (a variant sent with a request) every ``extends`` must name a bundled variant."""
     chain = [spec]
     seen = {spec.id}
-    while chain[-1].extends:
+    while base := chain[-1].extends:
         child = chain[-1]
         base_dir = Path(child.file).parent if child.file and not child.file.startswith("<") else None
         try:
-            parent = find_bundled(child.extends) if bundled_only else find_variant(child.extends, base_dir)
+            parent = find_bundled(base) if bundled_only else find_variant(base, base_dir)
         except UnknownVariantError as exc:
             line, col = child.extends_pos
             raise RulesFileError([Problem(f"'extends': {exc}", child.file, line, col,

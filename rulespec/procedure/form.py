@@ -24,6 +24,7 @@ import itertools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeGuard
 
 from ..core import derived
 from ..core.contexts import param_name
@@ -88,6 +89,11 @@ def _annotation(arg: ast.arg) -> str | None:
     return arg.annotation.id if isinstance(arg.annotation, ast.Name) else None
 
 
+def _called(call: ast.Call) -> str | None:
+    """The name of the function ``call`` calls (None: not a plain name)."""
+    return call.func.id if isinstance(call.func, ast.Name) else None
+
+
 def _decorators(node: ast.FunctionDef) -> set[str]:
     return {d.id for d in node.decorator_list if isinstance(d, ast.Name)}
 
@@ -116,9 +122,10 @@ def _read_constants(node: ast.Assign, constants: dict[str, object]) -> None:
             constants[target.id] = ast.literal_eval(node.value)
         except ValueError:
             pass
-    elif isinstance(target, ast.Tuple) and isinstance(node.value, ast.Call) and node.value.func.id == "range":
+    elif isinstance(target, ast.Tuple) and isinstance(node.value, ast.Call) and _called(node.value) == "range":
         for i, element in enumerate(target.elts):
-            constants[element.id] = i
+            if isinstance(element, ast.Name):
+                constants[element.id] = i
 
 
 @functools.lru_cache(maxsize=1)
@@ -164,7 +171,8 @@ def _assigned(node: ast.AST) -> set[str]:
 
 
 # --------------------------------------------------------------------------- lowering
-RuleExpr = Callable[[Ruleset, str, str, list[ast.expr]], ast.expr]   # (rs, rule, context, argument values)
+# (rs, rule, context, argument values); rs is None in a lowering made for every ruleset (``Target.fold`` false)
+RuleExpr = Callable[[Ruleset | None, str, str, list[ast.expr]], ast.expr]
 ALL = frozenset({"*"})        # an inline policy: every function written into its callers
 
 
@@ -254,11 +262,11 @@ class _Expander:
         then each name of the callee is replaced at once: a parameter that the body never assigns by its
         argument when that is a name (``in_place``: any argument, the function being one expression), every
         other by a name of its own."""
-        callee = self.form.functions[call.func.id]
+        callee = self.form.functions[_called(call) or ""]
         if len(call.args) != len(callee.params) or call.keywords:
             raise ProcedureError(f"{caller.where(call)}: {callee.name} takes {len(callee.params)} arguments")
         node = copy_tree(callee.node)
-        literal = {p: a for p, a in zip(callee.params, call.args) if isinstance(a, ast.Constant)}
+        literal: dict[str, ast.expr] = {p: a for p, a in zip(callee.params, call.args) if isinstance(a, ast.Constant)}
         node = _Substitute(literal).visit(node)
         assigned = _assigned(ast.Module(node.body, []))
         body = self._expand(callee, [_Explicit(callee).visit(stmt) for stmt in node.body])
@@ -276,11 +284,18 @@ class _Expander:
         for name in _assigned(ast.Module(body, [])) - set(values):
             values[name] = ast.Name(tag + name, ast.Load())
         body = [_Substitute(values, stores=True).visit(stmt) for stmt in body]
-        result: ast.expr = ast.Constant(None)
-        if body and isinstance(body[-1], ast.Return):
-            result = body.pop().value
+        result = _pop_result(body)
         before.extend(bound + body)
         return result
+
+
+def _pop_result(body: list[ast.stmt]) -> ast.expr:
+    """The value of ``body``'s final ``return``, taken off it (the constant None where there is none)."""
+    last = body[-1] if body else None
+    if not isinstance(last, ast.Return):
+        return ast.Constant(None)
+    body.pop()
+    return last.value or ast.Constant(None)
 
 
 @functools.lru_cache(maxsize=None)
@@ -301,7 +316,7 @@ class _Explicit(ast.NodeTransformer):
         self.fn = fn
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
-        node = self.generic_visit(node)
+        self.generic_visit(node)         # (in place)
         table = _CARD_TABLES.get(node.func.id) if isinstance(node.func, ast.Name) else None
         if table and len(node.args) == 1:
             return ast.copy_location(ast.Subscript(ast.Name(table, ast.Load()), node.args[0], ast.Load()), node)
@@ -322,6 +337,13 @@ class Lowering:
         self._done: dict[tuple, ast.FunctionDef] = {}
         self.reads_used: set[tuple[str, str]] = set()    # the ``reads`` left as names (``Target.fold`` false)
 
+    @property
+    def folded(self) -> Ruleset:
+        """The ruleset whose values the lowering folds in (``Target.fold``)."""
+        if self.rs is None:
+            raise ProcedureError("a lowering made for every ruleset (no ruleset) cannot fold a rule's value in")
+        return self.rs
+
     def function(self, name: str, values: dict[str, object] | None = None) -> ast.FunctionDef:
         """Function ``name`` lowered (a copy the caller may change); with ``values``, those parameters are
         constants (and gone from its parameters), the branches they rule out folded away."""
@@ -335,7 +357,8 @@ class Lowering:
         node = copy_tree(self.expander.function(name))
         body = node.body
         if values:
-            body = _Substitute({k: ast.Constant(v) for k, v in values.items()}).visit(ast.Module(body, [])).body
+            constants: dict[str, ast.expr] = {k: _constant(v) for k, v in values.items()}
+            body = _Substitute(constants).visit(ast.Module(body, [])).body
             node.args.args = [a for a in node.args.args if a.arg not in values]
         body = [_Holes(self, fn).visit(stmt) for stmt in body]
         if not self.target.explains:
@@ -370,7 +393,9 @@ class Lowering:
         name = _literal_text(fn, call, "rule")
         context = SLOTS[name].context
         if context == "param":
-            return ast.Constant(self.rs.params[name]) if self.target.fold else ast.Name(param_global(name), ast.Load())
+            if self.target.fold:
+                return ast.Constant(self.folded.params[name])
+            return ast.Name(param_global(name), ast.Load())
         kinds = CONTEXTS[context].values()
         args = [self.target.kind_arg(value) if kind == "bid kind" else value
                 for value, kind in zip(call.args[1:], kinds)]
@@ -378,11 +403,11 @@ class Lowering:
 
     def reads(self, fn: Function, call: ast.Call) -> ast.expr:
         name = _literal_text(fn, call, "reads")
-        context_name = call.args[1].value if isinstance(call.args[1], ast.Constant) else None
+        context_name = _literal_text(fn, call, "reads", 1)
         if not self.target.fold:
             self.reads_used.add((name, context_name))
             return ast.Name(reads_global(name, context_name), ast.Load())
-        return ast.Constant(context_name in self.rs.rules[name].names)
+        return ast.Constant(context_name in self.folded.rules[name].names)
 
 
 def param_global(name: str) -> str:
@@ -395,10 +420,13 @@ def reads_global(name: str, context_name: str) -> str:
     return f"READS_{name.replace('.', '__')}__{context_name.replace('.', '__')}"
 
 
-def _literal_text(fn: Function, call: ast.Call, what: str) -> str:
-    if not (call.args and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str)):
-        raise ProcedureError(f"{fn.where(call)}: {what}() takes a rule's name as written text")
-    return call.args[0].value
+def _literal_text(fn: Function, call: ast.Call, what: str, index: int = 0) -> str:
+    """Argument ``index`` of ``call``: a text written out (a rule's name; ``reads``' context name)."""
+    arg = call.args[index] if len(call.args) > index else None
+    if not (isinstance(arg, ast.Constant) and isinstance(arg.value, str)):
+        raise ProcedureError(f"{fn.where(call)}: {what}() takes a {'rule' if index == 0 else 'context'}'s name "
+                             f"as written text")
+    return arg.value
 
 
 class _Calls(ast.NodeTransformer):
@@ -436,7 +464,7 @@ class _Calls(ast.NodeTransformer):
         return self.expander.inlines(name)
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
-        node = self.generic_visit(node)
+        self.generic_visit(node)         # (in place)
         if isinstance(node.func, ast.Name) and self._is_inline(node.func.id):
             return self.expander.inlined(self.fn, node, self.before)
         return node
@@ -449,7 +477,7 @@ class _ExpressionCalls(ast.NodeTransformer):
         self.expander, self.fn = expander, fn
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
-        node = self.generic_visit(node)
+        self.generic_visit(node)         # (in place)
         if isinstance(node.func, ast.Name) and self.expander.inlines(node.func.id) \
                 and self.expander.is_expression(node.func.id):
             before: list[ast.stmt] = []
@@ -493,12 +521,13 @@ class _Holes(ast.NodeTransformer):
             node.args[1:] = [self.visit(a) for a in node.args[1:]]
             node.keywords = [self.visit(k) for k in node.keywords]
             return node
-        return self.generic_visit(node)
+        self.generic_visit(node)
+        return node
 
     def visit_Name(self, node: ast.Name) -> ast.expr:
         constants = self.lowering.form.constants
         if isinstance(node.ctx, ast.Load) and node.id in constants and node.id not in self.fn.params:
-            return ast.copy_location(ast.Constant(constants[node.id]), node)
+            return ast.copy_location(_constant(constants[node.id]), node)
         return node
 
 
@@ -550,20 +579,20 @@ class _Fold(ast.NodeTransformer):
     """Expressions of constants worked out (comparisons, ``and``/``or``/``not``, ``x if c else y``)."""
 
     def visit_Compare(self, node: ast.Compare) -> ast.expr:
-        node = self.generic_visit(node)
+        self.generic_visit(node)         # (in place)
         if len(node.ops) == 1 and type(node.ops[0]) in _COMPARE and _const(node.left) and _const(node.comparators[0]):
             return ast.Constant(_COMPARE[type(node.ops[0])](node.left.value, node.comparators[0].value))
         return node
 
     def visit_BinOp(self, node: ast.BinOp) -> ast.expr:
-        node = self.generic_visit(node)
+        self.generic_visit(node)         # (in place)
         if type(node.op) in _BINARY and _const(node.left) and _const(node.right) \
                 and all(type(v.value) in (int, bool) for v in (node.left, node.right)):
             return ast.Constant(_BINARY[type(node.op)](node.left.value, node.right.value))
         return node
 
     def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.expr:
-        node = self.generic_visit(node)
+        self.generic_visit(node)         # (in place)
         if isinstance(node.op, ast.Not) and _const(node.operand):
             return ast.Constant(not node.operand.value)
         if isinstance(node.op, ast.USub) and _const(node.operand) and type(node.operand.value) is int:
@@ -571,7 +600,7 @@ class _Fold(ast.NodeTransformer):
         return node
 
     def visit_BoolOp(self, node: ast.BoolOp) -> ast.expr:
-        node = self.generic_visit(node)
+        self.generic_visit(node)         # (in place)
         is_and = isinstance(node.op, ast.And)
         kept = []
         for value in node.values:
@@ -585,13 +614,18 @@ class _Fold(ast.NodeTransformer):
         return kept[0] if len(kept) == 1 else ast.BoolOp(node.op, kept)
 
     def visit_IfExp(self, node: ast.IfExp) -> ast.expr:
-        node = self.generic_visit(node)
+        self.generic_visit(node)         # (in place)
         if _const(node.test):
             return node.body if node.test.value else node.orelse
         return node
 
 
-def _const(node: ast.expr) -> bool:
+def _constant(value: object) -> ast.Constant:
+    """A value of the form (a number, a text, a tuple of them) as a constant of the code."""
+    return ast.Constant(value)  # type: ignore[arg-type]  # a tuple of constants is one too; the stubs name scalars
+
+
+def _const(node: ast.expr) -> TypeGuard[ast.Constant]:
     return isinstance(node, ast.Constant) and node.value is not None
 
 
@@ -626,8 +660,9 @@ def _fold_for(stmt: ast.For) -> list[ast.stmt]:
     """A loop folded: gone where it runs over a constant empty range."""
     stmt.iter = _Fold().visit(stmt.iter)
     stmt.body = _fold_block(stmt.body) or [ast.Pass()]
-    empty = isinstance(stmt.iter, ast.Call) and stmt.iter.func.id == "range" and all(map(_const, stmt.iter.args)) \
-        and not range(*(a.value for a in stmt.iter.args))
+    args = stmt.iter.args if isinstance(stmt.iter, ast.Call) and _called(stmt.iter) == "range" else None
+    values = [a.value for a in args if _const(a) and isinstance(a.value, int)] if args is not None else []
+    empty = args is not None and len(values) == len(args) and not range(*values)
     return [] if empty else [stmt]
 
 

@@ -25,7 +25,7 @@ Decorators: ``@inline`` (the function's body is written into each caller by the 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeAlias, TypeVar
 
 F = TypeVar("F", bound=Callable)
 
@@ -44,17 +44,17 @@ FAILURES = {
 
 
 
-class Note:
-    """The annotation of a parameter that only explanations use."""
+# The two annotations the lowering reads by name (``form``); to a type checker they are the types they stand for.
+Note: TypeAlias = str
+"""The annotation of a parameter that only explanations use (a rule's name, that notes name)."""
+Same: TypeAlias = int
+"""The annotation of a parameter whose value is the same for every hand of an array (the trick's number, the
+position in the trick, whether the seat leads): the array back end keeps an ``if`` on it as an ``if``."""
 
 
-class Same:
-    """The annotation of a parameter whose value is the same for every hand of an array (the trick's
-    number, the position in the trick): the array back end keeps an ``if`` on it as an ``if``."""
-
-
-def rule(name: str):
-    """The value of rule ``name`` here (see the module's text)."""
+def rule(name: str) -> Any:
+    """The value of rule ``name`` here (see the module's text): of the type its slot declares (a number, a
+    truth value, a set of cards, a seat, a text), so ``Any`` to a type checker: the one hole it cannot see into."""
     raise NotImplementedError(name)
 
 
@@ -68,7 +68,7 @@ def suit_of(card: int) -> int:
     raise NotImplementedError(card)
 
 
-def note(kind: str, *values) -> None:
+def note(kind: str, *values: object, **named: object) -> None:
     """An explanation event (kept by the explaining back end only)."""
 
 

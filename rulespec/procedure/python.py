@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from ..core import derived
 from ..core.schema import BID_KINDS, CONTEXTS, SLOTS
+from ..errors import ProcedureError
 from ..lang.compiler import NONE, make_env
 from ..model.ruleset import Ruleset
 from .form import ALL, CHOICES, Lowering, Target, form, param_global, reads_global, renamed
@@ -39,7 +40,7 @@ def _kind_name(value: ast.expr) -> ast.expr:
     return ast.Subscript(ast.Name("_KIND_NAME", ast.Load()), value, ast.Load())
 
 
-def call_rule(rs: Ruleset, name: str, context: str, args: list[ast.expr]) -> ast.expr:
+def call_rule(rs: Ruleset | None, name: str, context: str, args: list[ast.expr]) -> ast.expr:
     """A call of the compiled rule ``name`` with its context's values."""
     return ast.Call(ast.Name(rule_global(name), ast.Load()), args, [])
 
@@ -54,7 +55,7 @@ class _Rename(ast.NodeTransformer):
         return node
 
 
-def inline_rule(rs: Ruleset, name: str, context: str, args: Sequence[ast.expr] | Sequence[str]) -> ast.expr:
+def inline_rule(rs: Ruleset, name: str, context: str, args: Sequence[ast.expr | str]) -> ast.expr:
     """Rule ``name``'s checked compiled expression with its arguments replaced by ``args`` (one per context
     name, in the schema's order: expressions, or variable names).  Anything in the compiled source but its
     arguments, the rules' helpers and tables, and comprehension variables is refused."""
@@ -62,14 +63,15 @@ def inline_rule(rs: Ruleset, name: str, context: str, args: Sequence[ast.expr] |
     if rule.slot.context != context:
         raise ValueError(f"rule {name} is of the {rule.slot.context} context, not {context}")
     (func,) = ast.parse(rule.source).body
-    if not (isinstance(func, ast.FunctionDef) and len(func.body) == 1 and isinstance(func.body[0], ast.Return)):
+    ret = func.body[0] if isinstance(func, ast.FunctionDef) and len(func.body) == 1 else None
+    if not (isinstance(func, ast.FunctionDef) and isinstance(ret, ast.Return) and ret.value is not None):
         raise ValueError(f"rule {name}: not a compiled rule")
     params = [arg.arg for arg in func.args.args]
     if len(params) != len(CONTEXTS[context]) or len(args) != len(params):
         raise ValueError(f"rule {name}: {len(params)} arguments for the {context} context")
-    _check_compiled(name, func.body[0], params)
+    _check_compiled(name, ret, params)
     values = {p: (ast.Name(a, ast.Load()) if isinstance(a, str) else a) for p, a in zip(params, args)}
-    return _Rename(values).visit(func.body[0].value)
+    return _Rename(values).visit(ret.value)
 
 
 def _check_compiled(name: str, body: ast.stmt, params: list[str]) -> None:
@@ -95,17 +97,16 @@ class _Write(ast.NodeTransformer):
         self.explained, self.functions = explained, functions
 
     def visit_Subscript(self, node: ast.Subscript) -> ast.expr:
-        node = self.generic_visit(node)
-        if isinstance(node.slice, ast.Tuple):       # x[i, j] -> x[i][j]
-            inner: ast.expr = node.value
-            for index in node.slice.elts:
+        self.generic_visit(node)         # (in place)
+        if isinstance(node.slice, ast.Tuple) and node.slice.elts:       # x[i, j] -> x[i][j]
+            inner = node.value
+            for index in node.slice.elts[:-1]:
                 inner = ast.Subscript(inner, index, ast.Load())
-            inner.ctx = node.ctx
-            return inner
+            return ast.Subscript(inner, node.slice.elts[-1], node.ctx)
         return node
 
     def visit_Call(self, node: ast.Call) -> ast.expr:
-        node = self.generic_visit(node)
+        self.generic_visit(node)         # (in place)
         if not isinstance(node.func, ast.Name):
             return node
         name = node.func.id
@@ -186,7 +187,9 @@ def steps(rs: Ruleset, entries: tuple[str, ...], fail: Callable, explain: bool =
             if name in functions or name.endswith("__x") and name[:-3] in functions}
 
 
-def _inline(rs: Ruleset, name: str, context: str, args: list[ast.expr]) -> ast.expr:
+def _inline(rs: Ruleset | None, name: str, context: str, args: list[ast.expr]) -> ast.expr:
+    if rs is None:
+        raise ProcedureError(f"rule {name}: inlining a rule's expression needs its ruleset")
     return inline_rule(rs, name, context, args)
 
 
@@ -213,8 +216,9 @@ def inlined_body(rs: Ruleset, name: str, names: Mapping[str, str], result: str) 
     lowering = _inline_all(rs)
     node = _Write(False, frozenset(lowering.form.functions)).visit(renamed(lowering.function(name), dict(names)))
     body = node.body
-    if body and isinstance(body[-1], ast.Return):
-        body[-1] = ast.Assign([ast.Name(result, ast.Store())], body[-1].value)
+    last = body[-1] if body else None
+    if isinstance(last, ast.Return) and last.value is not None:
+        body[-1] = ast.Assign([ast.Name(result, ast.Store())], last.value)
     return ast.unparse(ast.fix_missing_locations(ast.Module(body, []))) + "\n"
 
 
@@ -222,9 +226,10 @@ def inlined_expr(rs: Ruleset, name: str, names: Mapping[str, str]) -> str:
     """The result of a function of the form that is one expression (``breaks``, ``winner_card``), inlined."""
     lowering = _inline_all(rs)
     node = renamed(lowering.function(name), dict(names))
-    if len(node.body) != 1 or not isinstance(node.body[0], ast.Return):
+    ret = node.body[0] if len(node.body) == 1 else None
+    if not (isinstance(ret, ast.Return) and ret.value is not None):
         raise ValueError(f"{name} is not one expression once lowered")
-    return ast.unparse(node.body[0].value)
+    return ast.unparse(ret.value)
 
 
 def loop_source(rs: Ruleset, entry: str, external: frozenset[str] = frozenset()) -> str:

@@ -30,7 +30,7 @@ SECTIONS = ("deals", "game_hands")
 
 @dataclass(frozen=True)
 class ConformConfig:
-    """What to compare: an engine (``protocol.load_engine`` name) with a variant (id or path)."""
+    """What to compare: an engine (a name ``engines.load_engine`` knows) with a variant (id or path)."""
     engine: str
     variant: str
     deals: int = 1000

@@ -9,7 +9,8 @@ from .report import SECTIONS, headline
 _CSS = """
 body{font:14px/1.45 system-ui,sans-serif;margin:1em auto 2em;max-width:1100px;color:#222;padding:0 1em}
 h1,h2,h3{line-height:1.2} h2{border-top:2px solid #ccd;padding-top:.6em;margin-top:2em}
-table{border-collapse:collapse;margin:.6em 0} td,th{border:1px solid #ccd;padding:3px 7px;text-align:left;vertical-align:top}
+table{border-collapse:collapse;margin:.6em 0} \
+td,th{border:1px solid #ccd;padding:3px 7px;text-align:left;vertical-align:top}
 th{background:#eef} td.num{text-align:right}
 pre{background:#f6f6fa;padding:.6em;white-space:pre-wrap;overflow-wrap:anywhere}
 .wide{overflow-x:auto;max-width:100%} svg{max-width:100%;height:auto}
@@ -40,10 +41,12 @@ def bar_chart(rows: list[tuple[str, float, tuple[float, float] | None]], width: 
     for k, (label, value, ci) in enumerate(rows):
         y = 4 + k * row_h
         parts.append(f'<text x="{label_w - 6}" y="{y + 13}" text-anchor="end" font-size="12">{escape(label)}</text>')
-        parts.append(f'<rect x="{label_w}" y="{y + 2}" width="{bar_w * value:.1f}" height="{row_h - 6}" fill="#6a8fd0"/>')
+        parts.append(f'<rect x="{label_w}" y="{y + 2}" width="{bar_w * value:.1f}" height="{row_h - 6}" '
+                     'fill="#6a8fd0"/>')
         if ci:
             x0, x1 = label_w + bar_w * ci[0], label_w + bar_w * ci[1]
-            parts.append(f'<line x1="{x0:.1f}" x2="{x1:.1f}" y1="{y + 9}" y2="{y + 9}" stroke="#223" stroke-width="1.5"/>')
+            parts.append(f'<line x1="{x0:.1f}" x2="{x1:.1f}" y1="{y + 9}" y2="{y + 9}" stroke="#223" '
+                         'stroke-width="1.5"/>')
         parts.append(f'<text x="{label_w + bar_w * value + 4:.1f}" y="{y + 13}" font-size="11">{_pct(value)}</text>')
     axis_y = 4 + row_h * len(rows)
     parts.append(f'<line x1="{label_w}" x2="{label_w + bar_w}" y1="{axis_y}" y2="{axis_y}" stroke="#999"/>')
@@ -116,7 +119,8 @@ def _matrix_html(report: dict) -> str:
             cell = cells.get(f"{a}|{b}") or cells.get(f"{b}|{a}")
             rate = cell["score"] if cell else None
             text = _pct(rate) if cell else "—"
-            flip = f"<br><small>flips {_pct(cell['game_flip'])}</small>" if cell and cell["game_flip"] is not None else ""
+            flips = cell and cell["game_flip"] is not None
+            flip = f"<br><small>flips {_pct(cell['game_flip'])}</small>" if flips else ""
             row.append((f"{text}{flip}", f'class="num" style="background:{_heat(rate)}"'))
         rows.append(row)
     return reflow_table(["hand score differs", *map(escape, ids)], rows, "Share of deals whose hand score differs",
@@ -165,7 +169,8 @@ def _section_html(p: dict, data: dict, title: str, stages: dict) -> list[str]:
     """One section: its rate chart, the score and bags histograms, the stage table."""
     charts = [bar_chart([(stages[s], st["rate"], tuple(st["ci95"])) for s, st in data["stages"].items()],
                         title="disagreement rate by stage")]
-    charts[0] = f"<figure>{charts[0]}<figcaption>How often the variants disagree, by stage (95% CI)</figcaption></figure>"
+    charts[0] = (f"<figure>{charts[0]}<figcaption>How often the variants disagree, by stage (95% CI)</figcaption>"
+                 "</figure>")
     for stage in ("score", "bags"):
         bins = data["stages"][stage].get("histogram")
         if bins:
@@ -195,9 +200,10 @@ def _games_html(p: dict) -> list[str]:
 def render(report: dict) -> str:
     cfg = report["config"]
     stages = report["stages"]
-    contents = ('<nav class="contents" aria-label="Contents"><h2>Contents</h2><ol><li><a href="#summary">Summary</a></li>'
-                + "".join(f'<li><a href="#{escape(p["a"])}-{escape(p["b"])}">{escape(p["a"])} vs {escape(p["b"])}</a></li>'
-                          for p in report["pairs"]) + "</ol></nav>")
+    contents = ('<nav class="contents" aria-label="Contents"><h2>Contents</h2><ol>'
+                '<li><a href="#summary">Summary</a></li>'
+                + "".join(f'<li><a href="#{escape(p["a"])}-{escape(p["b"])}">'
+                          f'{escape(p["a"])} vs {escape(p["b"])}</a></li>' for p in report["pairs"]) + "</ol></nav>")
     body = [f"<h1>Variant differences</h1><p>{cfg['deals']} deals, seed <code>{escape(str(cfg['seed']))}</code>, "
             f"policies {escape(', '.join(cfg['policies']))}; {cfg['games']} whole games.</p>", contents,
             "<h2 id='summary'>Summary</h2><p>Share of deals whose hand score differs (and how often the game winner "

@@ -114,7 +114,8 @@ _CSS = ("body{font-family:system-ui,sans-serif;max-width:60rem;margin:1rem auto 
         "table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ccc;padding:.2rem .45rem;"
         "text-align:left;vertical-align:top}th{background:#eef}td.num{text-align:right}"
         ".wide{overflow-x:auto;max-width:100%}svg{max-width:100%;height:auto}figure{margin:.5rem 0}"
-        "caption{text-align:left;font-weight:600}figcaption{font-size:.85rem;color:#555}details summary{cursor:pointer;min-height:24px}"
+        "caption{text-align:left;font-weight:600}figcaption{font-size:.85rem;color:#555}"
+        "details summary{cursor:pointer;min-height:24px}"
         "nav.contents{background:#f6f6f9;border:1px solid #ccc;border-radius:6px;padding:.2rem 1rem}"
         "nav.contents a{display:inline-block;min-height:24px;padding:2px 0}" + TABLE_CSS)
 
@@ -170,7 +171,8 @@ def summary_table(recs: list[dict], links: dict[str, str] | None = None) -> str:
 
 def _page(title: str, body: str) -> str:
     return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{html.escape(title)}</title>"
+            f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            f"<title>{html.escape(title)}</title>"
             f"<style>{_CSS}</style></head><body><main>\n{body}\n</main></body></html>\n")
 
 
@@ -251,7 +253,8 @@ def open_points_chart(recs: list[dict], width: int = 420) -> str:
         n = len(rec["open_points"])
         problems = len(rec["dead_ends"]) + len(rec["conflicts"])
         name = f"{rec['doc'] or '-'} {rec['variant']}"
-        parts.append(f'<text x="{label_w - 6}" y="{y + 14}" text-anchor="end" font-size="12">{html.escape(name)}</text>')
+        parts.append(f'<text x="{label_w - 6}" y="{y + 14}" text-anchor="end" font-size="12">'
+                     f'{html.escape(name)}</text>')
         parts.append(f'<rect x="{label_w}" y="{y + 2}" width="{bar_w * n / top:.1f}" height="{row_h - 8}" '
                      f'fill="#6a8fd0"/>')
         note = f"{n}" + (f" (+{problems} dead end/conflict)" if problems else "")
@@ -278,7 +281,8 @@ def index_html(recs: list[dict], files: dict[str, str]) -> str:
             '<nav class="contents" aria-label="Contents"><ol><li><a href="#summary">Summary</a></li>'
             '<li><a href="#chart">Open points per document</a></li><li><a href="#open-points">Open points, '
             'document by document</a></li><li>Each document: '
-            + ", ".join(f'<a href="{html.escape(files[r["variant"]])}">{html.escape(d)}</a>' for r, d in zip(recs, docs))
+            + ", ".join(f'<a href="{html.escape(files[r["variant"]])}">{html.escape(d)}</a>'
+                        for r, d in zip(recs, docs))
             + "</li></ol></nav>"
             "<h2 id=summary>Summary</h2>" + summary_table(recs, files)
             + f"<h2 id=chart>Open points per document</h2><figure>{open_points_chart(recs)}"

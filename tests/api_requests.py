@@ -1,4 +1,4 @@
-"""Requests shared by the API tests (no tests here): a hand played out by the
+"""Requests shared by the API tests (a helper module, no tests): a hand played out by the
 engine, and variants pinned inline so the tests do not depend on how the
 bundled variants are worded."""
 from __future__ import annotations
