@@ -208,7 +208,7 @@ def _variant_points(rs: Ruleset) -> dict[str, dict]:
     variant sets: a slot's neutral value is the game without the rule, no document's reading)."""
     points: dict[str, dict] = {}
     for name, rule in rs.rules.items():
-        if rule.neutral:        # no document's rule: the game without it (model/ruleset.check_complete)
+        if rule.neutral:        # no document's rule: the game without it (model/ruleset._ChainCompiler.check_complete)
             continue
         if rule.unspecified or rule.origin != rs.id:
             reason = (f"the document is silent: {rule.unspecified}" if rule.origin == rs.id and rule.unspecified
