@@ -171,10 +171,7 @@ def same_deal(deals: int = 50, seed: int = 5, size: int = 13) -> dict:
     (the first of the four) and, beside it, the four leaders' mean alone (a leader's typical cost: the first may
     happen to be the cheapest or the dearest); the review's one search is the deal's first position.  Per deal
     the ratios four/one and review/one, and whether the review's values agree with DDS's."""
-    rs = load_ruleset(BRIDGE_SPADES)
-    compiled = _compiled_s(rs)
-    rng = random.Random(seed)
-    _ours_timed(rs, _full_deal(rs, random.Random(seed + 1000), size), 60.0)      # not timed (see ``speed``)
+    rs, compiled, rng = _ready(seed, size)
     rows = []
     for _ in range(deals):
         pos = _full_deal(rs, rng, size)
@@ -208,10 +205,7 @@ def line_cost(deals: int = 50, seed: int = 1, size: int = 13) -> dict:
     """The full ``/v1/solve`` answer (``claims.answer_solve``: the tricks and the principal line, from the request
     body) against the value search alone, CPU s per deal from empty tables, the two in turns (item 6 of issue 34);
     ``speed``'s deals (same seed)."""
-    rs = load_ruleset(BRIDGE_SPADES)
-    compiled = _compiled_s(rs)
-    rng = random.Random(seed)
-    _ours_timed(rs, _full_deal(rs, random.Random(seed + 1000), size), 60.0)      # not timed (see ``speed``)
+    rs, compiled, rng = _ready(seed, size)
     rows = []
     for i in range(deals):
         pos = _full_deal(rs, rng, size)
@@ -230,6 +224,15 @@ def line_cost(deals: int = 50, seed: int = 1, size: int = 13) -> dict:
             "median_answer_s": statistics.median(row["answer_s"] for row in rows),
             "median_ratio": statistics.median(row["ratio"] for row in rows),
             "p95_ratio": nearest_rank(sorted(row["ratio"] for row in rows), 0.95), "per_deal": rows}
+
+
+def _ready(seed: int, size: int) -> tuple:
+    """The bridge-spades ruleset, its search (compiled or loaded: ``_compiled_s``) and the deals' generator, after
+    one untimed search of a deal of ``size`` cards a seat (see ``speed``)."""
+    rs = load_ruleset(BRIDGE_SPADES)
+    compiled = _compiled_s(rs)
+    _ours_timed(rs, _full_deal(rs, random.Random(seed + 1000), size), 60.0)
+    return rs, compiled, random.Random(seed)
 
 
 def _compiled_s(rs) -> tuple[str, float]:
