@@ -30,7 +30,7 @@ from ..procedure import lang
 from ..procedure.form import Lowering, Target, form, read_names
 from .vector import vector_rules
 
-_TABLES = frozenset({"_SUIT", "_SM", "_POW", "_KIND_NAME"})
+_TABLES = frozenset({"_SUIT", "_SM", "_POW", "_PLACE", "_KIND_NAME"})
 
 
 def rule_global(name: str) -> str:
@@ -425,7 +425,7 @@ def _env(rs: Ruleset) -> dict:
             "_zeros": lambda rows, n: np.zeros((n, len(rows)), dtype=np.int64),
             "_fail": _fail_for(rs), "_KIND_NAME": np.array(BID_KINDS), "_get": _get, "_set": _set,
             "_SUIT": np.asarray(rs.suit_of, dtype=np.int64), "_SM": np.asarray(rs.suit_masks, dtype=np.int64),
-            "_POW": np.asarray(rs.power, dtype=np.int64)}
+            "_POW": np.asarray(rs.power, dtype=np.int64), "_PLACE": np.asarray(rs.places, dtype=np.int64)}
 
 
 # --------------------------------------------------------------------------- the module

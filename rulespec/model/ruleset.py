@@ -75,6 +75,7 @@ class Ruleset:
         self.params = {name: r.value for name, r in rules.items() if r.is_param or r.slot.context == "param"}
         self.deck: int = tables["deck"]
         self.suit_of: tuple[int, ...] = tables["_SUIT"]
+        self.places: tuple[int, ...] = tables["_PLACE"]
         self.power: tuple[int, ...] = tables["_POW"]
         self.suit_masks: tuple[int, ...] = tables["_SM"]
         self.fn = {name: r.fn for name, r in rules.items() if r.fn is not None}
@@ -136,7 +137,8 @@ def _natural_tables() -> dict:
 
 
 def _card_tables(deck: int, suit_rule, power_rule, natural: dict) -> dict:
-    """The suit (for following), power and suit masks of the cards in ``deck``."""
+    """The suit (for following), power and suit masks of the cards in ``deck``, and each card's place in its
+    suit (how many of the pack's cards of its suit beat it)."""
     suit_of = [NONE] * C.NUM_CARDS
     power = [0] * C.NUM_CARDS
     for card in C.iter_cards(deck):
@@ -147,7 +149,9 @@ def _card_tables(deck: int, suit_rule, power_rule, natural: dict) -> dict:
     for card in C.iter_cards(deck):
         if 0 <= suit_of[card] <= 3:
             masks[suit_of[card]] |= 1 << card
-    return {**natural, "_SUIT": tuple(suit_of), "_POW": tuple(power), "_SM": tuple(masks)}
+    place = [sum(1 for other in C.iter_cards(masks[suit_of[card]]) if power[other] > power[card])
+             if 0 <= suit_of[card] <= 3 else 0 for card in range(C.NUM_CARDS)]
+    return {**natural, "_SUIT": tuple(suit_of), "_POW": tuple(power), "_SM": tuple(masks), "_PLACE": tuple(place)}
 
 
 NEUTRAL_FILE = "<schema>"      # where a rule no variant sets comes from: its slot's neutral value
