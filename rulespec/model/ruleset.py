@@ -70,6 +70,7 @@ class Ruleset:
         self.spec = spec
         self.chain = [s.id for s in chain]
         self.specs = list(chain)       # the variant files, root first (for ablation: see ablation.py)
+        self.sent = False              # sent with a request (``compile_spec``): nothing derived from it is kept on disk
         order = {name: i for i, name in enumerate(SLOTS)}
         self.rules = dict(sorted(rules.items(), key=lambda item: order.get(item[0], len(order))))
         self.params = {name: r.value for name, r in rules.items() if r.is_param or r.slot.context == "param"}
@@ -345,8 +346,10 @@ def compile_chain(chain: list[VariantSpec]) -> Ruleset:
 
 def compile_spec(spec: VariantSpec, bundled_only: bool = False) -> Ruleset:
     """Compile a variant with its ``extends`` chain (``bundled_only``: a variant sent with a request,
-    which may extend bundled variants only, never a path)."""
-    return compile_chain(resolve_chain(spec, bundled_only))
+    which may extend bundled variants only, never a path, and whose derived code is not kept on disk)."""
+    rs = compile_chain(resolve_chain(spec, bundled_only))
+    rs.sent = bundled_only
+    return rs
 
 
 @functools.lru_cache(maxsize=64)
