@@ -383,8 +383,16 @@ def distinct_rows(columns: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     return first, inverse.reshape(-1)
 
 
+MEMO_ROWS = 256        # a call with more distinct rows than this is worked out without the memo
+MEMO_LIMIT = 4096      # rows a distinct function remembers (then it forgets them all and starts again)
+
+
 def _once_per_distinct_row(rows_fn: Callable, live: tuple[int, ...], written: tuple[int, ...]) -> Callable:
-    """``rows_fn`` worked out once per distinct row of its ``live`` arguments (``written``: the arrays it fills)."""
+    """``rows_fn`` worked out once per distinct row of its ``live`` arguments (``written``: the arrays it fills),
+    each row's answer remembered from call to call (the function is pure: ``@distinct``) while a call has few
+    distinct rows."""
+    memo: dict[tuple, tuple] = {}
+
     def call(_R, *args):
         n = len(_R)
         varied = [i for i in live if np.ndim(args[i]) > 0 and n > 1 and (args[i] != args[i][..., :1]).any()]
@@ -394,19 +402,68 @@ def _once_per_distinct_row(rows_fn: Callable, live: tuple[int, ...], written: tu
             first, inverse = distinct_rows([c for i in varied for c in np.asarray(args[i]).reshape(-1, n)])
         if len(first) == n:
             return rows_fn(_R, *args)
+        if len(first) > MEMO_ROWS:
+            return _per_distinct(rows_fn, args, live, written, first, inverse)
+        answers = _remembered(memo, rows_fn, args, live, written, first)
+        for i in written:
+            args[i][...] = np.stack([a[0][written.index(i)] for a in answers], axis=-1)[..., inverse]
+        result = answers[0][1]
+        if isinstance(result, tuple):
+            return tuple(np.asarray([a[1][k] for a in answers])[inverse] for k in range(len(result)))
+        return np.asarray([a[1] for a in answers])[inverse]
+    return call
+
+
+def _remembered(memo: dict[tuple, tuple], rows_fn: Callable, args: tuple, live: tuple[int, ...],
+                written: tuple[int, ...], first: np.ndarray) -> list[tuple]:
+    """Each distinct row's answer (the rows ``first`` picks): (what it writes in each ``written`` array, its
+    result: one value per row), from ``memo`` or worked out for the rows not in it (and remembered)."""
+    keys = [tuple(_row_value(args[i], j) for i in live) for j in first.tolist()]
+    found = {k: memo.get(key) for k, key in enumerate(keys)}      # (read once: another thread may clear it)
+    missing = [k for k, answer in found.items() if answer is None]
+    if missing:
+        rows = first[missing]
         sub = list(args)
         for i in live:
             if np.ndim(args[i]) > 0:
-                sub[i] = np.asarray(args[i])[..., first]
+                sub[i] = np.asarray(args[i])[..., rows]
         for i in written:
-            sub[i] = np.zeros((*args[i].shape[:-1], len(first)), dtype=args[i].dtype)
-        result = rows_fn(np.arange(len(first)), *sub)
-        for i in written:
-            args[i][...] = sub[i][..., inverse]
-        if isinstance(result, tuple):
-            return tuple(r[inverse] if np.ndim(r) else r for r in result)
-        return result[inverse] if np.ndim(result) else result
-    return call
+            sub[i] = np.zeros((*args[i].shape[:-1], len(rows)), dtype=args[i].dtype)
+        result = rows_fn(np.arange(len(rows)), *sub)
+        if any(np.ndim(r) > 1 for r in (result if isinstance(result, tuple) else (result,))):
+            raise ProcedureError("a @distinct function gives one value per row")
+        if len(memo) + len(missing) > MEMO_LIMIT:
+            memo.clear()
+        for m, k in enumerate(missing):
+            wrote = tuple(sub[i][..., m].copy() for i in written)
+            value = tuple(_row_value(r, m) for r in result) if isinstance(result, tuple) else _row_value(result, m)
+            found[k] = memo[keys[k]] = (wrote, value)
+    return [found[k] for k in range(len(keys))]
+
+
+def _row_value(value, row: int):
+    """Row ``row`` of an argument or result (a scalar is every row's), as plain values for a key."""
+    if np.ndim(value) == 0:
+        return value.item() if isinstance(value, np.generic) else value
+    column = np.asarray(value)[..., row]
+    return column.item() if column.ndim == 0 else tuple(column.reshape(-1).tolist())
+
+
+def _per_distinct(rows_fn: Callable, args: tuple, live: tuple[int, ...], written: tuple[int, ...],
+                  first: np.ndarray, inverse: np.ndarray):
+    """``rows_fn`` on the distinct rows ``first`` only, its answers spread to every row by ``inverse``."""
+    sub = list(args)
+    for i in live:
+        if np.ndim(args[i]) > 0:
+            sub[i] = np.asarray(args[i])[..., first]
+    for i in written:
+        sub[i] = np.zeros((*args[i].shape[:-1], len(first)), dtype=args[i].dtype)
+    result = rows_fn(np.arange(len(first)), *sub)
+    for i in written:
+        args[i][...] = sub[i][..., inverse]
+    if isinstance(result, tuple):
+        return tuple(r[inverse] if np.ndim(r) else r for r in result)
+    return result[inverse] if np.ndim(result) else result
 
 
 def _fail_for(rs: Ruleset) -> Callable:
