@@ -422,14 +422,8 @@ def _remembered(memo: dict[tuple, tuple], rows_fn: Callable, args: tuple, live: 
     found = {k: memo.get(key) for k, key in enumerate(keys)}      # (read once: another thread may clear it)
     missing = [k for k, answer in found.items() if answer is None]
     if missing:
-        rows = first[missing]
-        sub = list(args)
-        for i in live:
-            if np.ndim(args[i]) > 0:
-                sub[i] = np.asarray(args[i])[..., rows]
-        for i in written:
-            sub[i] = np.zeros((*args[i].shape[:-1], len(rows)), dtype=args[i].dtype)
-        result = rows_fn(np.arange(len(rows)), *sub)
+        sub = _rows_of(args, live, written, first[missing])
+        result = rows_fn(np.arange(len(missing)), *sub)
         if any(np.ndim(r) > 1 for r in (result if isinstance(result, tuple) else (result,))):
             raise ProcedureError("a @distinct function gives one value per row")
         if len(memo) + len(missing) > MEMO_LIMIT:
@@ -439,6 +433,17 @@ def _remembered(memo: dict[tuple, tuple], rows_fn: Callable, args: tuple, live: 
             value = tuple(_row_value(r, m) for r in result) if isinstance(result, tuple) else _row_value(result, m)
             found[k] = memo[keys[k]] = (wrote, value)
     return [found[k] for k in range(len(keys))]
+
+
+def _rows_of(args: tuple, live: tuple[int, ...], written: tuple[int, ...], rows: np.ndarray) -> list:
+    """The arguments for ``rows`` only: the live arrays' columns, the written arrays new and empty."""
+    sub = list(args)
+    for i in live:
+        if np.ndim(args[i]) > 0:
+            sub[i] = np.asarray(args[i])[..., rows]
+    for i in written:
+        sub[i] = np.zeros((*args[i].shape[:-1], len(rows)), dtype=args[i].dtype)
+    return sub
 
 
 def _row_value(value, row: int):
@@ -452,12 +457,7 @@ def _row_value(value, row: int):
 def _per_distinct(rows_fn: Callable, args: tuple, live: tuple[int, ...], written: tuple[int, ...],
                   first: np.ndarray, inverse: np.ndarray):
     """``rows_fn`` on the distinct rows ``first`` only, its answers spread to every row by ``inverse``."""
-    sub = list(args)
-    for i in live:
-        if np.ndim(args[i]) > 0:
-            sub[i] = np.asarray(args[i])[..., first]
-    for i in written:
-        sub[i] = np.zeros((*args[i].shape[:-1], len(first)), dtype=args[i].dtype)
+    sub = _rows_of(args, live, written, first)
     result = rows_fn(np.arange(len(first)), *sub)
     for i in written:
         args[i][...] = sub[i][..., inverse]
