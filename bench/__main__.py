@@ -156,18 +156,23 @@ def players_rows(result: dict) -> list[Row]:
         rows.append((f"duplicate match {m['a']} vs {m['b']}, {m['variant']} ({p['n']} deals, each played twice with "
                      "the sides swapped; points per hand, A minus B, 95% interval)", f"{p['mean']:+.1f}", "0",
                      f"{p['low']:+.1f} to {p['high']:+.1f}", "interval > 0"))
-    for variant, pair in result["self_play"].items():
-        sensible, sampled = pair["sensible"], pair["sampled"]
-        for measure in ("set_rate", "nil_success"):
-            a, b = sensible[measure], sampled[measure]
-            gap = "-" if a["rate"] is None or b["rate"] is None else f"{(a['rate'] - b['rate']) * 100:+.1f} points"
-            rows.append((f"self-play {measure.replace('_', ' ')}, {variant}: sensible vs sampled ({sensible['hands']} "
-                         f"hands; n = {a['n']} / {b['n']})", _rate(a), _rate(b), gap, "within 5 points"))
+    for variant, run in result["self_play"].items():
+        a_name, b_name = run["players"]
+        for measure, hands in (("set_rate", f"{run['hands']} deals"),
+                               ("nil_success", f"{run['nil_hands']} deals with a nil bid")):
+            r = run[measure]
+            rows.append((f"self-play {measure.replace('_', ' ')}, {variant}: {a_name} vs {b_name} ({hands}, the same "
+                         f"for both; n = {r['a']['n']}; gap and its paired 95% interval)", _rate(r["a"]),
+                         _rate(r["b"]), _gap(r["gap"]), "within 5 points"))
     bid = result["bid_error"]
     rows.append((f"sensible bids minus double-dummy tricks per side, {bid['variant']} ({bid['sides']} sides): mean; "
                  "mean |error|, share within 1", f"{bid['mean_error']:+.2f}", "-",
                  f"{bid['mean_abs_error']:.2f}; {bid['within_one']:.0%}", "reported"))
     return rows
+
+
+def _gap(gap: dict | None) -> str:
+    return "-" if gap is None else f"{gap['points']:+.1f} points ({gap['low']:+.1f} to {gap['high']:+.1f})"
 
 
 def _rate(r: dict) -> str:
@@ -234,7 +239,8 @@ def main() -> None:
                         help="full deals of the four-leader, review and line runs")
     parser.add_argument("--match-deals", type=int, default=1000, help="deals of the sensible vs random match")
     parser.add_argument("--sampled-deals", type=int, default=60, help="deals of the sampled vs sensible match")
-    parser.add_argument("--self-deals", type=int, default=40, help="deals of each self-play run (sensible, sampled)")
+    parser.add_argument("--self-deals", type=int, default=200, help="deals of each self-play run (sensible, sampled)")
+    parser.add_argument("--nil-deals", type=int, default=100, help="deals with a nil bid of each nil self-play run")
     parser.add_argument("--json", help="also write the raw results here")
     args = parser.parse_args()
     rows: list[Row] = []
@@ -266,7 +272,7 @@ def main() -> None:
         raw["records"] = records.measure(args.record_hands)
         rows += records_rows(raw["records"])
     if "players" not in args.skip:
-        raw["players"] = players.measure(args.match_deals, args.sampled_deals, args.self_deals)
+        raw["players"] = players.measure(args.match_deals, args.sampled_deals, args.self_deals, args.nil_deals)
         rows += players_rows(raw["players"])
 
     raw["machine"]["load_after"] = os.getloadavg()

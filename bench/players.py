@@ -4,8 +4,9 @@
   partnerships swapped (the same cards, the same dealer); the score of a deal is A's points per hand minus
   B's, so the luck of the cards cancels.  The mean over the deals with a 95% interval (normal, from the
   deals' spread).
-* ``self_play``: every seat one player, each deal its own hand from 0-0: the set rate (of hands with a
-  contract) and nil success, as ``simulate --stats`` counts them, with 95% Wilson intervals.
+* ``self_play``: every seat one player (sensible, then sampled), each deal its own hand from 0-0: the set rate
+  (of the sides with a contract) and the success of ordinary nils, with 95% Wilson intervals and the 95%
+  interval of the paired gap; the nils on deals picked because their bids hold one.
 * ``bid_error``: how far the sensible player's count of a side's tricks (its bids) is from what the side
   takes double dummy on the deal itself (the evaluation the sampled player bids by).
 """
@@ -65,25 +66,63 @@ def duplicate(variant: str, a: str, b: str, deals: int, seed: str = "players", s
             "cpu_s": round(time.process_time() - start, 1)}
 
 
-def self_play(variant: str, policy: str, deals: int, seed: str = "players", samples: int = 8) -> dict:
-    """``deals`` deals of ``variant`` with ``policy`` at every seat, each from 0-0: set rate and nil success."""
-    from rulespec.app.simulation import Tally, record_arrays
+def _outcome(record: dict) -> tuple[int, int, int, int]:
+    """A hand's contracts (sides with one), how many were set, its ordinary nil bids and how many succeeded."""
+    contracts = [r for r in record["_results"] if r.contract > 0]
+    nils = [seat for seat, bid in enumerate(record["_bids"]) if bid.kind == "nil"]
+    return (len(contracts), sum(not r.made for r in contracts), len(nils),
+            sum(record["_won"][seat] == 0 for seat in nils))
+
+
+def _paired(counts: list[tuple[int, int, int]]) -> dict:
+    """Two players' rates on the same hands (``counts``: per hand the cases, A's and B's successes) with the 95%
+    interval of their difference (A minus B, in points; the hands' paired differences, a ratio estimate)."""
+    whole = sum(c for c, _, _ in counts)
+    a, b = _wilson(sum(x for _, x, _ in counts), whole), _wilson(sum(y for _, _, y in counts), whole)
+    if not whole or len(counts) < 2:
+        return {"a": a, "b": b, "gap": None}
+    per_case = whole / len(counts)
+    gap = (a["rate"] - b["rate"]) * 100
+    half = 196 * statistics.stdev(x - y for _, x, y in counts) / math.sqrt(len(counts)) / per_case
+    return {"a": a, "b": b, "gap": {"points": round(gap, 1), "low": round(gap - half, 1), "high": round(gap + half, 1)}}
+
+
+def self_play(variant: str, deals: int, seed: str = "players", samples: int = 8, nils: int = 0,
+              screen: int = 5000, players: tuple[str, str] = ("sensible", "sampled")) -> dict:
+    """Sensible and sampled self-play (``players``; every seat the one player, each deal a hand from 0-0) on the
+    same deals:
+    the set rate of the sides with a contract and the success of ordinary nils, each player's with its 95%
+    Wilson interval and the paired gap.  The sampled player bids by the sensible player's evaluation, so the
+    contracts and nil bids are the same and only the play differs.  With ``nils``, the nil success is measured
+    on that many deals (of the first ``screen``) where the bids hold a nil, since a nil is bid on about one deal
+    in twenty."""
     from rulespec.game.engine import deal_for, play_hand
     from rulespec.model.ruleset import load_ruleset
     rs = load_ruleset(variant)
-    make = _players(policy, samples)
-    tally, start = Tally(bool(rs.params["nil.tricks_count"])), time.process_time()
-    records = []
+    sensible, sampled = (_players(name, samples) for name in players)
+    start = time.process_time()
+
+    def hand(i: int, make) -> tuple[int, int, int, int]:
+        return _outcome(play_hand(rs, deal_for(f"{seed}:{variant}", i, rs), i % 4, make(random.Random(f"{seed}:{i}:a")),
+                                  record=False))
+    sets, nil_counts = [], []
     for i in range(deals):
-        rec = play_hand(rs, deal_for(f"{seed}:{variant}", i, rs), i % 4, make(random.Random(f"{seed}:{i}:a")),
-                        record=False)
-        records.append({**rec, "game": i})
-    tally.add(record_arrays(records))
-    sets, contracts = int(tally.sets.sum()), int(tally.contracts.sum())
-    nils, made = int(tally.nils[:, 0].sum()), int(tally.nils_made[:, 0].sum())
-    return {"variant": variant, "policy": policy, "samples": samples, "hands": deals,
-            "set_rate": _wilson(sets, contracts), "nil_success": _wilson(made, nils),
-            "mean_points": round(float(tally.points.sum()) / (2 * deals), 2),
+        a, b = hand(i, sensible), hand(i, sampled)
+        sets.append((a[0], a[1], b[1]))
+        nil_counts.append((a[2], a[3], b[3]))
+    if nils:
+        nil_counts, picked = [], 0
+        for i in range(screen):
+            a = hand(i, sensible)
+            if a[2]:
+                b = hand(i, sampled)
+                nil_counts.append((a[2], a[3], b[3]))
+                picked += 1
+                if picked == nils:
+                    break
+    set_rates, nil_rates = _paired(sets), _paired(nil_counts)
+    return {"variant": variant, "players": list(players), "samples": samples, "hands": deals,
+            "nil_hands": len(nil_counts), "set_rate": set_rates, "nil_success": nil_rates,
             "cpu_s": round(time.process_time() - start, 1)}
 
 
@@ -116,12 +155,12 @@ def bid_error(variant: str, deals: int, seed: str = "players") -> dict:
             "solve_cpu_s_median": round(statistics.median(solves), 3)}
 
 
-def measure(match_deals: int = 1000, sampled_deals: int = 60, self_deals: int = 40, samples: int = 8) -> dict:
+def measure(match_deals: int = 1000, sampled_deals: int = 60, self_deals: int = 200, nil_deals: int = 100,
+            samples: int = 8) -> dict:
     """Every player-strength figure of the bench table."""
     return {
         "sensible_vs_random": duplicate("standard", "sensible", "random", match_deals),
         "sampled_vs_sensible": duplicate("standard", "sampled", "sensible", sampled_deals, samples=samples),
-        "self_play": {v: {p: self_play(v, p, self_deals, samples=samples) for p in ("sensible", "sampled")}
-                      for v in SELF_VARIANTS},
+        "self_play": {v: self_play(v, self_deals, samples=samples, nils=nil_deals) for v in SELF_VARIANTS},
         "bid_error": bid_error("standard", 40),
     }

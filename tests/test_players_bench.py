@@ -15,12 +15,13 @@ def test_duplicate_swaps_the_sides_so_a_player_against_itself_scores_zero():
 
 def test_the_rows_of_a_small_run():
     match = players.duplicate("standard", "sensible", "random", 3)
-    selfplay = players.self_play("standard", "sensible", 5)
-    assert selfplay["set_rate"]["n"] > 0 and 0 <= selfplay["set_rate"]["rate"] <= 1
-    result = {"sensible_vs_random": match, "sampled_vs_sensible": match,
-              "self_play": {"standard": {"sensible": selfplay, "sampled": selfplay}},
+    selfplay = players.self_play("standard", 5, nils=2, players=("sensible", "sensible"))
+    rate = selfplay["set_rate"]
+    assert rate["a"]["n"] > 0 and 0 <= rate["a"]["rate"] <= 1 and rate["a"] == rate["b"]
+    assert selfplay["nil_hands"] == 2 and selfplay["nil_success"]["a"]["n"] >= 2
+    result = {"sensible_vs_random": match, "sampled_vs_sensible": match, "self_play": {"standard": selfplay},
               "bid_error": {"variant": "standard", "sides": 2, "mean_error": -0.5, "mean_abs_error": 0.5,
                             "within_one": 1.0}}
     rows = table.players_rows(result)
     assert len(rows) == 5 and all(len(row) == 5 for row in rows)
-    assert rows[2][3] == "+0.0 points"
+    assert rows[2][3] == "+0.0 points (+0.0 to +0.0)" and "2 deals with a nil bid" in rows[3][0]
