@@ -75,6 +75,9 @@ CONTEXTS: dict[str, dict[str, str]] = {
     "game": {
         "ns.score": INT, "ns.bags": INT, "ew.score": INT, "ew.bags": INT,
         "high.score": INT, "low.score": INT, "lead": INT, "hands": INT,
+        # the side with the highest score alone (none: tied for it); with each player alone, a side is a player
+        # (ns.* and ew.* are the partnerships', only where there are partners)
+        "high.side": TEAM,
         # the game so far, this hand included: each side's contract this hand (0: none), whether it made it,
         # how many hands it has been set in the game and in a row up to this one
         "ns.contract": INT, "ew.contract": INT, "ns.made": BOOL, "ew.made": BOOL,
@@ -111,6 +114,16 @@ _SLOTS = [
     Slot("card.power", INT, "card", "rank of a card within its suit (higher beats lower)",
          probe="if card.rank == 14 then 1 else card.rank"),
     Slot("trump.suit", SUIT, "param", "the trump suit", probe="hearts"),
+    # the table
+    Slot("table.seats", INT, "param",
+         "how many players sit at the table: 4 (seats N E S W), 3 (N E S) or 2 (N E), clockwise in that order",
+         neutral="4", probe="3", probe_with=(("table.sides", "alone"), ("deal.hand_size", "13"),
+                                             ("game.winner", "high.side"))),
+    Slot("table.sides", ENUM, "param",
+         "who scores together: partners (N with S, E with W; four seats only) or alone (each player for "
+         "himself: scores, bags, nils and the game's end per player)",
+         options=("partners", "alone"), neutral="partners", probe="alone",
+         probe_with=(("game.winner", "high.side"),)),
     # deal
     Slot("deal.hand_size", INT, "param", "cards dealt to each player", probe="12"),
     Slot("deal.next_dealer", SEAT, "seating", "who deals the next hand", probe="right_of(dealer)"),
