@@ -285,10 +285,13 @@ def playing_for(seat, kind, num, won):
     to set the opponents', or to cover)."""
     covering = partnered() and clean_nil((seat + 2) % 4, kind, won) and not is_nil(kind[seat])
     short = wants_tricks(seat, kind, num, won)
-    open_against = bid_open(1 - seat % 2, kind, num, won) if partnered() else False
-    if not partnered():
+    open_against = False
+    if partnered():
+        open_against = bid_open(1 - seat % 2, kind, num, won)
+    else:
         for k in range(1, seat_count()):
-            open_against = open_against or bid_open(next_seat(seat, k), kind, num, won)
+            if bid_open(next_seat(seat, k), kind, num, won):
+                open_against = True
     return covering, short or covering or (open_against and not is_nil(kind[seat]))
 
 

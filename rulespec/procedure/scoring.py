@@ -200,14 +200,17 @@ def standings(scores):
     low_score = second
     for side in range(2, side_count()):
         score = scores[side]
-        if score > high_score:
+        above = score > high_score
+        level = score == high_score
+        between = score > second and not above and not level
+        if above:
             second = high_score
             high_score = score
             high_side = side
-        elif score == high_score:
+        if level:
             second = score
             high_side = NONE
-        elif score > second:
+        if between:
             second = score
         low_score = min(low_score, score)
     return high_score, low_score, high_score - second, high_side
