@@ -88,7 +88,8 @@ def _constants(rs: Ruleset) -> str:
     tables = rs.fn["trick.winner"].__globals__      # the card tables every rule was compiled with
     power = tables["_POW"]
     table = C.table_of(rs.params)
-    lines = [f"SIZE = {size!r}\n", f"SEATS = {table.seats}\n", f"SIDES = {table.sides}\n", f"_BELOW = {min(power or (0,)) - 1}\n", f"_ABOVE = {max(power or (0,)) + 1}\n"]
+    lines = [f"SIZE = {size!r}\n", f"SEATS = {table.seats}\n", f"SIDES = {table.sides}\n",
+             f"_BELOW = {min(power or (0,)) - 1}\n", f"_ABOVE = {max(power or (0,)) + 1}\n"]
     lines += [_array(name, tables[name]) for name in TABLES]
     lines.append(_array("PACK", C.card_list(rs.deck)))
     return "".join(lines)
