@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 from .app.progress import Progress, terminal_progress
+from .core import cards as C
 from .errors import InputError, Problem, RulesFileError, RulespecError, ScenarioFileError
 
 if TYPE_CHECKING:   # imported when used (rulespec --help stays fast)
@@ -281,7 +282,7 @@ def _simulate_batch(rs: Ruleset, hands: int, seed: str, out: str | None, played:
     from .errors import JitUnavailable, NativeRuleError
     if played.engine == "scalar":
         return _simulate_scalar(rs, hands, None, seed, out, played, progress)
-    tally = Tally(bool(rs.params["nil.tricks_count"]))
+    tally = Tally(bool(rs.params["nil.tricks_count"]), C.table_of(rs.params))
     sink = open(out, "wb") if out else None
     try:
         for chunk in batch_hands(rs, hands, seed, sink, played.engine, progress, played.policy):
@@ -307,7 +308,7 @@ def _simulate_scalar(rs: Ruleset, hands: int | None, games: int | None, seed: st
     """``games`` games, or ``hands`` hands each from 0-0, on the scalar engine (records to ``out``): the tally and
     a summary."""
     from .app.simulation import Tally, game_hands, record_arrays
-    tally = Tally(bool(rs.params["nil.tricks_count"]))
+    tally = Tally(bool(rs.params["nil.tricks_count"]), C.table_of(rs.params))
     sink = open(out, "w", encoding="utf-8") if out else None
     chunk: list[dict] = []
     previous = None
