@@ -214,7 +214,7 @@ def _bid_reason(rs: Ruleset, step: dict, seat: int, bid: E.Bid, pair: str, score
                             f"{R.SEAT_NAMES[C.SEATS[other_seat]]}'s {other}")
         return R.reason(rule, facts, refused=True, case="pair")
     facts = R.bid_facts(C.SEATS[seat], str(bid.n) if bid.kind == E.BLIND else str(bid), tuple(scores),
-                        step.get("value"))
+                        step.get("value"), table=C.table_of(rs.params))
     case = _bid_case(rs, rule)
     words = when(rs, rule, {"team": facts.get("team", "")}) if rule in R.CONDITIONS and refused else None
     if words and case != "never":        # the rule's own condition, in words (app/conditions)
@@ -453,7 +453,7 @@ def _scored(rs: Ruleset, req: Mapping, on_card: CardHook | None = None,
     target = rs.params["game.target"]
     for step in game["explanation"]:
         step["reason"] = R.game_reason(step["rule"], new_scores, target, step["value"],
-                                       _target_case(rs, step, new_scores, new_bags, hands))
+                                       _target_case(rs, step, new_scores, new_bags, hands), table.side_names)
     explanation += game.pop("explanation")
     out = {"variant": rs.id, "bids": dict(zip(C.SEATS, names)), "tricks": dict(zip(C.SEATS, tricks)),
            "teams": {table.side_names[t]: r.as_dict() for t, r in enumerate(results)},
@@ -545,7 +545,7 @@ def _team_steps(rs: Ruleset, bids: list[E.Bid], names: list[str], t: int, result
     if regular:
         step = rs.step("bid.team_contract", result.contract, " + ".join(f"{C.SEATS[s]} {names[s]}" for s in regular))
         step["team"] = team     # rs.step gives a fresh record
-        step["reason"] = R.contract_reason(team, step["why"], result.contract)
+        step["reason"] = R.contract_reason(team, step["why"], result.contract, not table.partners)
         steps.append(step)
     if any(bids[s].is_nil for s in members):
         for rule, why in (("nil.tricks_count", "whether the nil bidder's tricks count toward the contract"),

@@ -112,7 +112,8 @@ def scores_before(req: Mapping, table: C.Table = C.FOUR) -> tuple[tuple[int, ...
     scores, bags = [0] * table.sides, [0] * table.sides
     for key, item in before.items():
         if key not in names:
-            raise InputError(f"unknown side '{key}' (the sides are {' and '.join((', '.join(names[:-1]), names[-1]))})",
+            raise InputError(f"unknown team '{key}' (teams are NS and EW)" if table.partners else
+                             f"unknown player '{key}' (each plays alone: {', '.join(names[:-1])} and {names[-1]})",
                              f"before.{key}")
         item = obj(item, f"before.{key}")
         for sub in item:
