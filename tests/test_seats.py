@@ -118,3 +118,29 @@ def test_the_batch_engine_deals_the_table_and_scores_each_player(variant):
                 for k, n in zip(result.bid_kind[row, :seats], result.bid_n[row, :seats])]
         expected = E.score_hand(rs, bids, result.tricks[row, :seats].tolist(), explain=False)
         assert [r.points for r in expected] == result.points[row].tolist()
+
+
+def test_conform_names_the_variants_an_engine_can_play():
+    from rulespec.errors import EngineError
+    from rulespec.tools.conform import ConformConfig, conform
+    with pytest.raises(EngineError) as caught:
+        conform(ConformConfig("fake_engine:Sound", "cutthroat", deals=2), jobs=1)
+    message = str(caught.value)
+    assert "3 players each alone" in message and "standard" in message and "solo" not in message.split(":")[-1]
+
+
+def test_the_search_refuses_a_table_it_cannot_play():
+    from rulespec.app.disputes import answer
+    from rulespec.errors import InputError
+    with pytest.raises(InputError) as caught:
+        answer("claim", {"variant": "cutthroat", "hands": {"N": ["AS"], "E": ["KS"], "S": ["QS"]}, "leader": "N",
+                         "claim": {"seat": "N", "tricks": 1}})
+    assert caught.value.field == "variant" and caught.value.rule == "table.sides"
+
+
+def test_a_difference_report_compares_variants_of_one_table():
+    from rulespec.errors import DiffError
+    from rulespec.tools.diff.deal_runs import DiffConfig
+    from rulespec.tools.diff.driver import run
+    with pytest.raises(DiffError, match="seat their tables differently"):
+        run(DiffConfig(("standard", "cutthroat"), deals=2), jobs=1)
