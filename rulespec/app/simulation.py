@@ -213,23 +213,28 @@ class Tally:
     nil_tricks_count: bool
     table: C.Table = C.FOUR
     hands: int = 0
-    points: np.ndarray = field(default_factory=lambda: np.zeros(4, dtype=np.int64))
-    contracts: np.ndarray = field(default_factory=lambda: np.zeros(4, dtype=np.int64))
-    sets: np.ndarray = field(default_factory=lambda: np.zeros(4, dtype=np.int64))
-    nils: np.ndarray = field(default_factory=lambda: np.zeros((4, 2), dtype=np.int64))   # [side, nil|blind nil]
-    nils_made: np.ndarray = field(default_factory=lambda: np.zeros((4, 2), dtype=np.int64))
-    penalties: np.ndarray = field(default_factory=lambda: np.zeros(4, dtype=np.int64))
+    points: np.ndarray = field(init=False)
+    contracts: np.ndarray = field(init=False)
+    sets: np.ndarray = field(init=False)
+    nils: np.ndarray = field(init=False)        # [side, nil|blind nil]
+    nils_made: np.ndarray = field(init=False)
+    penalties: np.ndarray = field(init=False)
     game_lengths: list[int] = field(default_factory=list)
     endings: dict[str, int] = field(default_factory=lambda: {"target": 0, "mercy": 0, "floor": 0})
     unfinished: int = 0
     in_game: int = 0      # hands so far of the game being played
 
+    def __post_init__(self) -> None:
+        sides = self.table.sides
+        self.points, self.contracts, self.sets, self.penalties = (np.zeros(sides, dtype=np.int64) for _ in range(4))
+        self.nils, self.nils_made = np.zeros((sides, 2), dtype=np.int64), np.zeros((sides, 2), dtype=np.int64)
+
     def add(self, h: HandArrays) -> None:
         """Count the hands of ``h``."""
         sides = self.table.sides
         self.hands += len(h.points)
-        self.points[:sides] += h.points.sum(axis=0)
-        self.penalties[:sides] += h.penalty.sum(axis=0)
+        self.points += h.points.sum(axis=0)
+        self.penalties += h.penalty.sum(axis=0)
         for team in range(sides):
             members = list(self.table.members(team))
             kinds, tricks = h.kind[:, members], h.tricks[:, members]
