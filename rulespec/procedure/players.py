@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from .bidding import candidate
 from .card_play import winner_card
-from .seating import next_seat, partner_kind, partner_of, partner_value, partnered, rival, seat_count, side_of
+from .seating import next_seat, partner_bid_kind, partner_of, partner_value, partnered, rival, seat_count, side_of
 from .lang import (K_BLIND, K_BLIND_NIL, K_NIL, K_REGULAR, NONE, Same, inline, popcount, power_of, rule, suit_cards,
                    suit_of, zeros)
 
@@ -108,9 +108,10 @@ def sensible_bid(seat, options, count, hand, kind, num, scores):
     size = rule("deal.hand_size")
     half, safe = hand_value(hand)
     want = half // 2
+    partner = (seat + 2) % 4
     team = side_of(seat)
     behind = scores[rival(scores, team)] - scores[team]
-    partner_nil = is_nil(partner_kind(kind, seat))
+    partner_nil = is_nil(partner_bid_kind(kind, partner))
     choice = NONE
     gap = TOP
     first = NONE
@@ -171,10 +172,11 @@ def sensible_cards(seat, hand, count: Same, kind):
 @inline
 def wants_tricks(seat, kind, num, won):
     """Whether ``seat``'s side still needs tricks for its contract (a nil bidder never does)."""
+    partner = (seat + 2) % 4
     mine = kind[seat]
-    together = mine == K_REGULAR and partner_kind(kind, seat) == K_REGULAR
-    contract = num[seat] + (partner_value(num, seat) if together else 0)
-    taken = won[seat] + (partner_value(won, seat) if together or mine == K_BLIND else 0)
+    together = mine == K_REGULAR and partner_bid_kind(kind, partner) == K_REGULAR
+    contract = num[seat] + (partner_value(num, partner) if together else 0)
+    taken = won[seat] + (partner_value(won, partner) if together or mine == K_BLIND else 0)
     return (mine == K_REGULAR or mine == K_BLIND) and taken < contract
 
 
@@ -182,9 +184,9 @@ def wants_tricks(seat, kind, num, won):
 def bid_open(team, kind, num, won):
     """Whether ``team``'s bid tricks are not all taken yet (its nil bidders' bids and tricks left out)."""
     first = 0 if is_nil(kind[team]) else 1
-    second = 0 if is_nil(partner_kind(kind, team)) else 1
-    return (won[team] * first + partner_value(won, team) * second
-            < num[team] * first + partner_value(num, team) * second)
+    second = 0 if is_nil(partner_bid_kind(kind, team + 2)) else 1
+    return (won[team] * first + partner_value(won, team + 2) * second
+            < num[team] * first + partner_value(num, team + 2) * second)
 
 
 @inline
@@ -236,7 +238,7 @@ def holder_of(seat, trick, position, trick_cards, trick_led_suit, number):
         best = winner_card(trick_cards, trick_led_suit, number, trick[0])
         for k in range(seat_count()):
             if k < position and trick[k] == best:
-                holder = next_seat(seat, seat_count() - position + k)
+                holder = (seat + seat_count() - position + k) % seat_count()
     return holder
 
 

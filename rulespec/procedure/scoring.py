@@ -9,7 +9,7 @@ from __future__ import annotations
 from .bidding import contract_of
 from .lang import (K_BLIND, K_BLIND_NIL, K_NIL, K_REGULAR, NONE, RENEGE_BOTH, RENEGE_UNDEFINED, Same, fail, inline,
                    note, rule)
-from .seating import partner_kind, partner_value, partnered, rival, side_count, side_of
+from .seating import partner_bid_kind, partner_value, partnered, rival, side_count, side_of
 
 
 def renege_transfers(won, reneges, count: Same, adjust, offenders):
@@ -28,7 +28,7 @@ def renege_transfers(won, reneges, count: Same, adjust, offenders):
             off = side_of(seat)
             offenders[off] = True
             if mode == "transfer":
-                moved = min(rule("renege.transfer_tricks"), won[off] + partner_value(won, off) + adjust[off])
+                moved = min(rule("renege.transfer_tricks"), won[off] + partner_value(won, off + 2) + adjust[off])
                 adjust[off] = adjust[off] - moved
                 adjust[1 - off] = adjust[1 - off] + moved
     sides_off = 0
@@ -147,7 +147,7 @@ def score_team(team: Same, kind, num, won, scores, bags, adjust, offender, victi
     ``last_cards``: the last trick's cards by seat (``has_last``: known), won by ``last_winner``."""
     a = team
     b = team + 2 if partnered() else team
-    kind_b = partner_kind(kind, a)
+    kind_b = partner_bid_kind(kind, b)
     team_score = scores[team]
     team_bags = bags[team]
     rival_side = rival(scores, team)
@@ -155,7 +155,7 @@ def score_team(team: Same, kind, num, won, scores, bags, adjust, offender, victi
     opponents_bags = bags[rival_side]
     team_blind = kind[a] == K_BLIND or kind_b == K_BLIND
     has_contract = team_blind or kind[a] == K_REGULAR or kind_b == K_REGULAR
-    team_contract = contract_of(kind[a], num[a], kind_b, partner_value(num, a), team_score, team_bags,
+    team_contract = contract_of(kind[a], num[a], kind_b, partner_value(num, b), team_score, team_bags,
                                 opponents_score, opponents_bags)
     nil_a = is_nil(kind[a])
     nil_b = is_nil(kind_b)

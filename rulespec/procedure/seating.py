@@ -47,15 +47,15 @@ def partner_of(seat):
 
 
 @inline
-def partner_kind(kind, seat):
-    """The kind of the bid of ``seat``'s partner (``K_PENDING``: not yet made, or no partner)."""
-    return kind[(seat + 2) % 4] if rule("table.sides") == "partners" else K_PENDING
+def partner_bid_kind(kind, partner):
+    """The kind of the bid of ``partner`` (a seat's partner: ``K_PENDING`` where each plays alone, or not yet)."""
+    return kind[partner] if rule("table.sides") == "partners" else K_PENDING
 
 
 @inline
-def partner_value(values, seat):
-    """The value of ``seat``'s partner in a table by seat (0: no partner)."""
-    return values[(seat + 2) % 4] if rule("table.sides") == "partners" else 0
+def partner_value(values, partner):
+    """The value of ``partner`` (a seat's partner) in a table by seat (0 where each plays alone)."""
+    return values[partner] if rule("table.sides") == "partners" else 0
 
 
 @inline

@@ -11,7 +11,7 @@ from .card_play import legal, play_card, trick_winner
 from .lang import (K_BLIND_NIL, K_NIL, K_PENDING, K_REGULAR, NO_BID, NONE, choose_bid, choose_card, choose_cards,
                    choose_raise, fail, inline, rule, zeros)
 from .scoring import score_team
-from .seating import next_seat, partner_kind, partner_of, partnered, rival, seat_count, side_count, side_of
+from .seating import next_seat, partner_bid_kind, partner_of, partnered, rival, seat_count, side_count, side_of
 
 
 def bid_all(hands, dealer, scores, bags, kind, num, opening, options, raises):
@@ -25,7 +25,7 @@ def bid_all(hands, dealer, scores, bags, kind, num, opening, options, raises):
         team = side_of(seat)
         rival_side = rival(scores, team)
         bids_made, bids_total, opponents_bids, opponents_tricks = table_of(kind, num, seat)
-        count = legal_bids(options, hands[seat], seat, dealer, turn + 1, partner_kind(kind, seat),
+        count = legal_bids(options, hands[seat], seat, dealer, turn + 1, partner_bid_kind(kind, partner),
                            num[partner] if partnered() else 0, scores[team], bags[team], scores[rival_side],
                            bags[rival_side], bids_made, bids_total, opponents_bids, opponents_tricks)
         if count == 0:
@@ -35,7 +35,7 @@ def bid_all(hands, dealer, scores, bags, kind, num, opening, options, raises):
         kind[seat] = bid_kind
         num[seat] = bid_n
         opening[seat] = bid_n
-        if may_raise(bid_kind, partner_kind(kind, seat)):
+        if may_raise(bid_kind, partner_bid_kind(kind, partner)):
             count = raise_options(raises, num[partner], bid_kind, scores[team], bags[team], scores[rival_side],
                                   bags[rival_side])
             if count > 0:
@@ -130,7 +130,7 @@ def play_tricks(hands, leader, kind, num, won, plays, leaders, winners):
         leaders[trick_number - 1] = leader
         for trick_position in range(1, seat_count() + 1):
             leading = trick_position == 1
-            seat = next_seat(leader, trick_position - 1)
+            seat = (leader + (trick_position - 1)) % seat_count()
             hand = hands[seat]
             allowed = legal(hand, trick_cards, trick_led_suit, trick_number, trick_position, leading, trump_broken,
                             played)
