@@ -48,9 +48,9 @@ CONTEXTS: dict[str, dict[str, str]] = {
         "hand": CARDS, "seat": SEAT, "dealer": SEAT, "position": INT,
         "partner.kind": BIDKIND, "partner.n": INT, "bid.n": INT, **_TEAM_BASICS,
         "bid.tricks": INT,          # the tricks this bid names (a regular or blind bid's number; 0 for a nil)
-        "bids.made": INT,           # how many seats have bid before this one (0 to 3)
+        "bids.made": INT,           # how many seats have bid before this one (0 to the seats less one)
         "bids.total": INT,          # the tricks those bids name together (nils count 0)
-        "opponents.bids": INT,      # how many of the other side have bid (0 to 2)
+        "opponents.bids": INT,      # how many of the other sides have bid (partners: 0 to 2)
         "opponents.tricks": INT,    # the tricks the other side's bids name so far
     },
     "team_bid": {
@@ -74,6 +74,7 @@ CONTEXTS: dict[str, dict[str, str]] = {
     },
     "game": {
         "ns.score": INT, "ns.bags": INT, "ew.score": INT, "ew.bags": INT,
+        # the highest score, the lowest, the leader's margin over the next side (two sides: high - low), hands played
         "high.score": INT, "low.score": INT, "lead": INT, "hands": INT,
         # the side with the highest score alone (none: tied for it); with each player alone, a side is a player
         # (ns.* and ew.* are the partnerships', only where there are partners)
