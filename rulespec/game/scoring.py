@@ -195,7 +195,7 @@ def game_status(rs: Ruleset, scores: Sequence[int], bags: Sequence[int] = (0, 0)
     table = C.table_of(rs.params)
     names, scores, bags = table.side_names, table.padded(scores), table.padded(bags)
     if len(history.contracts) != len(names):
-        history = GameHistory(*(((value,) * len(names)) for value in (0, False, 0, 0)))
+        history = GameHistory((0,) * len(names), (False,) * len(names), (0,) * len(names), (0,) * len(names))
     reached, mercy, winner = steps_of(rs).game_end(list(scores), list(bags), hands, *history.args())
     status: dict[str, Any] = {"over": False, "winner": None, "reason": "no end condition is met", "explanation": []}
     if explain:

@@ -427,7 +427,8 @@ class ExprCompiler:
 
     def _seats(self) -> int:
         """The seats at the table (rule ``table.seats``; four where it is not known yet)."""
-        return int(self.params.get("table.seats", (INT, 4))[1])
+        seats = self.params.get("table.seats", (INT, 4))[1]
+        return seats if isinstance(seats, int) else 4
 
     def _seat_fn(self, name, offset, args, nodes, node):
         self.arity(args, 1, name, node)
