@@ -123,6 +123,11 @@ def _bid_all(state: HandState, policy) -> None:
             state.raise_bid(partner, policy.raise_bid(rs, partner, raises, state.hands[partner]))
 
 
+def totals(results) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Each side's score and bags after a hand scored ``results``."""
+    return tuple(r.score for r in results), tuple(r.bags for r in results)
+
+
 def simulate(rs: Ruleset, hands: int, seed: int | str = 0, policy: str | Callable[[random.Random], Any] = "random",
              game_limit: int = 0, raw: bool = False):
     """Yield ``hands`` hand records of games played in sequence (a new game starts after one ends), every seat
@@ -146,8 +151,7 @@ def simulate(rs: Ruleset, hands: int, seed: int | str = 0, policy: str | Callabl
         if not raw:
             record = {key: value for key, value in record.items() if not key.startswith("_")}
         in_game += 1
-        scores = tuple(r.score for r in results)
-        bags = tuple(r.bags for r in results)
+        scores, bags = totals(results)
         history = history.after(results)
         status = game_status(rs, scores, bags, in_game, history=history)
         status.pop("explanation", None)

@@ -139,15 +139,29 @@ def nil_points(seat, player_blind, player_tricks, offender, team_score, team_bag
     return points
 
 
+@inline
+def side_members(kind, team):
+    """The side's seats (``a`` and ``b``; ``b`` is ``a`` where each plays alone) and the kind of ``b``'s bid as the
+    partner's (``K_PENDING`` alone: no partner's bid counts)."""
+    a = team
+    b = team + 2 if partnered() else team
+    kind_b = partner_bid_kind(kind, b)
+    return a, b, kind_b
+
+
+@inline
+def side_seats(a, b):
+    """The seats that score for the side: both partners, or the player alone."""
+    return (a, b) if rule("table.sides") == "partners" else (a,)
+
+
 def score_team(team: Same, kind, num, won, scores, bags, adjust, offender, victim, has_last: Same, last_winner,
                last_cards):
     """One partnership's hand: its points, the bags it adds, its bags after the hand, its contract and whether
     it made it (false without a contract).
     ``adjust``: tricks moved by a transfer renege; ``offender``/``victim``: a forfeit renege by this side or the other;
     ``last_cards``: the last trick's cards by seat (``has_last``: known), won by ``last_winner``."""
-    a = team
-    b = team + 2 if partnered() else team
-    kind_b = partner_bid_kind(kind, b)
+    a, b, kind_b = side_members(kind, team)
     team_score = scores[team]
     team_bags = bags[team]
     rival_side = rival(scores, team)
@@ -167,7 +181,7 @@ def score_team(team: Same, kind, num, won, scores, bags, adjust, offender, victi
     points = contract_points(has_contract, offender, victim, team_score, team_bags, opponents_score, opponents_bags,
                              team_contract, team_blind, team_tricks, team_regular_tricks, team_nil_tricks, team_won,
                              team_made, team_overtricks, team_nil_count, team_nil_made)
-    for seat in ((a, b) if partnered() else (a,)):
+    for seat in side_seats(a, b):
         if is_nil(kind[seat]):
             points = points + nil_points(seat, kind[seat] == K_BLIND_NIL, won[seat], offender, team_score, team_bags,
                                          opponents_score, opponents_bags, team_contract, team_blind, team_tricks,
