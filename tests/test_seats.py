@@ -144,3 +144,10 @@ def test_a_difference_report_compares_variants_of_one_table():
     from rulespec.tools.diff.driver import run
     with pytest.raises(DiffError, match="seat their tables differently"):
         run(DiffConfig(("standard", "cutthroat"), deals=2), jobs=1)
+
+
+def test_the_api_difference_report_refuses_two_tables():
+    from service.app import create_app
+    response = create_app().test_client().post("/v1/diff", json={"variants": ["solo", "standard"], "deals": 2})
+    assert response.status_code == 422 and response.get_json()["field"] == "variants"
+    assert "seat their tables differently" in response.get_json()["detail"]

@@ -110,7 +110,8 @@ class _BidNotes:
     every refusal (``refusals``), with the words of each."""
 
     def __init__(self, rs: Ruleset, bid: Bid, partner: Bid | None, scores, team: int, checked: list | None):
-        self.rs, self.bid, self.partner, self.scores, self.team = rs, bid, partner, scores, team
+        self.rs, self.bid, self.partner, self.team = rs, bid, partner, team
+        self.scores = C.table_of(rs.params).padded(scores)
         self.checked = checked
         self.refusals: list[dict] = []
 

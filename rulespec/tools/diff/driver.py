@@ -6,7 +6,6 @@ import multiprocessing
 import multiprocessing.pool
 import os
 
-from ...core import cards as C
 from ...errors import DiffError, RulespecError
 from ..common import collect
 from .cluster import run_on_cluster
@@ -57,13 +56,6 @@ def _checked_context(cfg: DiffConfig) -> Context:
     ctx = Context(cfg)
     if len(set(ctx.ids)) != len(ctx.ids):
         raise DiffError(f"two of the variants have the same id: {', '.join(ctx.ids)}")
-    tables = {rs.id: C.table_of(rs.params) for rs in ctx.rs}
-    if len(set(tables.values())) > 1:      # (one deal, one transcript: the same seats and sides)
-        seated = "; ".join(f"{vid}: {t.seats} seats, {'partners' if t.partners else 'each alone'}"
-                           for vid, t in tables.items())
-        raise DiffError(f"the variants seat their tables differently ({seated}): a difference report replays the "
-                        "same deals and play under each, so it compares variants of one table (rules table.seats "
-                        "and table.sides)")
     return ctx
 
 
