@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 from .app.progress import Progress, terminal_progress
+from .core import cards as C
 from .errors import InputError, Problem, RulesFileError, RulespecError, ScenarioFileError
 
 if TYPE_CHECKING:   # imported when used (rulespec --help stays fast)
@@ -281,7 +282,7 @@ def _simulate_batch(rs: Ruleset, hands: int, seed: str, out: str | None, played:
     from .errors import JitUnavailable, NativeRuleError
     if played.engine == "scalar":
         return _simulate_scalar(rs, hands, None, seed, out, played, progress)
-    tally = Tally(bool(rs.params["nil.tricks_count"]))
+    tally = Tally(bool(rs.params["nil.tricks_count"]), C.table_of(rs.params))
     sink = open(out, "wb") if out else None
     try:
         for chunk in batch_hands(rs, hands, seed, sink, played.engine, progress, played.policy):
@@ -307,7 +308,7 @@ def _simulate_scalar(rs: Ruleset, hands: int | None, games: int | None, seed: st
     """``games`` games, or ``hands`` hands each from 0-0, on the scalar engine (records to ``out``): the tally and
     a summary."""
     from .app.simulation import Tally, game_hands, record_arrays
-    tally = Tally(bool(rs.params["nil.tricks_count"]))
+    tally = Tally(bool(rs.params["nil.tricks_count"]), C.table_of(rs.params))
     sink = open(out, "w", encoding="utf-8") if out else None
     chunk: list[dict] = []
     previous = None
@@ -385,7 +386,7 @@ def explain(variant: str, bids: str | None, tricks: str | None, before: str | No
             renege: tuple[str, ...], json_file, compare: tuple[str, ...]) -> None:
     """Score one hand under VARIANT (a file or a bundled id), line by line with citations."""
     try:
-        request = _explain_request(json_file, bids, tricks, before, dealer, renege)
+        request = _explain_request(json_file, bids, tricks, before, dealer, renege, _table_of(variant))
         lines = _explain_lines(variant, compare, request)
     except InputError as exc:
         _fail_on_input(exc)
@@ -406,15 +407,21 @@ def _json_request(json_file) -> dict:
     return request
 
 
+def _table_of(variant: str) -> C.Table:
+    """The seats and sides of ``variant`` (a bundled id or a file), to read the options by."""
+    from .app.answers import resolve_variant
+    return C.table_of(resolve_variant(variant, allow_paths=True).params)
+
+
 def _explain_request(json_file, bids: str | None, tricks: str | None, before: str | None, dealer: str | None,
-                     renege: tuple[str, ...]) -> dict:
-    """``explain``'s score request: ``--json``'s, with the options given overriding it."""
+                     renege: tuple[str, ...], table: C.Table = C.FOUR) -> dict:
+    """``explain``'s score request: ``--json``'s, with the options given overriding it (by ``table``'s seats)."""
     from .app.situation import parse_before, parse_bids, parse_tricks
     request = _json_request(json_file) if json_file is not None else {}
     for key, value, parse in (("bids", bids, parse_bids), ("tricks", tricks, parse_tricks),
                               ("before", before, parse_before)):
         if value is not None:
-            request[key] = parse(value)
+            request[key] = parse(value, table)
     if dealer is not None:
         request["dealer"] = dealer
     if renege:

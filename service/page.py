@@ -18,4 +18,4 @@ page = Blueprint("page", __name__, static_folder="static", static_url_path="/pag
 
 @page.get("/")
 def index():
-    return render_template("page.html", seats=SEAT_NAMES.items(), teams=TEAMS)
+    return render_template("page.html", seats=SEAT_NAMES.items(), teams=TEAMS, players=SEATS)

@@ -66,9 +66,11 @@ def _bid(kind: int, n: int) -> Bid:
 def replay(rs: Ruleset, result, row: int) -> list:
     """Hand ``row`` of an engine's result replayed through ``HandState``: each bid and card must be legal,
     each trick's winner and the score the same.  Returns the scalar outcome (bids, tricks, score)."""
+    seats = rs.params["table.seats"]
+    assert len(result.deals[row]) == seats, (row, "seats")
     state = HandState(rs, [int(m) for m in result.deals[row]], int(result.dealer[row]))
-    final = [_bid(k, n) for k, n in zip(result.bid_kind[row].tolist(), result.bid_n[row].tolist())]
-    opening = ([_bid(k, n) for k, n in zip(result.bid_kind[row].tolist(), result.opening[row].tolist())]
+    final = [_bid(k, n) for k, n in zip(result.bid_kind[row].tolist()[:seats], result.bid_n[row].tolist())]
+    opening = ([_bid(k, n) for k, n in zip(result.bid_kind[row].tolist()[:seats], result.opening[row].tolist())]
                if isinstance(result, CompiledResult) else final)
     while state.bidder is not None:
         seat = state.bidder
@@ -80,7 +82,7 @@ def replay(rs: Ruleset, result, row: int) -> list:
             state.raise_bid(partner, final[partner])
     assert state.bids == final, row
     passing = state.exchange_seats()
-    assert [seat for seat in range(4) if result.gave[row, seat]] == sorted(passing), (row, "exchanges")
+    assert [seat for seat in range(seats) if result.gave[row, seat]] == sorted(passing), (row, "exchanges")
     for seat in passing:
         give, back = C.card_list(int(result.gave[row, seat])), C.card_list(int(result.received[row, seat]))
         assert len(give) == len(back) == state.exchange_count(seat), (row, seat, "exchange")
@@ -94,7 +96,7 @@ def replay_play(state: HandState, result, row: int) -> list:
     winner as the engine had them, then the score; the scalar score's teams."""
     for number in range(state.size):
         assert state.leader == result.leaders[row, number], (row, number)
-        for card in result.plays[row, number].tolist():
+        for card in result.plays[row, number].tolist()[:state.table.seats]:
             assert state.legal() >> card & 1, (row, number, C.card_name(card))
             state.play(card)
         assert state.finish_trick() == result.winners[row, number], (row, number)
@@ -115,7 +117,7 @@ def outcome(rs: Ruleset, result, row: int) -> object:
 
 # --------------------------------------------------------------------------- the engines
 def array_hands(rs: Ruleset, count: int, seed: int):
-    return BatchEngine(rs).play(count, seed=seed, policy="random", dealer=seed % 4)
+    return BatchEngine(rs).play(count, seed=seed, policy="random", dealer=seed % rs.params["table.seats"])
 
 
 class _Numba(types.ModuleType):
@@ -156,17 +158,18 @@ def as_python(source: str) -> dict:
 def native_hands(rs: Ruleset, count: int, seed: int) -> CompiledResult:
     """``count`` hands of the compiled engine's code, run as Python (its own generator: numpy's, seeded)."""
     module = as_python(native_source(rs))
-    size = rs.params["deal.hand_size"]
+    size, table = rs.params["deal.hand_size"], C.table_of(rs.params)
+    dealer = seed % table.seats
 
     def zeros(*shape: int) -> np.ndarray:
         return np.zeros((count, *shape), dtype=np.int64)
-    arrays = (zeros(4), zeros(4), zeros(4), zeros(4), zeros(4), zeros(2), zeros(2), zeros(2), zeros(size, 4),
-              zeros(size), zeros(size), zeros(4), zeros(4))
-    module["play"](count, seed, seed % 4, *arrays)
+    arrays = (zeros(table.seats), zeros(4), zeros(4), zeros(4), zeros(4), zeros(table.sides), zeros(table.sides),
+              zeros(table.sides), zeros(size, 4), zeros(size), zeros(size), zeros(4), zeros(4))
+    module["play"](count, seed, dealer, *arrays)
     deals, kinds, nums, openings, tricks, points, bags_added, bags_after, plays, leaders, winners, gave, received = (
         arrays)
     return CompiledResult(kinds, nums, tricks, points, bags_added, bags_after, deals,
-                          np.full(count, seed % 4, dtype=np.int64), plays, leaders, winners, gave, received, openings)
+                          np.full(count, dealer, dtype=np.int64), plays, leaders, winners, gave, received, openings)
 
 
 def loop_agrees(rs: Ruleset, count: int, seed: int) -> list:
@@ -177,7 +180,8 @@ def loop_agrees(rs: Ruleset, count: int, seed: int) -> list:
         records = []
         for stepped in (False, True):
             try:
-                records.append(play_hand(rs, list(deal), i % 4, RandomPolicy(random.Random(i)), stepped=stepped))
+                records.append(play_hand(rs, list(deal), i % len(deal), RandomPolicy(random.Random(i)),
+                                         stepped=stepped))
             except ValueError as exc:
                 records.append(repr(exc))
         assert records[0] == records[1], (rs.id, i)
@@ -190,20 +194,22 @@ def score_states(rs: Ruleset, count: int, seed: int) -> list[dict]:
     """Random bids (every kind), tricks, the last trick, scores and bags before (past the bag limit too), and
     0 to 2 reneges."""
     rng = random.Random(f"score:{seed}")
-    size = rs.params["deal.hand_size"]
+    size, table = rs.params["deal.hand_size"], C.table_of(rs.params)
+    seats, sides = table.seats, table.sides
     deck = C.card_list(rs.deck)
     out = []
     for _ in range(count):
-        cuts = sorted(rng.randint(0, size) for _ in range(3))
-        tricks = [cuts[0], cuts[1] - cuts[0], cuts[2] - cuts[1], size - cuts[2]]
-        bids = [rng.choice([Bid(REGULAR, rng.randint(1, 6)), Bid(NIL), Bid(BLIND_NIL)]) for _ in range(4)]
-        if rng.random() < 0.15:
+        cuts = sorted(rng.randint(0, size) for _ in range(seats - 1))
+        tricks = [b - a for a, b in zip([0, *cuts], [*cuts, size])]
+        bids = [rng.choice([Bid(REGULAR, rng.randint(1, 6)), Bid(NIL), Bid(BLIND_NIL)]) for _ in range(seats)]
+        if rng.random() < 0.15 and table.partners:
             team, n = rng.randrange(2), rng.randint(5, 9)
             bids[team] = bids[team + 2] = Bid(BLIND, n)
-        reneges = [rng.randrange(4) for _ in range(rng.choice([0, 0, 1, 2]))]
-        out.append({"bids": bids, "tricks": tricks, "scores": (rng.randint(-300, 600), rng.randint(-300, 600)),
-                    "bags": (rng.randint(0, 25), rng.randint(0, 25)), "reneges": reneges,
-                    "last": (rng.choice([s for s in range(4) if tricks[s]]), rng.sample(deck, 4))})
+        reneges = [rng.randrange(seats) for _ in range(rng.choice([0, 0, 1, 2]))]
+        last = rng.sample(deck, seats) + [0] * (4 - seats)
+        out.append({"bids": bids, "tricks": tricks, "scores": tuple(rng.randint(-300, 600) for _ in range(sides)),
+                    "bags": tuple(rng.randint(0, 25) for _ in range(sides)), "reneges": reneges,
+                    "last": (rng.choice([s for s in range(seats) if tricks[s]]), last)})
     return out
 
 
@@ -223,31 +229,33 @@ def array_scores(rs: Ruleset, states: list[dict]) -> list:
     rules = HandRules(rs)
     out = []
     for s in states:
+        pad = [0] * (4 - len(s["bids"]))
         h = BatchHand(rules, np.zeros((1, 4), dtype=np.int64), np.zeros(1, dtype=np.int64),
                       np.array([s["scores"]]), np.array([s["bags"]]))
-        h.kind = np.array([[{"regular": 0, "nil": 1, "blind_nil": 2, "blind": 3}[b.kind] for b in s["bids"]]])
-        h.num = np.array([[b.n for b in s["bids"]]])
-        h.won = np.array([s["tricks"]])
+        h.kind = np.array([[{"regular": 0, "nil": 1, "blind_nil": 2, "blind": 3}[b.kind] for b in s["bids"]]
+                           + [4] * len(pad)])
+        h.num = np.array([[b.n for b in s["bids"]] + pad])
+        h.won = np.array([s["tricks"] + pad])
         h.last_winner, h.last_cards = np.array([s["last"][0]]), np.array([s["last"][1]])
         reneges = np.array([s["reneges"] + [-1] * (2 - len(s["reneges"]))])
         try:
             points, added, after = h.score(reneges)
-            out.append([[int(points[0, t]), int(added[0, t]), int(after[0, t])] for t in (0, 1)])
+            out.append([[int(points[0, t]), int(added[0, t]), int(after[0, t])] for t in range(points.shape[1])])
         except ValueError as exc:
             out.append(type(exc).__name__)
     return out
 
 
-def game_states(count: int, seed: int) -> list[tuple]:
-    """Scores, bags, hands played and the game so far (``GameHistory``) after a hand."""
+def game_states(count: int, seed: int, sides: int = 2) -> list[tuple]:
+    """Scores, bags, hands played and the game so far (``GameHistory``) after a hand, for ``sides`` sides."""
     rng = random.Random(f"game:{seed}")
     out = []
     for _ in range(count):
-        contracts = (rng.randint(0, 13), rng.randint(0, 13))
-        made = (rng.random() < 0.5, rng.random() < 0.5)
+        contracts = tuple(rng.randint(0, 13) for _ in range(sides))
+        made = tuple(rng.random() < 0.5 for _ in range(sides))
         streaks = tuple(rng.randint(1, 3) if c and not m else 0 for c, m in zip(contracts, made))
         history = GameHistory(contracts, made, tuple(s + rng.randint(0, 2) for s in streaks), streaks)
-        out.append(((rng.randint(-600, 700), rng.randint(-600, 700)), (rng.randint(0, 9), rng.randint(0, 9)),
+        out.append((tuple(rng.randint(-600, 700) for _ in range(sides)), tuple(rng.randint(0, 9) for _ in range(sides)),
                     rng.randint(1, 30), history))
     return out
 
@@ -266,4 +274,5 @@ def array_game_end(rs: Ruleset, states: list[tuple]) -> list:
                for name in ("contracts", "made", "sets", "streaks")]
     reached, mercy, winner = module.game_end(np.arange(len(states)), scores, bags, hands, *history)
     winner = np.broadcast_to(winner, (len(states),))
-    return [(w >= 0, C.TEAMS[w] if w >= 0 else None) for w in winner.tolist()]
+    names = C.table_of(rs.params).side_names
+    return [(w >= 0, names[w] if w >= 0 else None) for w in winner.tolist()]

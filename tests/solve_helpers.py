@@ -17,6 +17,14 @@ EW = Goal(1, 0b1010)
 NO_FOLLOWING = {"play.follow": "hand"}      # any card may be played to any trick
 
 
+def searched_ids() -> list[str]:
+    """The bundled variants the search plays: four seats in two partnerships (``solve.search.searchable``; it
+    refuses cut-throat and solo)."""
+    from rulespec.model.ruleset import load_ruleset
+    from rulespec.model.variants import bundled_ids
+    return [vid for vid in bundled_ids() if C.table_of(load_ruleset(vid).params) is C.FOUR]
+
+
 def house_variant(rules: dict, size: int = 13, vid: str = "solve-test") -> Ruleset:
     """Standard with ``rules`` changed and ``size`` cards a seat (an inline house rule)."""
     return inline_variant({"extends": "standard", "id": vid, "rules": {"deal.hand_size": size, **rules}}, "variant")

@@ -53,7 +53,8 @@ class HashedPolicy(LowestPolicy):
 def test_batch_matches_scalar_hand_by_hand(variant, policy):
     rs = load_ruleset(variant)
     batch = BatchEngine(rs)
-    for dealer in (0, 3):
+    seats = rs.params["table.seats"]
+    for dealer in (0, seats - 1):
         try:
             result = batch.play(60, seed=11, policy=policy, dealer=dealer)
         except E.DeadEndError:
@@ -64,7 +65,8 @@ def test_batch_matches_scalar_hand_by_hand(variant, policy):
                       else HashedPolicy(deal, rs.params["deal.hand_size"]))
             record = E.play_hand(rs, deal, dealer, player)
             results = record["_results"]
-            assert [record["tricks_per_seat"][s] for s in C.SEATS] == result.tricks[i].tolist(), (variant, i)
+            assert [record["tricks_per_seat"][s] for s in C.SEATS[:seats]] == result.tricks[i].tolist()[:seats], \
+                (variant, i)
             assert [r.points for r in results] == result.points[i].tolist(), (variant, i, record["bids"])
             assert [r.bags_added for r in results] == result.bags_added[i].tolist()
             assert [r.bags for r in results] == result.bags[i].tolist()
@@ -103,7 +105,7 @@ def _replay(rs, result, i) -> E.HandState:
         state.exchange(seat, C.card_list(int(result.gave[i, seat])), C.card_list(int(result.received[i, seat])))
     for number in range(rs.params["deal.hand_size"]):
         assert state.to_play == result.leaders[i, number]
-        for card in result.plays[i, number].tolist():
+        for card in result.plays[i, number].tolist()[:state.table.seats]:
             assert state.legal() >> card & 1, (i, number, C.card_name(card))
             state.play(card)
         assert state.finish_trick() == result.winners[i, number]
@@ -122,7 +124,7 @@ def test_recorded_plays_replay_to_the_same_scores(variant):
     assert (result.dealer == 1).all()
     for i in range(len(result)):
         state = _replay(rs, result, i)
-        assert state.won == result.tricks[i].tolist()
+        assert state.won == result.tricks[i].tolist()[:state.table.seats]
         scored = state.score()
         assert [r.points for r in scored] == result.points[i].tolist(), (variant, i)
         assert [r.bags for r in scored] == result.bags[i].tolist(), (variant, i)

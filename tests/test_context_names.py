@@ -335,7 +335,7 @@ PROBES = [
         ("lead", "lead == 30"), ("hands", "hands == 11"), ("ns.contract", "ns.contract == 9"),
         ("ew.contract", "ew.contract == 4"), ("ns.made", "ns.made"), ("ew.made", "not ew.made"),
         ("ns.sets", "ns.sets == 1"), ("ew.sets", "ew.sets == 3"), ("ns.sets_in_a_row", "ns.sets_in_a_row == 0"),
-        ("ew.sets_in_a_row", "ew.sets_in_a_row == 2")]),
+        ("ew.sets_in_a_row", "ew.sets_in_a_row == 2"), ("high.side", "high.side == NS")]),
     Probe("seating", "dealer", "partner_of(dealer)", _seating),
     Probe("deck", "all_cards", "count(all_cards) == 54", _deck, constant=True),
     Probe("deck", "jokers", "count(jokers) == 2 and jokers.has(BJ)", _deck, constant=True),

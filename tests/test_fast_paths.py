@@ -21,17 +21,19 @@ PARTNER_BIDS = [None, "1", "3", "9", "nil", "blind nil"]
 def test_memoised_legal_bids_equal_the_direct_computation(variant):
     rs = load_ruleset(variant)
     rng = random.Random(variant)
+    table = C.table_of(rs.params)
     for i in range(300):
-        seat, dealer = rng.randrange(4), rng.randrange(4)
+        seat, dealer = rng.randrange(table.seats), rng.randrange(table.seats)
         hand = E.deal_for("memo", i, rs)[seat]              # a new hand for inputs that repeat
-        bids = [None] * 4
-        partner = rng.choice(PARTNER_BIDS)
+        bids = [None] * table.seats
+        partner = rng.choice(PARTNER_BIDS) if table.partners else None      # (alone: nobody's partner)
         if partner is not None:
             bids[C.partner_of(seat)] = E.parse_bid(partner)
-        scores = (rng.choice([0, 120, -150]), rng.choice([0, 300]))
-        bags = (rng.choice([0, 9]), 0)
-        direct = bids_module._legal_bids(rs, seat, hand, dealer, bids[C.partner_of(seat)], scores, bags,
-                                         bids_module.table_of(seat, bids))
+        scores = table.padded((rng.choice([0, 120, -150]), rng.choice([0, 300])))
+        bags = table.padded((rng.choice([0, 9]), 0))
+        pbid = bids[C.partner_of(seat)] if table.partners else None
+        direct = bids_module._legal_bids(rs, seat, hand, dealer, pbid, scores, bags,
+                                         bids_module.table_of(seat, bids, table))
         assert E.legal_bids(rs, seat, hand, dealer, bids, scores, bags) == direct, (variant, i)
 
 

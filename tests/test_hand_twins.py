@@ -12,7 +12,7 @@ import pytest
 from rulespec.core import cards as C
 from rulespec.core.schema import PLAY_CONSTRAINTS
 from rulespec.errors import GameError
-from rulespec.fast.batch_hand import BID_RULES, KIND_CODE, BatchHand, HandRules
+from rulespec.fast.batch_hand import BID_RULES, KIND_CODE, PENDING, BatchHand, HandRules
 from rulespec import game as E
 from rulespec.game.policies import RandomPolicy
 from rulespec.model.ruleset import load_ruleset, ruleset_from_text
@@ -40,9 +40,14 @@ def rules(variant: str) -> HandRules:
     return HandRules(ruleset(variant))
 
 
-def totals(rng: random.Random) -> tuple[tuple[int, int], tuple[int, int]]:
+def table(variant: str) -> C.Table:
+    """The variant's seats and sides (cut-throat: three players alone; solo: four alone)."""
+    return C.table_of(ruleset(variant).params)
+
+
+def totals(rng: random.Random, sides: int = 2) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Random scores and bags before a hand (bags past the limit too: the carry loop)."""
-    return (rng.randint(-400, 600), rng.randint(-400, 600)), (rng.randint(0, 25), rng.randint(0, 25))
+    return (tuple(rng.randint(-400, 600) for _ in range(sides)), tuple(rng.randint(0, 25) for _ in range(sides)))
 
 
 def batch_hand(variant: str, rows: list[dict]) -> BatchHand:
@@ -60,20 +65,20 @@ def random_bid(rs, rng: random.Random) -> E.Bid:
 # --------------------------------------------------------------------------- bids
 def bidding_states(variant: str, seed: str) -> dict[int, list[dict]]:
     """Random states before bid k (0..3), by k: earlier bids mostly legal (else any candidate)."""
-    rs, rng = ruleset(variant), random.Random(f"{seed}:{variant}")
-    by_turn: dict[int, list[dict]] = {k: [] for k in range(4)}
+    rs, rng, t = ruleset(variant), random.Random(f"{seed}:{variant}"), table(variant)
+    by_turn: dict[int, list[dict]] = {k: [] for k in range(t.seats)}
     for _ in range(ROWS):
-        scores, bags = totals(rng)
-        row = {"hands": E.deal_cards(rs, rng), "dealer": rng.randrange(4), "scores": scores, "bags": bags,
-               "bids": [None] * 4, "order": []}
+        scores, bags = totals(rng, t.sides)
+        row = {"hands": E.deal_cards(rs, rng), "dealer": rng.randrange(t.seats), "scores": scores, "bags": bags,
+               "bids": [None] * t.seats, "order": []}
         first = rs.fn["deal.first_bidder"](row["dealer"])
-        k = rng.randrange(4)
+        k = rng.randrange(t.seats)
         for turn in range(k):
-            seat = (first + turn) % 4
+            seat = (first + turn) % t.seats
             legal = E.legal_bids(rs, seat, row["hands"][seat], row["dealer"], row["bids"], scores, bags)
             row["bids"][seat] = rng.choice(legal) if legal and rng.random() < 0.7 else random_bid(rs, rng)
             row["order"].append(seat)
-        row["seat"] = (first + k) % 4
+        row["seat"] = (first + k) % t.seats
         by_turn[k].append(row)
     return by_turn
 
@@ -127,7 +132,10 @@ def test_raise_bid_twin(variant):
         eligible, options = h.raise_options()
         h.raise_bid(lambda opts, seat: opts.shape[1] - 1 - np.argmax(opts[:, ::-1], axis=1))
         for i, r in enumerate(rows):
-            seat, partner = r["seat"], (r["seat"] + 2) % 4
+            seat, partner = r["seat"], table(variant).partner(r["seat"])
+            if partner is None:         # (each alone: nobody raises)
+                assert not eligible[i]
+                continue
             pbid = r["bids"][partner]
             may = (bool(rs.params["nil.partner_may_raise"]) and last[i].is_nil and pbid is not None
                    and pbid.kind == E.REGULAR)
@@ -173,16 +181,16 @@ def _lowest_cards(masks: np.ndarray, count: int) -> np.ndarray:
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_exchange_twin(variant):
     """The hands after the exchange: as ``engine.play_hand`` records its exchanges."""
-    rs, rng = ruleset(variant), random.Random(f"exchange:{variant}")
+    rs, rng, t = ruleset(variant), random.Random(f"exchange:{variant}"), table(variant)
     rows = []
     for _ in range(60):
-        bids = [rng.choice([E.Bid(E.BLIND_NIL), E.Bid(E.REGULAR, 3), E.Bid(E.NIL)]) for _ in range(4)]
-        rows.append({"hands": E.deal_cards(rs, rng), "dealer": rng.randrange(4), "scores": (0, 0), "bags": (0, 0),
-                     "bids": bids})
+        bids = [rng.choice([E.Bid(E.BLIND_NIL), E.Bid(E.REGULAR, 3), E.Bid(E.NIL)]) for _ in range(t.seats)]
+        rows.append({"hands": E.deal_cards(rs, rng), "dealer": rng.randrange(t.seats), "scores": (0,) * t.sides,
+                     "bags": (0,) * t.sides, "bids": bids})
     h = batch_hand(variant, rows)
     first = np.asarray(h.first_bidder)
-    for turn in range(4):
-        bids = [r["bids"][(int(first[i]) + turn) % 4] for i, r in enumerate(rows)]
+    for turn in range(t.seats):
+        bids = [r["bids"][(int(first[i]) + turn) % t.seats] for i, r in enumerate(rows)]
         h.bid(np.array([KIND_CODE[b.kind] for b in bids]), np.array([b.n for b in bids]))
     h.exchange(_lowest_cards)
     for i, r in enumerate(rows):
@@ -193,30 +201,31 @@ def test_exchange_twin(variant):
             gave, got = C.mask_of(C.parse_cards(ex["gave"])), C.mask_of(C.parse_cards(ex["received"]))
             hands[seat] = (hands[seat] & ~gave) | got
             hands[(seat + 2) % 4] = (hands[(seat + 2) % 4] & ~got) | gave
-        assert h.hands[i].tolist() == hands, (variant, i)
+        assert h.hands[i].tolist()[:t.seats] == hands, (variant, i)
 
 
 # --------------------------------------------------------------------------- card play
 def play_states(variant: str) -> dict[tuple[int, int], list[dict]]:
     """Random states before a card is played, by (trick number, position): the hand of the seat to play
     (sometimes all trumps), the trick so far, the cards played before, trumps broken or not."""
-    rs, rng = ruleset(variant), random.Random(f"play:{variant}")
+    rs, rng, t = ruleset(variant), random.Random(f"play:{variant}"), table(variant)
     size = rs.params["deal.hand_size"]
     deck = C.card_list(rs.deck)
     trumps = [c for c in deck if rs.suit_of[c] == rs.params["trump.suit"]]
     by_step: dict[tuple[int, int], list[dict]] = {}
     for _ in range(2 * ROWS):
-        number, pos = rng.choice([1, 1, 2, size // 2, size]), rng.randrange(4)
+        number, pos = rng.choice([1, 1, 2, size // 2, size]), rng.randrange(t.seats)
         pool = trumps if rng.random() < 0.15 and len(trumps) >= size - number + 1 else deck
         hand = rng.sample(pool, size - number + 1)
         rest = [c for c in deck if c not in hand]
         trick = rng.sample(rest, pos)
-        before = rng.sample([c for c in rest if c not in trick], 4 * (number - 1))
-        leader = rng.randrange(4)
-        hands = [0] * 4
-        hands[(leader + pos) % 4] = C.mask_of(hand)
+        before = rng.sample([c for c in rest if c not in trick], t.seats * (number - 1))
+        leader = rng.randrange(t.seats)
+        hands = [0] * t.seats
+        hands[(leader + pos) % t.seats] = C.mask_of(hand)
         by_step.setdefault((number, pos), []).append(
-            {"hands": hands, "dealer": 0, "scores": (0, 0), "bags": (0, 0), "hand": hand, "trick": trick,
+            {"hands": hands, "dealer": 0, "scores": (0,) * t.sides, "bags": (0,) * t.sides, "hand": hand,
+             "trick": trick,
              "played": C.mask_of(before + trick), "broken": rng.random() < 0.5, "leader": leader,
              "card": rng.choice(hand)})
     return by_step
@@ -232,7 +241,7 @@ def play_hand_at(variant: str, number: int, pos: int, rows: list[dict]) -> Batch
     h.led = np.array([rs.suit_of[r["trick"][0]] if r["trick"] else -1 for r in rows], dtype=np.int64)
     for k in range(pos):
         h.cards[k] = [r["trick"][k] for r in rows]
-        h.seats[k] = (h.leader + k) % 4
+        h.seats[k] = (h.leader + k) % table(variant).seats
     h.broken = np.array([r["broken"] for r in rows])
     h.played = np.array([r["played"] for r in rows], dtype=np.int64)
     return h
@@ -260,10 +269,11 @@ def test_legal_twin(variant):
 
 def _scalar_breaks(rs, seat: int, card: int, hand: int, trick: list[int], number: int) -> bool:
     """Whether ``HandState.play`` breaks trumps with ``card`` from ``hand`` after ``trick`` (trumps unbroken)."""
-    hands = [0, 0, 0, 0]
+    seats = rs.params["table.seats"]
+    hands = [0] * seats
     hands[seat] = hand
     state = E.HandState(rs, hands, 0)
-    state.leader, state.number, state.trick = (seat - len(trick)) % 4, number, list(trick)
+    state.leader, state.number, state.trick = (seat - len(trick)) % seats, number, list(trick)
     state.trick_mask, state.led = C.mask_of(trick), rs.suit_of[trick[0]] if trick else -1
     state.play(card)
     return state.broken
@@ -279,7 +289,7 @@ def test_play_twin(variant):
         h.play(np.array([r["card"] for r in rows], dtype=np.int64))
         assert h.pos == pos + 1
         for i, r in enumerate(rows):
-            seat, card, hand = (r["leader"] + pos) % 4, r["card"], C.mask_of(r["hand"])
+            seat, card, hand = (r["leader"] + pos) % rs.params["table.seats"], r["card"], C.mask_of(r["hand"])
             broken = r["broken"] or _scalar_breaks(rs, seat, card, hand, r["trick"], number)
             assert bool(h.broken[i]) == broken, (variant, number, pos, i)
             assert int(h.hands[i, seat]) == hand & ~(1 << card)
@@ -293,26 +303,28 @@ def test_play_twin(variant):
 def test_finish_trick_twin(variant):
     """A complete trick: the winner as ``engine.trick_winner``, who leads next, tricks won, and after the
     last trick the cards by seat (``engine.by_seat``) and the winner."""
-    rs, rng = ruleset(variant), random.Random(f"trick:{variant}")
+    rs, rng, t = ruleset(variant), random.Random(f"trick:{variant}"), table(variant)
     size = rs.params["deal.hand_size"]
     deck = C.card_list(rs.deck)
+    pad = [0] * (4 - t.seats)
     for number in (1, 2, size):
-        rows = [{"hands": [0] * 4, "dealer": 0, "scores": (0, 0), "bags": (0, 0), "trick": [], "played": 0,
-                 "broken": False, "cards": rng.sample(deck, 4), "leader": rng.randrange(4),
-                 "won": [rng.randrange(number) for _ in range(4)]} for _ in range(ROWS)]
+        rows = [{"hands": [0] * t.seats, "dealer": 0, "scores": (0,) * t.sides, "bags": (0,) * t.sides, "trick": [],
+                 "played": 0, "broken": False, "cards": rng.sample(deck, t.seats), "leader": rng.randrange(t.seats),
+                 "won": [rng.randrange(number) for _ in range(t.seats)] + pad} for _ in range(ROWS)]
         h = play_hand_at(variant, number, 0, rows)
         h.won = np.array([r["won"] for r in rows], dtype=np.int64)
-        for k in range(4):
+        for k in range(t.seats):
             h.play(np.array([r["cards"][k] for r in rows], dtype=np.int64))
         winner = h.finish_trick()
         assert not h.outside.any() and h.number == number + 1 and h.pos == 0 and not h.trick_mask.any()
         for i, r in enumerate(rows):
             index, _ = E.trick_winner(rs, r["cards"], number)
-            seat = (r["leader"] + index) % 4
+            seat = (r["leader"] + index) % t.seats
             assert winner[i] == seat and h.leader[i] == seat and h.winners[i, number - 1] == seat, (variant, i)
             assert h.won[i].tolist() == [w + (s == seat) for s, w in enumerate(r["won"])]
             if number == size:
-                assert h.last_winner[i] == seat and h.last_cards[i].tolist() == E.by_seat(r["cards"], r["leader"])
+                assert h.last_winner[i] == seat
+                assert h.last_cards[i].tolist() == E.by_seat(r["cards"], r["leader"], t.seats)
 
 
 # --------------------------------------------------------------------------- score
@@ -322,42 +334,46 @@ def renege_seats(rs, rng: random.Random) -> list[int]:
     if mode == "none":
         return []
     count = rng.choice([0, 1, 2])
+    t = C.table_of(rs.params)
     if mode == "forfeit":
-        side = rng.randrange(2)
-        return [rng.choice([side, side + 2]) for _ in range(count)]
-    return [rng.randrange(4) for _ in range(count)]
+        side = rng.randrange(t.sides)
+        return [rng.choice(t.members(side)) for _ in range(count)]
+    return [rng.randrange(t.seats) for _ in range(count)]
 
 
 def scored_states(variant: str) -> list[dict]:
     """Random bids (any candidates), tricks per seat adding up to the hand size, scores and bags before,
     the last trick, and reneges."""
-    rs, rng = ruleset(variant), random.Random(f"score:{variant}")
-    size = rs.params["deal.hand_size"]
+    rs, rng, t = ruleset(variant), random.Random(f"score:{variant}"), table(variant)
+    size, seats = rs.params["deal.hand_size"], t.seats
     deck = C.card_list(rs.deck)
     rows = []
     for _ in range(2 * ROWS):
-        cuts = sorted(rng.randint(0, size) for _ in range(3))
-        tricks = [cuts[0], cuts[1] - cuts[0], cuts[2] - cuts[1], size - cuts[2]]
+        cuts = sorted(rng.randint(0, size) for _ in range(seats - 1))
+        tricks = [b - a for a, b in zip([0, *cuts], [*cuts, size])]
         rng.shuffle(tricks)
         if rng.random() < 0.3:
-            tricks = rng.choice([[0, size, 0, 0], [size, 0, 0, 0], [0, 0, 0, size]])
-        scores, bags = totals(rng)
-        blind = rng.random() < 0.1
-        bids = [random_bid(rs, rng) for _ in range(4)]
+            tricks = [0] * seats
+            tricks[rng.randrange(seats)] = size
+        scores, bags = totals(rng, t.sides)
+        blind = rng.random() < 0.1 and t.partners
+        bids = [random_bid(rs, rng) for _ in range(seats)]
         if blind:                              # a partnership's blind team bid
             team, n = rng.randrange(2), rng.randint(1, size)
             bids[team] = bids[team + 2] = E.Bid(E.BLIND, n)
-        winner = rng.choice([s for s in range(4) if tricks[s]])
-        rows.append({"hands": [0] * 4, "dealer": 0, "scores": scores, "bags": bags, "bids": bids, "tricks": tricks,
-                     "last": (winner, rng.sample(deck, 4)), "reneges": renege_seats(rs, rng)})
+        winner = rng.choice([s for s in range(seats) if tricks[s]])
+        rows.append({"hands": [0] * seats, "dealer": 0, "scores": scores, "bags": bags, "bids": bids,
+                     "tricks": tricks, "last": (winner, rng.sample(deck, seats) + [0] * (4 - seats)),
+                     "reneges": renege_seats(rs, rng)})
     return rows
 
 
 def scored_hand(variant: str, rows: list[dict]) -> BatchHand:
     h = batch_hand(variant, rows)
-    h.kind = np.array([[KIND_CODE[b.kind] for b in r["bids"]] for r in rows])
-    h.num = np.array([[b.n for b in r["bids"]] for r in rows], dtype=np.int64)
-    h.won = np.array([r["tricks"] for r in rows], dtype=np.int64)
+    pad = [0] * (4 - table(variant).seats)
+    h.kind = np.array([[KIND_CODE[b.kind] for b in r["bids"]] + [PENDING] * len(pad) for r in rows])
+    h.num = np.array([[b.n for b in r["bids"]] + pad for r in rows], dtype=np.int64)
+    h.won = np.array([r["tricks"] + pad for r in rows], dtype=np.int64)
     h.last_winner = np.array([r["last"][0] for r in rows], dtype=np.int64)
     h.last_cards = np.array([r["last"][1] for r in rows], dtype=np.int64)
     return h

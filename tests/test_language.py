@@ -50,7 +50,8 @@ DEFAULTS: dict[str, dict[str, object]] = {
     "deal.next_dealer": {"dealer": 3},
     "game.winner": {"ns.score": 510, "ns.bags": 2, "ew.score": 480, "ew.bags": 9, "high.score": 510,
                     "low.score": 480, "lead": 30, "hands": 11, "ns.contract": 7, "ew.contract": 6, "ns.made": True,
-                    "ew.made": False, "ns.sets": 0, "ew.sets": 2, "ns.sets_in_a_row": 0, "ew.sets_in_a_row": 1},
+                    "ew.made": False, "ns.sets": 0, "ew.sets": 2, "ns.sets_in_a_row": 0, "ew.sets_in_a_row": 1,
+                    "high.side": 0},
 }
 
 

@@ -57,18 +57,19 @@ def _suit(rs: Ruleset, card: int | None) -> str:
 
 def answer_trick(rs: Ruleset, req: Mapping) -> dict:
     """Who wins a complete trick."""
-    leader = F.seat_of(F.get(req, "leader", ""), "leader")
+    table = C.table_of(rs.params)
+    leader = F.seat_of(F.get(req, "leader", ""), "leader", table)
     trick = F.cards_of(F.get(req, "cards", ""), "cards", rs)
-    if len(trick) != 4:
-        raise InputError(f"a complete trick has 4 cards, got {len(trick)}", "cards")
+    if len(trick) != table.seats:
+        raise InputError(f"a complete trick has {table.seats} cards, got {len(trick)}", "cards")
     number = F.whole(req.get("number", 1), "number", 1, rs.params["deal.hand_size"])
     index, steps = E.trick_winner(rs, trick, number, explain=True)
     rivals = [c for c in trick if rs.suit_of[c] == rs.suit_of[trick[index]]]
     if len(rivals) > 1:     # the winner beat a card of its own suit: the order of the cards decided it
         steps.insert(len(steps) - 1, rs.step("card.power", [C.card_name(c) for c in
                                                             sorted(rivals, key=lambda c: -rs.power[c])]))
-    winner = (leader + index) % 4
-    played_by = {C.SEATS[(leader + i) % 4]: C.card_name(c) for i, c in enumerate(trick)}
+    winner = table.left(leader, index)
+    played_by = {C.SEATS[table.left(leader, i)]: C.card_name(c) for i, c in enumerate(trick)}
     suits = [_suit(rs, c) for c in trick]
     for step in steps:
         step["reason"] = R.reason(step["rule"], R.trick_facts([C.card_name(c) for c in trick], suits,
@@ -85,8 +86,10 @@ def answer_legal(rs: Ruleset, req: Mapping) -> dict:
     if not hand_cards:
         raise InputError("the hand is empty", "hand")
     trick = F.cards_of(req.get("trick", []), "trick", rs, seen)
-    if len(trick) > 3:
-        raise InputError("the trick so far has at most 3 cards (the 4th is the one being chosen)", "trick")
+    seats = rs.params["table.seats"]
+    if len(trick) > seats - 1:
+        raise InputError(f"the trick so far has at most {seats - 1} cards (the {seats}th is the one being chosen)",
+                         "trick")
     size = rs.params["deal.hand_size"]
     number = F.whole(req.get("number", 1), "number", 1, size)
     broken = req.get("broken", False)
@@ -133,26 +136,28 @@ def _allowing_steps(rs: Ruleset, result: E.Legal, hand: int, leading: bool, numb
 
 def answer_bid(rs: Ruleset, req: Mapping) -> dict:
     """Whether a seat may make a bid, given the bids so far and the scores."""
-    seat = F.seat_of(F.get(req, "seat", ""), "seat")
+    table = C.table_of(rs.params)
+    seat = F.seat_of(F.get(req, "seat", ""), "seat", table)
     bid = F.bid_of(F.get(req, "bid", ""), "bid")
-    dealer = F.seat_of(req.get("dealer", C.SEATS[C.right_of(seat)]), "dealer")
+    dealer = F.seat_of(req.get("dealer", C.SEATS[table.left(seat, -1)]), "dealer", table)
     so_far = req.get("bids", {})
     if not isinstance(so_far, Mapping):
         raise InputError("expected an object of the bids already made, by seat", "bids")
-    bids: list[E.Bid | None] = [None] * 4
+    bids: list[E.Bid | None] = [None] * table.seats
     for key, value in so_far.items():
-        s = F.seat_of(key, f"bids.{key}")
+        s = F.seat_of(key, f"bids.{key}", table)
         if s == seat:
             raise InputError("the seat being asked about has not bid yet", f"bids.{key}")
         bids[s] = F.bid_of(value, f"bids.{key}")
     hand = C.mask_of(F.cards_of(req["hand"], "hand", rs)) if req.get("hand") is not None else None
-    scores, bags = F.scores_before(req)
+    scores, bags = F.scores_before(req, table)
     checked: list[dict] = []
     refusals = E.bid_refusals(rs, seat, bid, hand=hand, dealer=dealer, bids=bids, scores=scores, bags=bags,
                               checked=checked)
     notes = [f"{step['rule']} not checked without the hand" for step in checked if step["value"] is None]
-    partner = bids[(seat + 2) % 4]
-    pair = f"{C.SEATS[seat]} {bid}" + (f", {C.SEATS[(seat + 2) % 4]} {partner}" if partner else "")
+    mate = table.partner(seat)
+    partner = bids[mate] if mate is not None else None
+    pair = f"{C.SEATS[seat]} {bid}" + (f", {C.SEATS[mate]} {partner}" if mate is not None and partner else "")
     refusing = {step["rule"] for step in refusals}
     for step in checked:
         step["reason"] = _bid_reason(rs, step, seat, bid, pair, scores, refused=step["rule"] in refusing,
@@ -167,7 +172,9 @@ def answer_bid(rs: Ruleset, req: Mapping) -> dict:
 def _bid_exchange(rs: Ruleset, seat: int, bid: E.Bid, partner: E.Bid | None) -> dict | None:
     """The cards ``seat``'s bid, beside its partner's (None: not made yet), makes the pair pass after the bids
     (the lowered form's ``exchange_count``): who passes, to whom, how many, the rule."""
-    mate = C.partner_of(seat)
+    mate = C.table_of(rs.params).partner(seat)
+    if mate is None:
+        return None
     for passer, mine, theirs in ((seat, bid, partner), (mate, partner, bid)):
         count = E.exchange_count(rs, mine, theirs)
         if count:
@@ -196,7 +203,9 @@ def _bid_reason(rs: Ruleset, step: dict, seat: int, bid: E.Bid, pair: str, score
     if rule == "bid.table_valid":
         return _table_reason(step, refused)
     if R.template_of(rule).group == "team_bid":
-        return R.reason(rule, R.team_bid_facts(C.TEAMS[seat % 2], pair, step["value"]), refused=refused)
+        table = C.table_of(rs.params)
+        return R.reason(rule, R.team_bid_facts(table.side_names[table.side_of(seat)], pair, step["value"]),
+                        refused=refused)
     if rule == "blind_bid.allowed" and refused and partner is not None and E.BLIND in (bid.kind, partner.kind) \
             and bid != partner:     # a blind bid beside another bid: the side's bid is one blind bid
         (blind_seat, blind), (other_seat, other) = sorted([(seat, bid), ((seat + 2) % 4, partner)],
@@ -205,7 +214,7 @@ def _bid_reason(rs: Ruleset, step: dict, seat: int, bid: E.Bid, pair: str, score
                             f"{R.SEAT_NAMES[C.SEATS[other_seat]]}'s {other}")
         return R.reason(rule, facts, refused=True, case="pair")
     facts = R.bid_facts(C.SEATS[seat], str(bid.n) if bid.kind == E.BLIND else str(bid), tuple(scores),
-                        step.get("value"))
+                        step.get("value"), table=C.table_of(rs.params))
     case = _bid_case(rs, rule)
     words = when(rs, rule, {"team": facts.get("team", "")}) if rule in R.CONDITIONS and refused else None
     if words and case != "never":        # the rule's own condition, in words (app/conditions)
@@ -226,18 +235,20 @@ def _bid_case(rs: Ruleset, rule: str) -> str:
 
 def _validate_bids(rs: Ruleset, bids: list[E.Bid], scores, bags, dealer: int | None) -> None:
     """Refuse a set of final bids that the variant does not allow."""
+    table = C.table_of(rs.params)
     first = E.seat_rule(rs, "deal.first_bidder", dealer) if dealer is not None else 0
-    alone = [None] * 4      # each bid is checked on its own (bid_refusals only reads it)
-    for k in range(4):
-        seat = (first + k) % 4
-        refusals = E.bid_refusals(rs, seat, bids[seat], hand=None, dealer=dealer if dealer is not None else 3,
+    alone = [None] * table.seats      # each bid is checked on its own (bid_refusals only reads it)
+    for k in range(table.seats):
+        seat = table.left(first, k)
+        refusals = E.bid_refusals(rs, seat, bids[seat], hand=None,
+                                  dealer=dealer if dealer is not None else table.seats - 1,
                                   bids=alone, scores=scores, bags=bags)
         if refusals:
             r = refusals[0]
             why = _bid_reason(rs, r, seat, bids[seat], "", scores, refused=True)
             raise InputError(f"{R.SEAT_NAMES[C.SEATS[seat]]} may not bid {bids[seat]}: {why}", f"bids.{C.SEATS[seat]}",
                              r["rule"], r["cite"])
-    for team in (0, 1):
+    for team in (0, 1) if table.partners else ():
         pair = [bids[team], bids[team + 2]]
         refusals = E.team_refusals(rs, pair, scores, bags, team)
         if refusals:
@@ -247,14 +258,15 @@ def _validate_bids(rs: Ruleset, bids: list[E.Bid], scores, bags, dealer: int | N
             raise InputError(f"{C.TEAMS[team]}'s bids are not allowed together: {why}", "bids",
                              r["rule"], r["cite"])
     if not rs.rules["bid.table_valid"].neutral:
-        _validate_table(rs, bids, scores, bags, first, dealer if dealer is not None else 3)
+        _validate_table(rs, bids, scores, bags, first, dealer if dealer is not None else table.seats - 1)
 
 
 def _validate_table(rs: Ruleset, bids: list[E.Bid], scores, bags, first: int, dealer: int) -> None:
     """Refuse the first bid, in bidding order, that rule ``bid.table_valid`` refuses beside the bids before it."""
-    so_far: list[E.Bid | None] = [None] * 4
-    for k in range(4):
-        seat = (first + k) % 4
+    seats = rs.params["table.seats"]
+    so_far: list[E.Bid | None] = [None] * seats
+    for k in range(seats):
+        seat = (first + k) % seats
         refusals = [r for r in E.bid_refusals(rs, seat, bids[seat], hand=None, dealer=dealer, bids=so_far,
                                               scores=scores, bags=bags) if r["rule"] == "bid.table_valid"]
         if refusals:
@@ -270,11 +282,12 @@ def _replay(rs: Ruleset, req: Mapping, bids: list[E.Bid], irregular: list[dict],
     tricks (a forfeit renege ends the hand) from a full deal, the exchanges after the ``bids`` (where given) and
     card play; each irregular card that is not refused goes to ``irregular``; ``on_card`` sees the state before
     each card."""
-    dealer = F.seat_of(F.get(req, "dealer", ""), "dealer")
+    table = C.table_of(rs.params)
+    dealer = F.seat_of(F.get(req, "dealer", ""), "dealer", table)
     seen: dict = {}
-    hands = F.per_seat(req["deal"], "deal", lambda v, f: C.mask_of(F.cards_of(v, f, rs, seen)))
+    hands = F.per_seat(req["deal"], "deal", lambda v, f: C.mask_of(F.cards_of(v, f, rs, seen)), table)
     size = rs.params["deal.hand_size"]
-    for s in range(4):
+    for s in range(table.seats):
         if hands[s].bit_count() != size:
             raise InputError(f"{C.SEATS[s]} holds {hands[s].bit_count()} cards; each seat is dealt {size}",
                              f"deal.{C.SEATS[s]}")
@@ -289,7 +302,7 @@ def _replay(rs: Ruleset, req: Mapping, bids: list[E.Bid], irregular: list[dict],
         if on_card is not None:
             on_card(state, card, field)
         _replay_card(state, card, field, reneges, irregular)
-        if len(state.trick) == 4:
+        if len(state.trick) == table.seats:
             state.finish_trick()
             if reneges and forfeit:
                 break
@@ -303,10 +316,13 @@ def _replay(rs: Ruleset, req: Mapping, bids: list[E.Bid], irregular: list[dict],
 def _exchange_all(state: E.HandState, value) -> None:
     """The passes after the bids (``exchanges``: ``{from, gave, received}`` each, in any order), checked against
     the variant's: the seats that pass (a blind nil, a nil beside a number) and how many cards."""
-    given = _exchanges_given(value)
+    given = _exchanges_given(value, state.table)
     for seat, (field, _) in given.items():
         if seat not in state.exchange_seats():
-            partner = C.partner_of(seat)
+            partner = state.table.partner(seat)
+            if partner is None:
+                raise InputError(f"{C.SEATS[seat]} has no partner to pass cards to (each player plays alone)",
+                                 f"{field}.from", "table.sides", state.rs.rules["table.sides"].cite)
             raise InputError(f"{C.SEATS[seat]} bid {state.bids[seat]} beside {C.SEATS[partner]}'s "
                              f"{state.bids[partner]}: no cards are passed for it here", f"{field}.from",
                              *_exchange_rule(state, seat))
@@ -318,7 +334,7 @@ def _exchange_all(state: E.HandState, value) -> None:
         _pass_cards(state, seat, *given[seat])
 
 
-def _exchanges_given(value) -> dict[int, tuple[str, Mapping]]:
+def _exchanges_given(value, table: C.Table) -> dict[int, tuple[str, Mapping]]:
     """The exchanges of a request by the seat that passes (each with its field path)."""
     if not isinstance(value, list):
         raise InputError('expected a list of exchanges such as [{"from": "N", "gave": ["AS"], "received": ["2C"]}]',
@@ -327,7 +343,7 @@ def _exchanges_given(value) -> dict[int, tuple[str, Mapping]]:
     for i, item in enumerate(value):
         field = f"exchanges[{i}]"
         F.known_fields(F.obj(item, field), ("from", "gave", "received"), field, "an exchange")
-        seat = F.seat_of(F.get(item, "from", field), f"{field}.from")
+        seat = F.seat_of(F.get(item, "from", field), f"{field}.from", table)
         if seat in given:
             raise InputError(f"{C.SEATS[seat]} passes cards once (also at {given[seat][0]})", f"{field}.from")
         given[seat] = (field, item)
@@ -412,20 +428,21 @@ def _scored(rs: Ruleset, req: Mapping, on_card: CardHook | None = None,
             history: E.GameHistory = E.NO_HISTORY) -> tuple[dict, E.GameHistory]:
     """``answer_score``'s answer after the game's hands before it (``history``, as ``answer_game`` keeps it), and
     the history with this hand added."""
-    bids = F.per_seat(F.get(req, "bids", ""), "bids", F.bid_of)
-    scores, bags = F.scores_before(req)
-    dealer = F.seat_of(req["dealer"], "dealer") if req.get("dealer") is not None else None
+    table = C.table_of(rs.params)
+    bids = F.per_seat(F.get(req, "bids", ""), "bids", F.bid_of, table)
+    scores, bags = F.scores_before(req, table)
+    dealer = F.seat_of(req["dealer"], "dealer", table) if req.get("dealer") is not None else None
     _validate_bids(rs, bids, scores, bags, dealer)
     irregular: list[dict] = []
     tricks, reneges, last = _hand_tricks(rs, req, bids, irregular, on_card)
-    reneges += _renege_events(req)
+    reneges += _renege_events(req, table)
     try:
         results = E.score_hand(rs, bids, tricks, scores, bags, reneges, last)
     except GameError as exc:
         raise InputError(exc.message, exc.field, exc.rule, exc.cite) from None
     _within_bounds(rs, results)
-    new_scores = (results[0].score, results[1].score)
-    new_bags = (results[0].bags, results[1].bags)
+    new_scores = tuple(r.score for r in results)
+    new_bags = tuple(r.bags for r in results)
     hands = F.whole(req.get("hands_played", 0), "hands_played", 0, 10_000) + 1
     history = history.after(results)
     game = E.game_status(rs, new_scores, new_bags, hands, explain=True, history=history)
@@ -436,10 +453,10 @@ def _scored(rs: Ruleset, req: Mapping, on_card: CardHook | None = None,
     target = rs.params["game.target"]
     for step in game["explanation"]:
         step["reason"] = R.game_reason(step["rule"], new_scores, target, step["value"],
-                                       _target_case(rs, step, new_scores, new_bags, hands))
+                                       _target_case(rs, step, new_scores, new_bags, hands), table.side_names)
     explanation += game.pop("explanation")
     out = {"variant": rs.id, "bids": dict(zip(C.SEATS, names)), "tricks": dict(zip(C.SEATS, tricks)),
-           "teams": {C.TEAMS[t]: r.as_dict() for t, r in enumerate(results)},
+           "teams": {table.side_names[t]: r.as_dict() for t, r in enumerate(results)},
            "game": game, "explanation": explanation}
     if irregular:
         out["irregularities"] = irregular
@@ -456,7 +473,7 @@ def _history_end(rs: Ruleset, history: E.GameHistory) -> str | None:
     if not rs.rules["game.mercy"].names & _HISTORY_NAMES:
         return None
     sides = []
-    for t, team in enumerate(C.TEAMS):
+    for t, team in enumerate(C.table_of(rs.params).side_names):
         made = "made" if history.made[t] else "failed"
         contract = f"bid {history.contracts[t]} and {made} it" if history.contracts[t] else "had no contract"
         sides.append(f"{team} {contract} this hand, set {history.sets[t]} time(s) in the game "
@@ -489,13 +506,14 @@ def _hand_tricks(rs: Ruleset, req: Mapping, bids: list[E.Bid], irregular: list[d
             raise InputError("the deal and the play go together", "deal" if req.get("deal") is None else "play")
         tricks, reneges, last, unplayed = _replay(rs, req, bids, irregular, on_card)
         return (_fill_dead_hand(tricks, unplayed, reneges, bids) if unplayed else tricks), reneges, last
-    tricks = F.per_seat(F.get(req, "tricks", ""), "tricks", lambda v, f: F.whole(v, f, 0, size))
+    tricks = F.per_seat(F.get(req, "tricks", ""), "tricks", lambda v, f: F.whole(v, f, 0, size),
+                        C.table_of(rs.params))
     if sum(tricks) != size:
         raise InputError(f"tricks add up to {sum(tricks)}; a hand has {size}", "tricks")
     return tricks, [], _last_trick(rs, req)
 
 
-def _renege_events(req: Mapping) -> list[int]:
+def _renege_events(req: Mapping, table: C.Table) -> list[int]:
     """The seats of the renege events a request reports."""
     events = req.get("events", [])
     if not isinstance(events, list):
@@ -505,18 +523,20 @@ def _renege_events(req: Mapping) -> list[int]:
         event = F.obj(event, f"events[{i}]")
         if event.get("type") != "renege":
             raise InputError("the only event is {\"type\": \"renege\", \"seat\": …}", f"events[{i}].type")
-        seats.append(F.seat_of(F.get(event, "seat", f"events[{i}]"), f"events[{i}].seat"))
+        seats.append(F.seat_of(F.get(event, "seat", f"events[{i}]"), f"events[{i}].seat", table))
     return seats
 
 
 def _team_steps(rs: Ruleset, bids: list[E.Bid], names: list[str], t: int, result: E.TeamResult) -> list[dict]:
     """A partnership's part of the explanation: its contract, how its nil bidders' tricks count, its lines."""
-    team = C.TEAMS[t]
+    table = C.table_of(rs.params)
+    team = table.side_names[t]
     steps = []
     words = tuple(str(b) for b in bids)
     for line, facts in zip(result.lines, result.facts):
         line["reason"] = R.line_reason(line["rule"], team, line["points"], R.facts_key(facts), words)
-    regular = [s for s in (t, t + 2) if bids[s].kind == E.REGULAR]
+    members = table.members(t)
+    regular = [s for s in members if bids[s].kind == E.REGULAR]
     for seat in (s for s in regular if bids[s].n == 0):     # a zero: the rule that makes it a bid, not a nil
         step = rs.step("bid.zero", True, f"{C.SEATS[seat]}'s zero is an ordinary bid of no tricks")
         step["team"] = team
@@ -525,9 +545,9 @@ def _team_steps(rs: Ruleset, bids: list[E.Bid], names: list[str], t: int, result
     if regular:
         step = rs.step("bid.team_contract", result.contract, " + ".join(f"{C.SEATS[s]} {names[s]}" for s in regular))
         step["team"] = team     # rs.step gives a fresh record
-        step["reason"] = R.contract_reason(team, step["why"], result.contract)
+        step["reason"] = R.contract_reason(team, step["why"], result.contract, not table.partners)
         steps.append(step)
-    if bids[t].is_nil or bids[t + 2].is_nil:
+    if any(bids[s].is_nil for s in members):
         for rule, why in (("nil.tricks_count", "whether the nil bidder's tricks count toward the contract"),
                           ("nil.tricks_bags", "whether the nil bidder's tricks count as overtricks (bags)")):
             step = rs.step(rule, rs.params[rule], why)
@@ -543,7 +563,8 @@ def _within_bounds(rs: Ruleset, results) -> None:
     for t, r in enumerate(results):
         if max(abs(r.score), abs(r.bags), abs(r.points)) > MAX_CONTEXT_INT:
             line = max(r.lines, key=lambda ln: abs(ln.get("points") or 0), default={})
-            raise InputError(f"{C.TEAMS[t]}'s score or bags would exceed {MAX_CONTEXT_INT:,} (the rules' limit)",
+            side = C.table_of(rs.params).side_names[t]
+            raise InputError(f"{side}'s score or bags would exceed {MAX_CONTEXT_INT:,} (the rules' limit)",
                              "variant", line.get("rule"), line.get("cite"))
 
 
@@ -552,7 +573,8 @@ def _fill_dead_hand(tricks: list[int], fill: int, reneges: list[int], bids: list
     (it scores its bid in any case; the count only matters for the 13-trick total), to a partner who
     did not bid nil where there is one (a nil is judged on the tricks taken before the renege)."""
     out = list(tricks)
-    innocent = [C.left_of(reneges[0]), C.right_of(reneges[0])]
+    seats = len(tricks)
+    innocent = [(reneges[0] + k) % seats for k in range(1, seats) if seats != 4 or k != 2]
     seat = next((s for s in innocent if not bids[s].is_nil), innocent[0])
     out[seat] += fill
     return out
@@ -563,11 +585,12 @@ def _last_trick(rs: Ruleset, req: Mapping) -> tuple[int, list[int]] | None:
     if lt is None:
         return None
     lt = F.obj(lt, "last_trick")
-    winner = F.seat_of(F.get(lt, "winner", "last_trick"), "last_trick.winner")
+    table = C.table_of(rs.params)
+    winner = F.seat_of(F.get(lt, "winner", "last_trick"), "last_trick.winner", table)
     seen: dict = {}
     by_seat = F.per_seat(F.get(lt, "cards", "last_trick"), "last_trick.cards",
-                        lambda v, f: F.cards_of([v], f, rs, seen)[0])
-    return winner, by_seat
+                         lambda v, f: F.cards_of([v], f, rs, seen)[0], table)
+    return winner, by_seat + [0] * (4 - table.seats)
 
 
 def answer_game(rs: Ruleset, req: Mapping) -> dict:
@@ -577,7 +600,9 @@ def answer_game(rs: Ruleset, req: Mapping) -> dict:
         raise InputError("expected a non-empty list of hands", "hands")
     if len(hands) > 500:
         raise InputError("at most 500 hands", "hands")
-    scores, bags = F.scores_before(req)
+    table = C.table_of(rs.params)
+    names = table.side_names
+    scores, bags = F.scores_before(req, table)
     sheet = []
     history = E.NO_HISTORY
     status: dict = {"over": False, "winner": None}
@@ -586,20 +611,20 @@ def answer_game(rs: Ruleset, req: Mapping) -> dict:
         if status["over"]:
             raise InputError(f"the game already ended after hand {i} ({status['winner']} won)", f"hands[{i}]")
         sub = F.present(hand)
-        sub["before"] = {C.TEAMS[t]: {"score": scores[t], "bags": bags[t]} for t in (0, 1)}
+        sub["before"] = {names[t]: {"score": scores[t], "bags": bags[t]} for t in range(table.sides)}
         sub["hands_played"] = i
         try:
             answer, history = _scored(rs, sub, history=history)
         except InputError as exc:
             raise InputError(exc.message, f"hands[{i}].{exc.field}" if exc.field else f"hands[{i}]",
                              exc.rule, exc.cite, exc.details) from None
-        scores = tuple(answer["teams"][t]["score"] for t in C.TEAMS)
-        bags = tuple(answer["teams"][t]["bags"] for t in C.TEAMS)
+        scores = tuple(answer["teams"][t]["score"] for t in names)
+        bags = tuple(answer["teams"][t]["bags"] for t in names)
         status = answer["game"]
         sheet.append({"hand": i + 1, **{t: {k: answer["teams"][t][k] for k in ("points", "bags_added", "score", "bags")}
-                                        for t in C.TEAMS}, "lines": answer["explanation"], "game": status})
+                                        for t in names}, "lines": answer["explanation"], "game": status})
     result = {**status, "after_hand": len(hands),
-              "scores": {t: {"score": scores[k], "bags": bags[k]} for k, t in enumerate(C.TEAMS)}}
+              "scores": {t: {"score": scores[k], "bags": bags[k]} for k, t in enumerate(names)}}
     return {"variant": rs.id, "sheet": sheet, "result": result}
 
 

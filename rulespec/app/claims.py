@@ -19,12 +19,12 @@ from dataclasses import dataclass
 
 from ..core import cards as C
 from . import fields as F
-from ..errors import BudgetExceeded, InputError, SearchBudgetError
+from ..errors import BudgetExceeded, GameError, InputError, SearchBudgetError
 from ..game.hand import HandState
 from ..lang.limits import uncounted
 from ..model.ruleset import Ruleset
 from ..solve.native import searcher, worth_loading
-from ..solve.search import Budget, Goal, Position, Search, Step
+from ..solve.search import Budget, Goal, Position, Search, Step, searchable
 
 API_NODES = 2_000_000      # most nodes one API request may search (all its variants together)
 API_SECONDS = 10.0         # most seconds one API request may search
@@ -134,6 +134,10 @@ def position_of(rs: Ruleset, req: Mapping) -> Position:
     """The position a request describes (``hands`` … or ``deal`` and ``play``)."""
     if not isinstance(req, Mapping):
         raise InputError("expected a JSON object", "body")
+    try:
+        searchable(rs)
+    except GameError as exc:
+        raise InputError(exc.message, exc.field, exc.rule, exc.cite) from None
     if ("hands" in req) == ("deal" in req):
         raise InputError("give either the cards left (\"hands\", \"leader\", \"trick\", \"broken\") or the "
                          "\"deal\" and the \"play\" so far", "hands")

@@ -59,15 +59,17 @@ def trail(lines: list[Mapping], indent: str = "  ") -> list[str]:
 
 def _seat_rows(ans: Mapping) -> list[str]:
     """The bids and tricks rows, seats aligned."""
-    width = max(len(str(ans[key][seat])) for key in ("bids", "tricks") for seat in SEATS)
-    return [f"  {key:<6}  " + "  ".join(f"{seat} {str(ans[key][seat]):<{width}}" for seat in SEATS).rstrip()
+    seats = [seat for seat in SEATS if seat in ans["bids"]]       # (the variant's table: three seats, or four)
+    width = max(len(str(ans[key][seat])) for key in ("bids", "tricks") for seat in seats)
+    return [f"  {key:<6}  " + "  ".join(f"{seat} {str(ans[key][seat]):<{width}}" for seat in seats).rstrip()
             for key in ("bids", "tricks")]
 
 
-def _before(request: Mapping) -> dict[str, tuple[int, int]]:
+def _before(request: Mapping, sides=TEAMS) -> dict[str, tuple[int, int]]:
+    """The scores and bags before the hand by side (``sides``: NS and EW, or each player alone)."""
     before = request.get("before") or {}
     return {team: (int((before.get(team) or {}).get("score", 0)), int((before.get(team) or {}).get("bags", 0)))
-            for team in TEAMS}
+            for team in sides}
 
 
 def game_text(game: Mapping) -> str:
@@ -80,8 +82,8 @@ def render_score(ans: Mapping, request: Mapping) -> list[str]:
     """One scored hand, team by team, each line with its rule and citation."""
     out = [click.style(f"Hand scored under {ans['variant']}", bold=True),
            *_seat_rows(ans)]
-    before = _before(request)
-    for team in TEAMS:
+    before = _before(request, list(ans["teams"]))
+    for team in ans["teams"]:
         result = ans["teams"][team]
         score, bags = before[team]
         out.append("")
@@ -123,7 +125,7 @@ def _rows(ruling: Mapping) -> dict[str, str]:
     if "error" in ruling:
         return {"error": f"{ruling['error'].get('field')}: {ruling['error'].get('detail')}"}
     rows: dict[str, str] = {}
-    for team in TEAMS:
+    for team in ruling["teams"]:
         result = ruling["teams"][team]
         seen: dict[str, int] = {}
         for line in result["lines"]:
@@ -148,8 +150,9 @@ def render_compare(result: Mapping, request: Mapping) -> list[str]:
     out = [click.style(f"Same hand under {len(names)} variants (* marks lines that differ)", bold=True)]
     if "bids" in first:
         out += _seat_rows(first)
-    before = _before(request)
-    if any(before[team] != (0, 0) for team in TEAMS):
+    sides = next((list(r["teams"]) for r in result["rulings"].values() if "teams" in r), list(TEAMS))
+    before = _before(request, sides)
+    if any(before[team] != (0, 0) for team in sides):
         out.append("  before  " + "  ".join(f"{t} {s}/{b}" for t, (s, b) in before.items()))
     out += ["", *_compare_table(names, columns)]
     sentences = [text for diff in result["differences"] for text in diff.get("sentences", ())]
@@ -199,7 +202,10 @@ def _differing_rules(names: list[str], differences: list[Mapping]) -> list[str]:
 def _group(label: str) -> tuple[int, int]:
     """Team NS lines then its totals, the same for EW, then the game."""
     total = int(label.endswith((" hand points", " score", " bags")))
-    for i, team in enumerate(TEAMS):
+    for i, team in enumerate(_SIDES):
         if label.startswith(team + " "):
             return i, total
-    return len(TEAMS), 0
+    return len(_SIDES), 0
+
+
+_SIDES = (*TEAMS, *SEATS)      # the partnerships, then the players of a table without them

@@ -41,9 +41,10 @@ def whole(value, field: str, low: int | None = None, high: int | None = None) ->
     return value
 
 
-def seat_of(value, field: str) -> int:
+def seat_of(value, field: str, table: C.Table = C.FOUR) -> int:
+    """A seat of ``table`` (N, E, S, W; three seats: N, E, S; two: N, E)."""
     try:
-        return C.parse_seat(value)
+        return C.parse_seat(value, table.seats)
     except CardError as exc:
         raise InputError(str(exc), field) from None
 
@@ -72,48 +73,56 @@ def cards_of(value, field: str, rs: Ruleset | None = None, seen: dict | None = N
     return out
 
 
-def per_seat(value, field: str, parse: Callable[[object, str], object]) -> list:
+def per_seat(value, field: str, parse: Callable[[object, str], object], table: C.Table = C.FOUR) -> list:
+    """One value per seat of ``table`` (every seat given, no other)."""
     if not isinstance(value, Mapping):
-        raise InputError("expected an object with one entry per seat: N, E, S, W", field)
-    out = [None] * 4
+        raise InputError(f"expected an object with one entry per seat: {', '.join(table.seat_names)}", field)
+    out = [None] * table.seats
     for key, item in value.items():
         path = f"{field}.{key}"
-        seat = seat_of(key, path)
+        seat = seat_of(key, path, table)
         out[seat] = parse(item, path)
-    missing = [C.SEATS[s] for s in range(4) if out[s] is None]
+    missing = [C.SEATS[s] for s in range(table.seats) if out[s] is None]
     if missing:
         raise InputError(f"missing seat(s): {', '.join(missing)}", field)
     return out
 
 
-def team_of(value: object, field: str) -> int:
-    """A side named by its letters, NS or EW."""
-    if isinstance(value, str) and value.strip().upper() in C.TEAMS:
-        return C.TEAMS.index(value.strip().upper())
-    raise InputError(f"expected a side, NS or EW, got {value!r}", field)
+def team_of(value: object, field: str, table: C.Table = C.FOUR) -> int:
+    """A side named by its letters: NS or EW, or where each plays alone a player's seat."""
+    names = table.side_names
+    if isinstance(value, str) and value.strip().upper() in names:
+        return names.index(value.strip().upper())
+    raise InputError(f"expected a side, {' or '.join((', '.join(names[:-1]), names[-1]))}, got {value!r}", field)
 
 
 def hands_of(value: object, field: str, rs: Ruleset, seen: dict[int, str]) -> list[int]:
     """Each seat's cards (``{"N": [...], ...}``, every seat given) as masks, each card once in ``seen``."""
-    return per_seat(value, field, lambda item, path: C.mask_of(cards_of(item, path, rs, seen)))
+    return per_seat(value, field, lambda item, path: C.mask_of(cards_of(item, path, rs, seen)),
+                    C.table_of(rs.params))
 
 
-def scores_before(req: Mapping) -> tuple[tuple[int, int], tuple[int, int]]:
+def scores_before(req: Mapping, table: C.Table = C.FOUR) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Each side's score and bags before the hand (``before``: by side, NS and EW or each player alone)."""
     before = req.get("before", {})      # (null fields were dropped: see _present)
+    names = table.side_names
     if not isinstance(before, Mapping):
-        raise InputError("expected {\"NS\": {\"score\": …, \"bags\": …}, \"EW\": {…}}", "before")
-    scores, bags = [0, 0], [0, 0]
+        raise InputError(f"expected {{\"{names[0]}\": {{\"score\": …, \"bags\": …}}, \"{names[1]}\": {{…}}}}",
+                         "before")
+    scores, bags = [0] * table.sides, [0] * table.sides
     for key, item in before.items():
-        if key not in C.TEAMS:
-            raise InputError(f"unknown team '{key}' (teams are NS and EW)", f"before.{key}")
+        if key not in names:
+            raise InputError(f"unknown team '{key}' (teams are NS and EW)" if table.partners else
+                             f"unknown player '{key}' (each plays alone: {', '.join(names[:-1])} and {names[-1]})",
+                             f"before.{key}")
         item = obj(item, f"before.{key}")
         for sub in item:
             if sub not in ("score", "bags"):
                 raise InputError(f"unknown key '{sub}' (use score and bags)", f"before.{key}.{sub}")
-        t = C.TEAMS.index(key)
+        t = names.index(key)
         scores[t] = whole(item.get("score", 0), f"before.{key}.score", -100_000, 100_000)
         bags[t] = whole(item.get("bags", 0), f"before.{key}.bags", 0, 1000)
-    return (scores[0], scores[1]), (bags[0], bags[1])
+    return tuple(scores), tuple(bags)
 
 
 # the usual bids parsed once (bids are immutable); anything else goes through parse_bid

@@ -36,7 +36,7 @@ GROUPS: dict[str, frozenset[str]] = {
     "bid": frozenset({"value", "seat", "bid", "team", "team_score", "opponents", "opponents_score", "other_bid"}),
     "team_bid": frozenset({"value", "team", "bids"}),
     "hand": frozenset({"value", "team", "points", "detail"}),
-    "game": frozenset({"value", "ns_score", "ew_score", "target"}),
+    "game": frozenset({"value", "ns_score", "ew_score", "standing", "target"}),
 }
 
 
@@ -191,14 +191,13 @@ TEMPLATES: dict[str, Template] = {
                             "the opponents' overtricks after a renege"),
     # game
     "game.target": T("game", "the game is played to {value}", "the game is played to {value}", "the winning total"),
-    "game.target_reached": T("game", "a side has reached the target of {target} (NS {ns_score}, EW {ew_score})",
-                             {"short": "no side has reached the target of {target} yet (NS {ns_score}, EW {ew_score})",
-                              "not_past": "no side has gone past the target of {target} yet (NS {ns_score}, "
-                                          "EW {ew_score}): these rules end the game only on a score above the "
-                                          "target, not on reaching it"},
+    "game.target_reached": T("game", "a side has reached the target of {target} ({standing})",
+                             {"short": "no side has reached the target of {target} yet ({standing})",
+                              "not_past": "no side has gone past the target of {target} yet ({standing}): these "
+                                          "rules end the game only on a score above the target, not on reaching it"},
                              "reaching the target"),
-    "game.mercy": T("game", "the game ends early under these rules (NS {ns_score}, EW {ew_score})",
-                    "nothing else ends the game at NS {ns_score}, EW {ew_score}", "ending the game early"),
+    "game.mercy": T("game", "the game ends early under these rules ({standing})",
+                    "nothing else ends the game at {standing}", "ending the game early"),
     "game.winner": T("game", "{value} wins the game", "no winner yet: play on", "the winner"),
 }
 del T
@@ -341,13 +340,17 @@ def trick_facts(cards: list[str], suits: list[str], trump: str, winner: str, val
             "winner_card": pretty(winner)}
 
 
-def bid_facts(seat: str, bid: str, scores: tuple[int, int], value, other_bid: str = "") -> dict[str, str]:
+def bid_facts(seat: str, bid: str, scores: tuple[int, ...], value, other_bid: str = "",
+              table: C.Table = C.FOUR) -> dict[str, str]:
     """Facts about a seat's bid; ``other_bid`` is the other bid of the side it is judged beside
-    ("South's 3"), where there is one."""
-    team = C.SEATS.index(seat) % 2
-    return {"value": value_text("", value), "seat": SEAT_NAMES[seat], "bid": bid, "team": C.TEAMS[team],
-            "team_score": num(scores[team]), "opponents": C.TEAMS[1 - team],
-            "opponents_score": num(scores[1 - team]), "other_bid": other_bid or "another bid"}
+    ("South's 3"), where there is one (``table``: the sides; each alone, the opponents are the leader of the
+    others)."""
+    team = table.side_of(C.SEATS.index(seat))
+    other = table.rival(table.padded(scores), team)
+    names = table.side_names
+    return {"value": value_text("", value), "seat": SEAT_NAMES[seat], "bid": bid, "team": names[team],
+            "team_score": num(scores[team]), "opponents": names[other],
+            "opponents_score": num(scores[other]), "other_bid": other_bid or "another bid"}
 
 
 def team_bid_facts(team: str, bids: str, value) -> dict[str, str]:
@@ -390,8 +393,10 @@ def hand_detail(rule: str, facts: Mapping, bids: Sequence[str]) -> str:
 
 
 @lru_cache(maxsize=4096)
-def contract_reason(team: str, bids: str, contract: int) -> str:
-    """Why a partnership plays for its contract."""
+def contract_reason(team: str, bids: str, contract: int, alone: bool = False) -> str:
+    """Why a partnership (or, ``alone``, a player) plays for its contract."""
+    if alone:
+        return f"{SEAT_NAMES[team]} plays for {value_text('', contract)} tricks ({bids})"
     return reason("bid.team_contract", team_bid_facts(team, bids, contract))
 
 
@@ -402,14 +407,16 @@ def setting_reason(rule: str, team: str, value) -> str:
 
 
 @lru_cache(maxsize=4096)
-def game_reason(rule: str, scores: tuple[int, int], target: int, value, case: str | None = None) -> str:
+def game_reason(rule: str, scores: tuple[int, ...], target: int, value, case: str | None = None,
+                names: tuple[str, ...] = C.TEAMS) -> str:
     """The reason of a game-end step: why the game ends, or why not yet (``case``: ``not_past`` where a
-    side is on the target and these rules need a score above it)."""
-    return reason(rule, game_facts(scores, target, value), refused=value in (False, None), case=case)
+    side is on the target and these rules need a score above it; ``names``: the sides)."""
+    return reason(rule, game_facts(scores, target, value, names), refused=value in (False, None), case=case)
 
 
-def game_facts(scores: tuple[int, int], target: int, value) -> dict[str, str]:
+def game_facts(scores: tuple[int, ...], target: int, value, names: tuple[str, ...] = C.TEAMS) -> dict[str, str]:
     return {"value": value_text("", value), "ns_score": num(scores[0]), "ew_score": num(scores[1]),
+            "standing": ", ".join(f"{name} {num(score)}" for name, score in zip(names, scores)),
             "target": num(target)}
 
 

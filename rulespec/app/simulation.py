@@ -53,8 +53,12 @@ def chunk_seed(seed: str, index: int) -> int:
 
 
 def _contracts(rs: Ruleset, kind: np.ndarray, num: np.ndarray) -> np.ndarray:
-    """Each team's contract from 0-0, by rule ``bid.team_contract`` once per distinct pair of bids."""
+    """Each side's contract from 0-0, by rule ``bid.team_contract`` once per distinct pair of bids (a player's
+    own bid where each plays alone)."""
     names = {code: name for name, code in KINDS.items()}
+    table = C.table_of(rs.params)
+    if not table.partners:
+        return _own_contracts(rs, table, kind, num, names)
     out = np.zeros((len(kind), 2), dtype=np.int64)
     for team in (0, 1):
         # one integer per pair of bids (kind < 8, n < 64): unique on a 1-D array, not on rows
@@ -63,6 +67,18 @@ def _contracts(rs: Ruleset, kind: np.ndarray, num: np.ndarray) -> np.ndarray:
         values = np.array([team_contract(rs, [Bid(names[k // 32768], k // 512 % 64), Bid(names[k // 64 % 8], k % 64)])
                            for k in distinct.tolist()], dtype=np.int64)
         out[:, team] = values[where.reshape(-1)]
+    return out
+
+
+def _own_contracts(rs: Ruleset, table: C.Table, kind: np.ndarray, num: np.ndarray, names: dict) -> np.ndarray:
+    """Each player's contract where each plays alone (rule ``bid.team_contract`` of the one bid)."""
+    out = np.zeros((len(kind), table.sides), dtype=np.int64)
+    for seat in range(table.seats):
+        keys = kind[:, seat] * 64 + num[:, seat]
+        distinct, where = np.unique(keys, return_inverse=True)
+        values = np.array([team_contract(rs, [Bid(names[k // 64], k % 64), None], team=seat)
+                           for k in distinct.tolist()], dtype=np.int64)
+        out[:, seat] = values[where.reshape(-1)]
     return out
 
 
@@ -119,7 +135,7 @@ def batch_hands(rs: Ruleset, hands: int, seed: str, out: BinaryIO | None = None,
             return batch.play(count, seed=seed, policy=policy, dealer=dealer)
     writer = RecordWriter(rs, seed, policy) if out is not None else None
     for index, start in enumerate(range(0, hands, CHUNK)):
-        result = play(min(CHUNK, hands - start), chunk_seed(seed, index), index % 4)
+        result = play(min(CHUNK, hands - start), chunk_seed(seed, index), index % rs.params["table.seats"])
         if writer is not None:
             writer.write(result, start, out)
         if progress:
@@ -175,14 +191,16 @@ def game_hands(rs: Ruleset, hands: int | None, games: int | None, seed: str,
 def record_arrays(records: list[dict], previous: dict | None = None) -> HandArrays:
     """``HandArrays`` of raw hand records (``engine.simulate(raw=True)``) in order; ``previous`` is the
     record played before the first (its game's bags carry over)."""
-    kind = np.array([[KINDS[b.kind] for b in r["_bids"]] for r in records], dtype=np.int64).reshape(-1, 4)
-    tricks = np.array([r["_won"] for r in records], dtype=np.int64).reshape(-1, 4)
-    contract = np.array([[t.contract for t in r["_results"]] for r in records], dtype=np.int64).reshape(-1, 2)
-    points = np.array([[t.points for t in r["_results"]] for r in records], dtype=np.int64).reshape(-1, 2)
-    penalty = np.zeros((len(records), 2), dtype=bool)
+    seats = len(records[0]["_bids"]) if records else 4
+    sides = len(records[0]["_results"]) if records else 2
+    kind = np.array([[KINDS[b.kind] for b in r["_bids"]] for r in records], dtype=np.int64).reshape(-1, seats)
+    tricks = np.array([r["_won"] for r in records], dtype=np.int64).reshape(-1, seats)
+    contract = np.array([[t.contract for t in r["_results"]] for r in records], dtype=np.int64).reshape(-1, sides)
+    points = np.array([[t.points for t in r["_results"]] for r in records], dtype=np.int64).reshape(-1, sides)
+    penalty = np.zeros((len(records), sides), dtype=bool)
     for i, r in enumerate(records):
         same_game = previous is not None and previous["game"] == r["game"]
-        before = [t.bags for t in previous["_results"]] if same_game else [0, 0]
+        before = [t.bags for t in previous["_results"]] if same_game else [0] * sides
         penalty[i] = [t.bags != b + t.bags_added for t, b in zip(r["_results"], before)]
         previous = r
     return HandArrays(kind, tricks, contract, points, penalty)
@@ -190,27 +208,36 @@ def record_arrays(records: list[dict], previous: dict | None = None) -> HandArra
 
 @dataclass
 class Tally:
-    """Counts per team (index 0 NS, 1 EW) over every hand added, and per game."""
+    """Counts per side (index 0 NS, 1 EW; or each player where there are no partners: ``table``) over every hand
+    added, and per game."""
     nil_tricks_count: bool
+    table: C.Table = C.FOUR
     hands: int = 0
-    points: np.ndarray = field(default_factory=lambda: np.zeros(2, dtype=np.int64))
-    contracts: np.ndarray = field(default_factory=lambda: np.zeros(2, dtype=np.int64))
-    sets: np.ndarray = field(default_factory=lambda: np.zeros(2, dtype=np.int64))
-    nils: np.ndarray = field(default_factory=lambda: np.zeros((2, 2), dtype=np.int64))   # [team, nil|blind nil]
-    nils_made: np.ndarray = field(default_factory=lambda: np.zeros((2, 2), dtype=np.int64))
-    penalties: np.ndarray = field(default_factory=lambda: np.zeros(2, dtype=np.int64))
+    points: np.ndarray = field(init=False)
+    contracts: np.ndarray = field(init=False)
+    sets: np.ndarray = field(init=False)
+    nils: np.ndarray = field(init=False)        # [side, nil|blind nil]
+    nils_made: np.ndarray = field(init=False)
+    penalties: np.ndarray = field(init=False)
     game_lengths: list[int] = field(default_factory=list)
     endings: dict[str, int] = field(default_factory=lambda: {"target": 0, "mercy": 0, "floor": 0})
     unfinished: int = 0
     in_game: int = 0      # hands so far of the game being played
 
+    def __post_init__(self) -> None:
+        sides = self.table.sides
+        self.points, self.contracts, self.sets, self.penalties = (np.zeros(sides, dtype=np.int64) for _ in range(4))
+        self.nils, self.nils_made = np.zeros((sides, 2), dtype=np.int64), np.zeros((sides, 2), dtype=np.int64)
+
     def add(self, h: HandArrays) -> None:
         """Count the hands of ``h``."""
+        sides = self.table.sides
         self.hands += len(h.points)
         self.points += h.points.sum(axis=0)
         self.penalties += h.penalty.sum(axis=0)
-        for team in (0, 1):
-            kinds, tricks = h.kind[:, [team, team + 2]], h.tricks[:, [team, team + 2]]
+        for team in range(sides):
+            members = list(self.table.members(team))
+            kinds, tricks = h.kind[:, members], h.tricks[:, members]
             is_nil = (kinds == 1) | (kinds == 2)
             toward = np.where(is_nil & ~np.bool_(self.nil_tricks_count), 0, tricks).sum(axis=1)
             has = h.contract[:, team] > 0
@@ -240,14 +267,15 @@ class Tally:
         """The statistics, as JSON-ready numbers (None where nothing was counted)."""
         def rate(part, whole) -> float | None:
             return round(float(part) / float(whole), 4) if whole else None
-        teams = {C.TEAMS[t]: {
+        names = self.table.side_names
+        teams = {names[t]: {
             "mean_points": rate(self.points[t], self.hands),
             "set_rate": rate(self.sets[t], self.contracts[t]),
             "nil_bids": int(self.nils[t, 0]), "nil_success": rate(self.nils_made[t, 0], self.nils[t, 0]),
             "blind_nil_bids": int(self.nils[t, 1]),
             "blind_nil_success": rate(self.nils_made[t, 1], self.nils[t, 1]),
             "bag_penalty_rate": rate(self.penalties[t], self.hands),
-        } for t in (0, 1)}
+        } for t in range(self.table.sides)}
         out: dict = {"hands": self.hands, "teams": teams}
         if self.game_lengths or self.unfinished:
             lengths = sorted(self.game_lengths)
@@ -262,16 +290,18 @@ def stats_text(report: dict, what: str) -> str:
     """``Tally.report`` as a text table."""
     def show(value, percent: bool = False) -> str:
         return "-" if value is None else f"{value:.1%}" if percent else str(value)
-    rows = [("", "NS", "EW")]
+    sides = list(report["teams"])
+    rows = [("", *sides)]
     labels = {"mean_points": "mean points per hand", "set_rate": "set rate (of hands with a contract)",
               "nil_bids": "nil bids", "nil_success": "nil success", "blind_nil_bids": "blind nil bids",
               "blind_nil_success": "blind nil success", "bag_penalty_rate": "bag penalty rate (of hands)"}
     for key, label in labels.items():
-        ns, ew = report["teams"]["NS"][key], report["teams"]["EW"][key]
+        values = [report["teams"][side][key] for side in sides]
         rows.append((label, *(f"{v:.2f}" if key == "mean_points" and v is not None
-                              else show(v, key.endswith("_rate") or key.endswith("_success")) for v in (ns, ew))))
+                              else show(v, key.endswith("_rate") or key.endswith("_success")) for v in values)))
     width = max(len(r[0]) for r in rows)
-    lines = [f"{report['hands']} {what}"] + [f"{a.ljust(width)}  {b:>8}  {c:>8}" for a, b, c in rows]
+    lines = [f"{report['hands']} {what}"] + ["  ".join([row[0].ljust(width), *(f"{v:>8}" for v in row[1:])])
+                                             for row in rows]
     games = report.get("games")
     if games:
         per = {key: show(value) for key, value in games["hands_per_game"].items()}

@@ -55,28 +55,29 @@ def _pairs(option: str, text: str, keys: tuple[str, ...], key_of: Callable[[str]
     return {k: out[k] for k in keys}
 
 
-def _seat_key(option: str) -> Callable[[str], str]:
+def _seat_key(option: str, table: C.Table = C.FOUR) -> Callable[[str], str]:
     def key_of(name: str) -> str:
         try:
-            return C.SEATS[C.parse_seat(name)]
+            return C.SEATS[C.parse_seat(name, table.seats)]
         except CardError:
-            raise _error(option, f"'{name}' is not a seat (seats are N, E, S, W)") from None
+            raise _error(option, f"'{name}' is not a seat (seats are {', '.join(table.seat_names)})") from None
     return key_of
 
 
-def _team_key(name: str) -> str:
+def _team_key(name: str, table: C.Table = C.FOUR) -> str:
     key = name.strip().upper().replace("/", "").replace("-", "")
-    if key in ("SN", "WE"):
+    if key in ("SN", "WE") and table.partners:
         key = key[::-1]
-    if key not in C.TEAMS:
-        raise _error("--before", f"'{name}' is not a team (teams are NS and EW)")
+    if key not in table.side_names:
+        raise _error("--before", f"'{name}' is not a team (teams are NS and EW)" if table.partners else
+                     f"'{name}' is not a player (each plays alone: {', '.join(table.side_names)})")
     return key
 
 
-def parse_bids(text: str) -> dict[str, str | int]:
-    """``N=3,E=nil,S=4,W=2`` -> {"N": 3, "E": "nil", ...} (validated as bids)."""
+def parse_bids(text: str, table: C.Table = C.FOUR) -> dict[str, str | int]:
+    """``N=3,E=nil,S=4,W=2`` -> {"N": 3, "E": "nil", ...} (validated as bids; ``table``: the seats named)."""
     out: dict[str, str | int] = {}
-    for seat, value in _pairs("--bids", text, tuple(C.SEATS), _seat_key("--bids")).items():
+    for seat, value in _pairs("--bids", text, tuple(table.seat_names), _seat_key("--bids", table)).items():
         try:
             parse_bid(value)
         except GameError:
@@ -88,17 +89,17 @@ def parse_bids(text: str) -> dict[str, str | int]:
     return out
 
 
-def parse_tricks(text: str) -> dict[str, int]:
+def parse_tricks(text: str, table: C.Table = C.FOUR) -> dict[str, int]:
     """``N=4,E=0,S=5,W=4`` or ``4,0,5,4`` -> {"N": 4, ...}."""
     out = {}
-    for seat, value in _pairs("--tricks", text, tuple(C.SEATS), _seat_key("--tricks")).items():
+    for seat, value in _pairs("--tricks", text, tuple(table.seat_names), _seat_key("--tricks", table)).items():
         if not value.isdigit():
             raise _error("--tricks", f"{seat}={value}: a trick count is a whole number")
         out[seat] = int(value)
     return out
 
 
-def parse_before(text: str) -> dict[str, dict[str, int]]:
+def parse_before(text: str, table: C.Table = C.FOUR) -> dict[str, dict[str, int]]:
     """``NS=120/8,EW=0`` -> {"NS": {"score": 120, "bags": 8}, "EW": {"score": 0, "bags": 0}}."""
     items = _items("--before", text)
     out: dict[str, dict[str, int]] = {}
@@ -106,7 +107,7 @@ def parse_before(text: str) -> dict[str, dict[str, int]]:
         if not re.search(r"[=:]", item):
             raise _error("--before", f"'{item}' needs a team: NS=score/bags or EW=score/bags")
         name, value = (part.strip() for part in re.split(r"\s*[=:]\s*", item, maxsplit=1))
-        team = _team_key(name)
+        team = _team_key(name, table)
         if team in out:
             raise _error("--before", f"{team} is given twice")
         match = re.fullmatch(r"(-?\d+)(?:\s*/\s*(\d+))?", value)

@@ -9,7 +9,9 @@ this module only names the 54 card identities and parses/prints them.
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 
 from ..errors import CardError
 
@@ -26,6 +28,67 @@ JOKERS = (1 << LITTLE_JOKER) | (1 << BIG_JOKER)
 
 SEATS = "NESW"            # clockwise; the seat to a player's left plays next
 TEAMS = ("NS", "EW")
+MAX_SEATS = 4             # arrays by seat or by side keep this many places
+
+
+@dataclass(frozen=True)
+class Table:
+    """Who sits at a variant's table (rules ``table.seats`` and ``table.sides``): seats ``0 .. seats - 1``
+    clockwise, named by the first letters of ``SEATS`` (three seats: N E S; two: N E), and the sides that score:
+    the partnerships NS and EW, or each player alone (a side is then a seat, named by its letter)."""
+    seats: int = 4
+    partners: bool = True
+
+    @property
+    def seat_names(self) -> str:
+        return SEATS[:self.seats]
+
+    @property
+    def sides(self) -> int:
+        return 2 if self.partners else self.seats
+
+    @property
+    def side_names(self) -> tuple[str, ...]:
+        return TEAMS if self.partners else tuple(self.seat_names)
+
+    def padded(self, values) -> tuple:
+        """Values by side (scores, bags) with a 0 for each side they leave out (a default of two)."""
+        values = tuple(values)
+        return values + (0,) * (self.sides - len(values)) if len(values) < self.sides else values
+
+    def side_of(self, seat: int) -> int:
+        return seat % 2 if self.partners else seat
+
+    def members(self, side: int) -> tuple[int, ...]:
+        """The seats of ``side``."""
+        return (side, side + 2) if self.partners else (side,)
+
+    def partner(self, seat: int) -> int | None:
+        return (seat + 2) % 4 if self.partners else None
+
+    def left(self, seat: int, steps: int = 1) -> int:
+        return (seat + steps) % self.seats
+
+    def rival(self, scores, side: int) -> int:
+        """The side ``side``'s score is compared with: the other partnership, or the leader among the others."""
+        if self.partners:
+            return 1 - side
+        others = [self.left(side, k) for k in range(1, self.seats)]
+        return max(others, key=lambda other: (scores[other], -others.index(other)))
+
+
+FOUR = Table()
+
+
+def table_of(params) -> Table:
+    """The table of a ruleset's parameters (``Ruleset.params``)."""
+    seats, sides = params.get("table.seats", 4), params.get("table.sides", "partners")
+    return FOUR if seats == 4 and sides == "partners" else _table(seats, sides == "partners")
+
+
+@functools.lru_cache(maxsize=None)
+def _table(seats: int, partners: bool) -> Table:
+    return Table(seats, partners)
 
 
 def make_card(suit: int, rank: int) -> int:
@@ -154,12 +217,13 @@ def team_of(seat: int) -> int:
 _SEAT_NAMES = {"N": 0, "E": 1, "S": 2, "W": 3, "NORTH": 0, "EAST": 1, "SOUTH": 2, "WEST": 3}
 
 
-def parse_seat(text: str) -> int:
-    """``N``/``E``/``S``/``W`` or the full word, in any case and with spaces around, to 0..3."""
+def parse_seat(text: str, seats: int = 4) -> int:
+    """``N``/``E``/``S``/``W`` or the full word, in any case and with spaces around, to 0..3 (a table of
+    ``seats`` seats has the first ``seats`` of them)."""
     if isinstance(text, str):
         seat = _SEAT_NAMES.get(text)                      # as usually written: one lookup
         if seat is None:
             seat = _SEAT_NAMES.get(text.strip().upper())
-        if seat is not None:
+        if seat is not None and seat < seats:
             return seat
-    raise CardError(f"not a seat: {text!r} (use N, E, S or W)")
+    raise CardError(f"not a seat: {text!r} (use {', '.join(SEATS[:seats - 1])} or {SEATS[seats - 1]})")

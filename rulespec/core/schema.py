@@ -48,9 +48,9 @@ CONTEXTS: dict[str, dict[str, str]] = {
         "hand": CARDS, "seat": SEAT, "dealer": SEAT, "position": INT,
         "partner.kind": BIDKIND, "partner.n": INT, "bid.n": INT, **_TEAM_BASICS,
         "bid.tricks": INT,          # the tricks this bid names (a regular or blind bid's number; 0 for a nil)
-        "bids.made": INT,           # how many seats have bid before this one (0 to 3)
+        "bids.made": INT,           # how many seats have bid before this one (0 to the seats less one)
         "bids.total": INT,          # the tricks those bids name together (nils count 0)
-        "opponents.bids": INT,      # how many of the other side have bid (0 to 2)
+        "opponents.bids": INT,      # how many of the other sides have bid (partners: 0 to 2)
         "opponents.tricks": INT,    # the tricks the other side's bids name so far
     },
     "team_bid": {
@@ -74,7 +74,11 @@ CONTEXTS: dict[str, dict[str, str]] = {
     },
     "game": {
         "ns.score": INT, "ns.bags": INT, "ew.score": INT, "ew.bags": INT,
+        # the highest score, the lowest, the leader's margin over the next side (two sides: high - low), hands played
         "high.score": INT, "low.score": INT, "lead": INT, "hands": INT,
+        # the side with the highest score alone (none: tied for it); with each player alone, a side is a player
+        # (ns.* and ew.* are the partnerships', only where there are partners)
+        "high.side": TEAM,
         # the game so far, this hand included: each side's contract this hand (0: none), whether it made it,
         # how many hands it has been set in the game and in a row up to this one
         "ns.contract": INT, "ew.contract": INT, "ns.made": BOOL, "ew.made": BOOL,
@@ -111,6 +115,16 @@ _SLOTS = [
     Slot("card.power", INT, "card", "rank of a card within its suit (higher beats lower)",
          probe="if card.rank == 14 then 1 else card.rank"),
     Slot("trump.suit", SUIT, "param", "the trump suit", probe="hearts"),
+    # the table
+    Slot("table.seats", INT, "param",
+         "how many players sit at the table: 4 (seats N E S W), 3 (N E S) or 2 (N E), clockwise in that order",
+         neutral="4", probe="3", probe_with=(("table.sides", "alone"), ("deal.hand_size", "13"),
+                                             ("game.winner", "high.side"))),
+    Slot("table.sides", ENUM, "param",
+         "who scores together: partners (N with S, E with W; four seats only) or alone (each player for "
+         "himself: scores, bags, nils and the game's end per player)",
+         options=("partners", "alone"), neutral="partners", probe="alone",
+         probe_with=(("game.winner", "high.side"),)),
     # deal
     Slot("deal.hand_size", INT, "param", "cards dealt to each player", probe="12"),
     Slot("deal.next_dealer", SEAT, "seating", "who deals the next hand", probe="right_of(dealer)"),

@@ -55,13 +55,13 @@ def hash_key(dealt, step):
 @dataclass
 class BatchResult:
     """Per-hand outcomes, one row per hand."""
-    bid_kind: np.ndarray      # (N, 4) codes: 0 regular, 1 nil, 2 blind nil, 3 blind team bid
-    bid_n: np.ndarray         # (N, 4)
+    bid_kind: np.ndarray      # (N, 4) codes: 0 regular, 1 nil, 2 blind nil, 3 blind team bid (4 places: a table
+    bid_n: np.ndarray         # (N, 4)  of fewer seats leaves the last ones pending, with no tricks)
     tricks: np.ndarray        # (N, 4) tricks won per seat
-    points: np.ndarray        # (N, 2) hand points per team
-    bags_added: np.ndarray    # (N, 2)
-    bags: np.ndarray          # (N, 2) bags after the hand (penalties applied)
-    deals: np.ndarray         # (N, 4) dealt hands as masks
+    points: np.ndarray        # (N, sides) hand points per side (two partnerships, or one per player alone)
+    bags_added: np.ndarray    # (N, sides)
+    bags: np.ndarray          # (N, sides) bags after the hand (penalties applied)
+    deals: np.ndarray         # (N, seats) dealt hands as masks
     dealer: np.ndarray        # (N,) the dealer's seat
     plays: np.ndarray         # (N, size, 4) card ids of each trick in play order, from its leader
     leaders: np.ndarray       # (N, size) the seat that led each trick
@@ -81,13 +81,15 @@ class BatchEngine:
         self.rs = rs
         self.module = array_module(rs)
         self.size: int = rs.params["deal.hand_size"]
+        self.table = C.table_of(rs.params)
         self.deck = np.asarray(C.card_list(rs.deck), dtype=np.int64)
 
     # ------------------------------------------------------------------ deal
     def deal(self, rng: np.random.Generator, count: int) -> np.ndarray:
-        """``count`` random deals as an (N, 4) array of masks."""
+        """``count`` random deals as an (N, seats) array of masks."""
+        seats = self.table.seats
         order = np.argsort(rng.random((count, len(self.deck))), axis=1)
-        cards = self.deck[order][:, : 4 * self.size].reshape(count, 4, self.size)
+        cards = self.deck[order][:, : seats * self.size].reshape(count, seats, self.size)
         return np.bitwise_or.reduce(np.left_shift(1, cards), axis=2)
 
     # ------------------------------------------------------------------ choices
@@ -152,17 +154,19 @@ class BatchEngine:
         """Deal (or take ``deals``), bid, exchange, play and score ``count`` hands from 0-0."""
         rng = np.random.default_rng(seed)
         dealt = self.deal(rng, count) if deals is None else np.array(deals, dtype=np.int64)
-        n, size = len(dealt), self.size
-        hands = np.ascontiguousarray(dealt.T)          # (the array functions keep the hands on the last axis)
+        n, size, sides = len(dealt), self.size, self.table.sides
+        hands = np.zeros((C.MAX_SEATS, n), dtype=np.int64)   # (the array functions keep the hands on the last axis)
+        hands[:dealt.shape[1]] = dealt.T
 
         def zeros(*shape: int, dtype=np.int64) -> np.ndarray:
             return np.zeros((*shape, n), dtype=dtype)
         kind, num, opening, won = zeros(4), zeros(4), zeros(4), zeros(4)
-        points, bags_added, bags_after = zeros(2), zeros(2), zeros(2)
+        points, bags_added, bags_after = zeros(sides), zeros(sides), zeros(sides)
         plays, leaders = zeros(size, 4, dtype=np.int8), zeros(size, dtype=np.int8)
         winners, gave, received = zeros(size), zeros(4), zeros(4)
         choosers = self._choosers(policy, rng, hands.copy())
-        self.module.whole_hand(np.arange(n), hands, np.full(n, dealer, dtype=np.int64), zeros(2), zeros(2), kind, num,
+        self.module.whole_hand(np.arange(n), hands, np.full(n, dealer, dtype=np.int64), zeros(sides), zeros(sides),
+                               kind, num,
                                opening, won, points, bags_added, bags_after, plays, leaders, winners, gave, received,
                                zeros(2 * size + 3), zeros(size + 1),
                                *(choosers[name] for name in self.module.choosers["whole_hand"]))

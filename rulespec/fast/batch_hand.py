@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ..core import cards as C
 from ..core.schema import BID_KINDS
 from ..errors import GameError
 from ..game import bid_candidates
@@ -40,6 +41,7 @@ class HandRules:
         self.module: ArrayModule = array_module(rs)
         self.params = rs.params
         self.size: int = rs.params["deal.hand_size"]
+        self.table = C.table_of(rs.params)
         self.candidates = bid_candidates(rs)
         self.cand_kind = np.array([KIND_CODE[b.kind] for b in self.candidates])
         self.cand_n = np.array([b.n for b in self.candidates])
@@ -75,13 +77,13 @@ class BatchHand:
     def __init__(self, rules: HandRules, hands: np.ndarray, dealer: np.ndarray,
                  scores: np.ndarray | None = None, bags: np.ndarray | None = None,
                  leader: np.ndarray | None = None):
-        n = len(hands)
-        self.rules, self.fn = rules, rules.module
+        n, table = len(hands), rules.table
+        self.rules, self.fn, self.table = rules, rules.module, table
         self.n, self.rows = n, np.arange(n)
-        self.hands = hands
+        self.hands = _padded(hands, C.MAX_SEATS)
         self.dealer = np.broadcast_to(np.asarray(dealer, dtype=np.int64), (n,))
-        self.scores = np.zeros((n, 2), dtype=np.int64) if scores is None else scores
-        self.bags = np.zeros((n, 2), dtype=np.int64) if bags is None else bags
+        self.scores = np.zeros((n, table.sides), dtype=np.int64) if scores is None else _padded(scores, table.sides)
+        self.bags = np.zeros((n, table.sides), dtype=np.int64) if bags is None else _padded(bags, table.sides)
         # bidding
         self.kind = np.full((n, 4), PENDING)
         self.num = np.zeros((n, 4), dtype=np.int64)
@@ -104,8 +106,8 @@ class BatchHand:
         self.outside = np.zeros(n, dtype=bool)      # trick.winner named a card not in the trick
         self.last_winner = np.zeros(n, dtype=np.int64)
         self.last_cards = np.zeros((n, 4), dtype=np.int64)
-        self.contract = np.zeros((n, 2), dtype=np.int64)    # by team, once scored: the contract, whether made
-        self.made = np.zeros((n, 2), dtype=bool)
+        self.contract = np.zeros((n, table.sides), dtype=np.int64)    # by side, once scored: the contract,
+        self.made = np.zeros((n, table.sides), dtype=bool)              # whether made
 
     def _seating(self, rule: str) -> np.ndarray:
         return np.broadcast_to(seat_rule(self.rules.rs, rule, self.dealer), (self.n,))
@@ -127,15 +129,30 @@ class BatchHand:
     # ------------------------------------------------------------------ bids
     def bidder(self) -> np.ndarray:
         """The seat that bids next."""
-        return (self.first_bidder + self.turn) % 4
+        return (self.first_bidder + self.turn) % self.table.seats
+
+    def _rival(self, seat: np.ndarray) -> np.ndarray:
+        """Each row's player whose score is compared with ``seat``'s when each plays alone (``Table.rival``: the
+        leader among the others, the first of them clockwise on equal scores)."""
+        scores, rows = self._scores, self.rows
+        rival = (seat + 1) % self.table.seats
+        for k in range(2, self.table.seats):
+            other = (seat + k) % self.table.seats
+            rival = np.where(scores[other, rows] > scores[rival, rows], other, rival)
+        return rival
 
     def _turn(self) -> tuple:
         """The next bidder's hand, seat, dealer, place in the bidding, partner's bid and the totals."""
         rows, seat = self.rows, self.bidder()
-        team, partner = seat % 2, (seat + 2) % 4
-        return (self._hands[seat, rows], seat, self.dealer, self.turn + 1, self._kind[partner, rows],
-                self._num[partner, rows], self._scores[team, rows], self._bags[team, rows],
-                self._scores[1 - team, rows], self._bags[1 - team, rows], *self._table(seat))
+        if self.table.partners:
+            team, partner = seat % 2, (seat + 2) % 4
+            return (self._hands[seat, rows], seat, self.dealer, self.turn + 1, self._kind[partner, rows],
+                    self._num[partner, rows], self._scores[team, rows], self._bags[team, rows],
+                    self._scores[1 - team, rows], self._bags[1 - team, rows], *self._table(seat))
+        rival = self._rival(seat)
+        return (self._hands[seat, rows], seat, self.dealer, self.turn + 1, np.full(self.n, PENDING),
+                np.zeros(self.n, dtype=np.int64), self._scores[seat, rows], self._bags[seat, rows],
+                self._scores[rival, rows], self._bags[rival, rows], *self._table(seat))
 
     def _table(self, seat: np.ndarray) -> tuple[np.ndarray, ...]:
         """The bids so far as rule ``bid.table_valid`` sees them from each row's ``seat`` (``bidding.table_of``):
@@ -144,7 +161,8 @@ class BatchHand:
         made = kind != PENDING
         named = np.where((kind == KIND_CODE["regular"]) | (kind == KIND_CODE["blind"]), self._num, 0)
         others = np.arange(4)[:, None] != seat
-        opponents = (np.arange(4)[:, None] % 2) != (seat % 2)
+        side = np.arange(4)[:, None] % 2 if self.table.partners else np.arange(4)[:, None]
+        opponents = side != (seat % 2 if self.table.partners else seat)
         return ((made & others).sum(axis=0), (named * others).sum(axis=0), (made & opponents).sum(axis=0),
                 (named * opponents).sum(axis=0))
 
@@ -170,6 +188,8 @@ class BatchHand:
         """For the partner of the seat that bid last: whether a nil bid lets them raise their regular bid, and
         (N, size + 1) which values they may raise it to (their bid or more)."""
         rows, size = self.rows, self.rules.size
+        if not self.table.partners:
+            return np.zeros(self.n, dtype=bool), np.zeros((self.n, size + 1), dtype=bool)
         seat = (self.first_bidder + self.turn - 1) % 4
         partner, team = (seat + 2) % 4, seat % 2
         mine, theirs = self._kind[seat, rows], self._kind[partner, rows]
@@ -202,7 +222,7 @@ class BatchHand:
     # ------------------------------------------------------------------ card play
     def to_play(self) -> np.ndarray:
         """The seat whose turn it is (the leader's turn order)."""
-        return (self.leader + self.pos) & 3
+        return (self.leader + self.pos) % self.table.seats
 
     def _situation(self) -> tuple:
         return self.trick_mask, self.led, self.number, self.pos + 1, self.pos == 0, self.broken, self.played
@@ -245,7 +265,7 @@ class BatchHand:
         self._winners[self.number - 1] = winner
         self._leaders[self.number - 1] = self.seats[0]
         if self.number == self.rules.size:
-            for pos in range(4):
+            for pos in range(self.table.seats):
                 self._last_cards[self.seats[pos], rows] = self.cards[pos]
             self.last_winner = winner
         self.leader = winner if leader is None else leader
@@ -262,19 +282,19 @@ class BatchHand:
 
     # ------------------------------------------------------------------ score
     def score(self, reneges: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Hand points, bags added and bags after, (N, 2) by team.  ``reneges`` (N, R) are the seats that
+        """Hand points, bags added and bags after, (N, sides) by side.  ``reneges`` (N, R) are the seats that
         reneged, in order (-1: none)."""
-        size, n, rows = self.rules.size, self.n, self.rows
+        size, n, rows, sides = self.rules.size, self.n, self.rows, self.table.sides
         if (self._won.sum(axis=0) != size).any():
             raise GameError(f"tricks add up to {int(self._won.sum(axis=0)[0])}, not {size}", "tricks")
-        adjust, offenders = np.zeros((2, n), dtype=np.int64), np.zeros((2, n), dtype=np.int64)
+        adjust, offenders = np.zeros((sides, n), dtype=np.int64), np.zeros((sides, n), dtype=np.int64)
         forfeit = np.zeros(n, dtype=bool)
         if reneges is not None and (reneges >= 0).any():
             forfeit = np.broadcast_to(self.fn.renege_transfers(rows, self._won, _rows_last(reneges),
                                                                reneges.shape[1], adjust, offenders), (n,))
         offenders = offenders != 0
-        points, added, after = (np.zeros((n, 2), dtype=np.int64) for _ in range(3))
-        for team in (0, 1):
+        points, added, after = (np.zeros((n, sides), dtype=np.int64) for _ in range(3))
+        for team in range(sides):
             p, a, b, c, m = self.fn.score_team(rows, team, self._kind, self._num, self._won, self._scores,
                                                self._bags, adjust[team], forfeit & offenders[team],
                                                forfeit & ~offenders[team], True, self.last_winner, self._last_cards)
@@ -283,7 +303,15 @@ class BatchHand:
         return points, added, after
 
 
+def _padded(values, width: int) -> np.ndarray:
+    """(N, k) values with zero columns added up to ``width`` (a table's seats or sides in arrays of four)."""
+    values = np.asarray(values, dtype=np.int64)
+    if values.ndim == 2 and values.shape[1] < width:
+        values = np.concatenate([values, np.zeros((len(values), width - values.shape[1]), dtype=np.int64)], axis=1)
+    return values
+
+
 def seat_rule(rs: Ruleset, rule: str, dealer: np.ndarray) -> np.ndarray:
-    """A seating rule (``deal.first_bidder``, ``play.first_leader``) for each row's dealer (one of four)."""
-    by_dealer = np.array([rs.fn[rule](d) for d in range(4)], dtype=np.int64)
+    """A seating rule (``deal.first_bidder``, ``play.first_leader``) for each row's dealer (one of its seats)."""
+    by_dealer = np.array([rs.fn[rule](d) for d in range(rs.params["table.seats"])], dtype=np.int64)
     return by_dealer[np.asarray(dealer, dtype=np.int64)]

@@ -17,6 +17,7 @@ from types import ModuleType
 
 import numpy as np
 
+from ..core import cards as C
 from ..core import jit
 from ..errors import GameError
 from ..model.ruleset import Ruleset, per_ruleset
@@ -58,6 +59,7 @@ class CompiledEngine:
     def __init__(self, rs: Ruleset, policy: str = "random"):
         self.rs, self.policy = rs, policy
         self.size: int = rs.params["deal.hand_size"]
+        self.table = C.table_of(rs.params)
         self.module = hand_module(rs, policy)
         self._one = self._arrays(1)
 
@@ -67,7 +69,9 @@ class CompiledEngine:
             return np.zeros((count, *shape), dtype=np.int64)
         # deals, kinds, nums, openings, tricks, points, bags_added, bags_after, plays, leaders, winners, gave,
         # received
-        return (zeros(4), zeros(4), zeros(4), zeros(4), zeros(4), zeros(2), zeros(2), zeros(2), zeros(self.size, 4),
+        seats, sides = self.table.seats, self.table.sides
+        return (zeros(seats), zeros(4), zeros(4), zeros(4), zeros(4), zeros(sides), zeros(sides), zeros(sides),
+                zeros(self.size, 4),
                 zeros(self.size), zeros(self.size), zeros(4), zeros(4))
 
     def _run(self, count: int, seed: int | str, dealer: int, arrays: tuple[np.ndarray, ...]) -> None:

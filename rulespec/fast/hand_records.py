@@ -61,7 +61,7 @@ class RecordWriter:
     game's first hand."""
 
     def __init__(self, rs: Ruleset, seed: str, players: str = "random"):
-        self.rs, self.size = rs, rs.params["deal.hand_size"]
+        self.rs, self.size, self.table = rs, rs.params["deal.hand_size"], C.table_of(rs.params)
         self.head = (f'{{"variant":{json.dumps(rs.id)},"seed":{json.dumps(seed)},"players":{json.dumps(players)},'
                      '"hand":').encode()
         self.seat = padded([json.dumps(s) for s in C.SEATS])
@@ -75,6 +75,7 @@ class RecordWriter:
                           ((K_BLIND_NIL, "blind_nil.exchange"), (K_NIL, "nil.exchange")) if rs.params[rule]]
         self.fn = vector_rules(rs)
         self.statuses: dict[int, str] = {}
+        self.plain: dict[tuple, str] = {}
 
     def write(self, result: BatchResult, first: int, sink: BinaryIO) -> None:
         """Write the hands of ``result`` as records numbered from ``first``."""
@@ -82,26 +83,29 @@ class RecordWriter:
 
     def rows(self, r: BatchResult, first: int) -> np.ndarray:
         """(N, width) the records of ``r``, NUL-padded."""
-        n = len(r)
+        n, seats, sides = len(r), self.table.seats, self.table.side_names
         index = first + np.arange(n, dtype=np.int64)
-        (hand, game, *tricks, ns_points, ns_added, ew_points, ew_added, ns_bags, ew_bags) = numbers(np.stack(
-            [index, index + 1, *r.tricks.T, r.points[:, 0], r.bags_added[:, 0], r.points[:, 1], r.bags_added[:, 1],
-             r.bags[:, 0], r.bags[:, 1]]))
+        hand, game, *rest = numbers(np.stack([index, index + 1, *r.tricks.T[:seats], *r.points.T, *r.bags_added.T,
+                                              *r.bags.T]))
+        tricks, points = rest[:seats], rest[seats:seats + len(sides)]
+        added, bags = rest[seats + len(sides):seats + 2 * len(sides)], rest[seats + 2 * len(sides):]
         pieces: list[Piece] = [self.head, hand, b',"game":', game, b',"dealer":', self.seat[r.dealer], b',"deal":{']
         deal = self._cards(self._sorted(r.deals))
-        for seat, name in enumerate(C.SEATS):
+        for seat, name in enumerate(self.table.seat_names):
             pieces += [f'{"," if seat else ""}"{name}":['.encode(), deal[:, seat], b"]"]
         pieces.append(b'},"bids":{')
-        for seat, name in enumerate(C.SEATS):
+        for seat, name in enumerate(self.table.seat_names):
             pieces += [f'{"," if seat else ""}"{name}":'.encode(), self.bid[r.bid_kind[:, seat] * (self.size + 1)
                                                                            + r.bid_n[:, seat]]]
         pieces += [b'},"exchanges":[', *self._exchanges(r), b'],"tricks":[', self._tricks(r), b'],"tricks_per_seat":{']
-        pieces += [p for seat, name in enumerate(C.SEATS)
+        pieces += [p for seat, name in enumerate(self.table.seat_names)
                    for p in (f'{"," if seat else ""}"{name}":'.encode(), tricks[seat])]
-        pieces += [b'},"score":{"NS":{"points":', ns_points, b',"bags_added":', ns_added,
-                   b'},"EW":{"points":', ew_points, b',"bags_added":', ew_added,
-                   b'}},"totals":{"NS":{"score":', ns_points, b',"bags":', ns_bags,
-                   b'},"EW":{"score":', ew_points, b',"bags":', ew_bags, b"}"]
+        pieces.append(b'},"score":{')
+        for t, name in enumerate(sides):
+            pieces += [f'{"," if t else ""}"{name}":{{"points":'.encode(), points[t], b',"bags_added":', added[t], b"}"]
+        pieces.append(b'},"totals":{')
+        for t, name in enumerate(sides):
+            pieces += [f'{"," if t else ""}"{name}":{{"score":'.encode(), points[t], b',"bags":', bags[t], b"}"]
         pieces += [b'},"game_status":', self._status(r), b"}\n"]
         return _assemble(pieces, (n,))
 
@@ -120,7 +124,8 @@ class RecordWriter:
     def _tricks(self, r: BatchResult) -> np.ndarray:
         """(N, width) the tricks: leader, cards in play order, winner."""
         shape = r.leaders.shape
-        tricks = _assemble([b',{"leader":', self.seat[r.leaders], b',"cards":[', self._cards(r.plays.astype(np.int64)),
+        plays = r.plays[:, :, :self.table.seats].astype(np.int64)
+        tricks = _assemble([b',{"leader":', self.seat[r.leaders], b',"cards":[', self._cards(plays),
                             b'],"winner":', self.seat[r.winners], b"}"], shape)
         tricks[:, 0, 0] = 0
         return tricks.reshape(shape[0], -1)
@@ -151,10 +156,14 @@ class RecordWriter:
         once more by the scalar steps for it (``_history_status``)."""
         if any(self.rs.rules[name].names & _HISTORY for name in _END_RULES):
             return padded([self._history_status(r, i) for i in range(len(r))])
+        if self.table is not C.FOUR:
+            return padded([self._plain_status(r.points[i].tolist(), r.bags[i].tolist()) for i in range(len(r))])
         high, low = np.maximum(r.points[:, 0], r.points[:, 1]), np.minimum(r.points[:, 0], r.points[:, 1])
+        high_side = np.where(r.points[:, 0] > r.points[:, 1], 0, np.where(r.points[:, 1] > r.points[:, 0], 1, -1))
         none = np.zeros(len(r), dtype=np.int64)
         args = ARGS["game"](ns_score=r.points[:, 0], ns_bags=r.bags[:, 0], ew_score=r.points[:, 1],
                             ew_bags=r.bags[:, 1], high_score=high, low_score=low, lead=high - low, hands=1,
+                            high_side=high_side,
                             ns_contract=none, ew_contract=none, ns_made=none != 0, ew_made=none != 0, ns_sets=none,
                             ew_sets=none, ns_sets_in_a_row=none, ew_sets_in_a_row=none)
         reached, mercy, winner = (np.broadcast_to(self.fn[name](*args), (len(r),)).astype(np.int64)
@@ -170,14 +179,26 @@ class RecordWriter:
             texts.append(self.statuses[code])
         return padded(texts)[where.reshape(-1)]
 
+    def _plain_status(self, points: list[int], bags: list[int]) -> str:
+        """A hand's ``game_status`` from its scores and bags alone (a table other than two partnerships: once
+        per distinct outcome, by the scalar steps)."""
+        key = (tuple(points), tuple(bags))
+        if key not in self.plain:
+            status = game_status(self.rs, points, bags, 1)
+            status.pop("explanation", None)
+            status.pop("rule", None)
+            self.plain[key] = json.dumps(status, separators=(",", ":"))
+        return self.plain[key]
+
     def _history_status(self, r: BatchResult, i: int) -> str:
         """Hand ``i``'s ``game_status`` as a game's first hand, its contracts and sets read from the scalar
         score of its bids, tricks and last trick."""
         size = len(r.winners[i])
-        bids = [Bid(str(KIND_NAME[k]), int(n)) for k, n in zip(r.bid_kind[i].tolist(), r.bid_n[i].tolist())]
+        seats = self.table.seats
+        bids = [Bid(str(KIND_NAME[k]), int(n)) for k, n in zip(r.bid_kind[i].tolist()[:seats], r.bid_n[i].tolist())]
         leader = int(r.leaders[i, size - 1])
-        last = (int(r.winners[i, size - 1]), by_seat(r.plays[i, size - 1].tolist(), leader))
-        results = score_hand(self.rs, bids, r.tricks[i].tolist(), last_trick=last, explain=False)
+        last = (int(r.winners[i, size - 1]), by_seat(r.plays[i, size - 1].tolist()[:seats], leader, seats))
+        results = score_hand(self.rs, bids, r.tricks[i].tolist()[:seats], last_trick=last, explain=False)
         status = game_status(self.rs, r.points[i].tolist(), r.bags[i].tolist(), 1,
                              history=NO_HISTORY.after(results))
         status.pop("explanation", None)

@@ -80,14 +80,16 @@ def _array(name: str, values) -> str:
 
 
 def _constants(rs: Ruleset) -> str:
-    """The module's constants: the hand size, the card tables, the pack."""
+    """The module's constants: the hand size, the seats and the sides that score, the card tables, the pack."""
     size = rs.params["deal.hand_size"]
     for name in ("blind_nil.exchange", "nil.exchange"):
         if not 0 <= rs.params[name] <= size:
             raise NativeRuleError(rs.id, name, f"cannot exchange {rs.params[name]} cards of a hand of {size}")
     tables = rs.fn["trick.winner"].__globals__      # the card tables every rule was compiled with
     power = tables["_POW"]
-    lines = [f"SIZE = {size!r}\n", f"_BELOW = {min(power or (0,)) - 1}\n", f"_ABOVE = {max(power or (0,)) + 1}\n"]
+    table = C.table_of(rs.params)
+    lines = [f"SIZE = {size!r}\n", f"SEATS = {table.seats}\n", f"SIDES = {table.sides}\n",
+             f"_BELOW = {min(power or (0,)) - 1}\n", f"_ABOVE = {max(power or (0,)) + 1}\n"]
     lines += [_array(name, tables[name]) for name in TABLES]
     lines.append(_array("PACK", C.card_list(rs.deck)))
     return "".join(lines)

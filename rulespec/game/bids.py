@@ -90,8 +90,15 @@ def _text_bid(text: str, field: str) -> Bid | None:
 
 
 # --------------------------------------------------------------------------- bid rules
-def _team_basics(scores: Sequence[int], bags: Sequence[int], team: int) -> tuple[int, int, int, int]:
-    return scores[team], bags[team], scores[1 - team], bags[1 - team]
+def _team_basics(rs: Ruleset, scores: Sequence[int], bags: Sequence[int], team: int) -> tuple[int, int, int, int]:
+    """A side's score and bags, and its rival's (``core.cards.Table.rival``: the other partnership, or the leader
+    among the other players)."""
+    table = C.table_of(rs.params)
+    if table is C.FOUR:
+        return scores[team], bags[team], scores[1 - team], bags[1 - team]
+    scores, bags = table.padded(scores), table.padded(bags)
+    other = table.rival(scores, team)
+    return scores[team], bags[team], scores[other], bags[other]
 
 
 def _code(bid: Bid | None) -> tuple[int, int]:
@@ -104,7 +111,8 @@ class _BidNotes:
     every refusal (``refusals``), with the words of each."""
 
     def __init__(self, rs: Ruleset, bid: Bid, partner: Bid | None, scores, team: int, checked: list | None):
-        self.rs, self.bid, self.partner, self.scores, self.team = rs, bid, partner, scores, team
+        self.rs, self.bid, self.partner, self.team = rs, bid, partner, team
+        self.scores = C.table_of(rs.params).padded(scores)
         self.checked = checked
         self.refusals: list[dict] = []
 
@@ -136,7 +144,7 @@ class _BidNotes:
             why = {"nil.allowed": "nil is not allowed here",
                    "bid.zero": "a bid of zero tricks (no nil) is not allowed here",
                    "blind_nil.allowed": f"blind nil is not allowed here (team {scores[team]}, opponents "
-                                        f"{scores[1 - team]})",
+                                        f"{scores[C.table_of(rs.params).rival(scores, team)]})",
                    "blind_bid.allowed": f"a blind team bid of {bid.n} is not allowed here"}[name]
             return rs.step(name, False, why)
         if kind == "refused_table":
@@ -156,7 +164,7 @@ class _BidNotes:
 def team_contract(rs: Ruleset, pair: Sequence[Bid], scores=(0, 0), bags=(0, 0), team: int = 0) -> int:
     """The contract a partnership plays for (a blind team bid's n, else rule bid.team_contract)."""
     (ka, na), (kb, nb) = _code(pair[0]), _code(pair[1])
-    return steps_of(rs).contract_of(ka, na, kb, nb, *_team_basics(scores, bags, team))
+    return steps_of(rs).contract_of(ka, na, kb, nb, *_team_basics(rs, scores, bags, team))
 
 
 def team_refusals(rs: Ruleset, pair: Sequence[Bid], scores, bags, team: int, checked: list | None = None) -> list:
@@ -164,15 +172,15 @@ def team_refusals(rs: Ruleset, pair: Sequence[Bid], scores, bags, team: int, che
     ``checked`` receives a step for every rule consulted."""
     notes = _BidNotes(rs, pair[1], pair[0], scores, team, checked)
     (pk, pn), (kind, n) = _code(pair[0]), _code(pair[1])
-    steps_of(rs).pair_refusal__x(notes, pk, pn, kind, n, False, *_team_basics(scores, bags, team))
+    steps_of(rs).pair_refusal__x(notes, pk, pn, kind, n, False, *_team_basics(rs, scores, bags, team))
     return notes.refusals
 
 
-def table_of(seat: int, bids: Sequence[Bid | None]) -> tuple[int, int, int, int]:
+def table_of(seat: int, bids: Sequence[Bid | None], table: C.Table = C.FOUR) -> tuple[int, int, int, int]:
     """The bids so far as rule ``bid.table_valid`` sees them from ``seat`` (the lowered form's ``table_of``): how
-    many others have bid, the tricks they name, how many of the other side and the tricks it named."""
+    many others have bid, the tricks they name, how many of the other sides and the tricks they named."""
     named = [(s, b.n if b.kind in (REGULAR, BLIND) else 0) for s, b in enumerate(bids) if b is not None and s != seat]
-    opponents = [n for s, n in named if s % 2 != seat % 2]
+    opponents = [n for s, n in named if table.side_of(s) != table.side_of(seat)]
     return len(named), sum(n for _, n in named), len(opponents), sum(opponents)
 
 
@@ -182,19 +190,26 @@ def bid_refusals(rs: Ruleset, seat: int, bid: Bid, *, hand: int | None, dealer: 
 
     With ``hand=None`` (cards unknown) rules that depend on the hand are not checked.
     ``checked``, when given, receives a step for every rule consulted (its value and citation)."""
-    team = seat % 2
-    partner = bids[(seat + 2) % 4]
+    table = C.table_of(rs.params)
+    team = table.side_of(seat)
+    partner = _partner_bid(table, seat, bids)
     notes = _BidNotes(rs, bid, partner, scores, team, checked)
     kind, n = _code(bid)
     steps_of(rs).bid_refusal__x(notes, kind, n, hand or 0, seat, dealer, _position(rs, seat, dealer),
-                                *_code(partner), *_team_basics(scores, bags, team), *table_of(seat, bids),
-                                hand is not None)
+                                *_code(partner), *_team_basics(rs, scores, bags, team),
+                                *table_of(seat, bids, table), hand is not None)
     return notes.refusals
 
 
 def _position(rs: Ruleset, seat: int, dealer: int) -> int:
     """A seat's place in the bidding (1 for the first bidder)."""
-    return (seat - seat_rule(rs, "deal.first_bidder", dealer)) % 4 + 1
+    return (seat - seat_rule(rs, "deal.first_bidder", dealer)) % rs.params["table.seats"] + 1
+
+
+def _partner_bid(table: C.Table, seat: int, bids: Sequence[Bid | None]) -> Bid | None:
+    """The bid of ``seat``'s partner so far (None: not yet, or no partner)."""
+    partner = table.partner(seat)
+    return None if partner is None else bids[partner]
 
 
 def bid_candidates(rs: Ruleset) -> list[Bid]:
@@ -230,17 +245,18 @@ def legal_bids(rs: Ruleset, seat: int, hand: int, dealer: int, bids, scores, bag
     """Every bid ``seat`` may make now: the candidates (``bid_candidates``) the lowered form's
     ``legal_bids`` allows.  Memoised per ruleset (rules are pure) on every input the rules see; the hand, the
     other bids so far and the scores are part of the key only when a bid rule names them."""
-    pbid = bids[C.partner_of(seat)]
+    seating = C.table_of(rs.params)
+    pbid = _partner_bid(seating, seat, bids)
     reads_hand, reads_table, reads_scores, answers = _bid_memo(rs)
-    table = table_of(seat, bids) if reads_table else None
-    key = (seat, dealer, pbid and (pbid.kind, pbid.n), (scores[0], scores[1], bags[0], bags[1]) if reads_scores
-           else None, hand if reads_hand else None, table)
+    table = table_of(seat, bids, seating) if reads_table else None
+    key = (seat, dealer, pbid and (pbid.kind, pbid.n), (tuple(scores), tuple(bags)) if reads_scores else None,
+           hand if reads_hand else None, table)
     found = answers.get(key)
     if found is None:
         if len(answers) >= _BID_MEMO_LIMIT:
             answers.clear()
         found = answers[key] = tuple(_legal_bids(rs, seat, hand, dealer, pbid, scores, bags,
-                                                 table or table_of(seat, bids)))
+                                                 table or table_of(seat, bids, seating)))
     return list(found)
 
 
@@ -249,7 +265,7 @@ def _legal_bids(rs: Ruleset, seat: int, hand: int, dealer: int, pbid: Bid | None
     """``legal_bids`` without the memo (``pbid``: the partner's bid so far; ``table``: ``table_of``)."""
     options = [False] * len(_candidates(rs))
     steps_of(rs).legal_bids(options, hand, seat, dealer, _position(rs, seat, dealer), *_code(pbid),
-                            *_team_basics(scores, bags, seat % 2), *table)
+                            *_team_basics(rs, scores, bags, C.table_of(rs.params).side_of(seat)), *table)
     return [b for b, ok in zip(_candidates(rs), options) if ok]
 
 

@@ -23,11 +23,11 @@ from .steps import KIND_CODE
 
 # --------------------------------------------------------------------------- hands
 def deal_cards(rs: Ruleset, rng: random.Random) -> list[int]:
-    """Four hands dealt from the variant's pack with ``rng``."""
+    """A hand for each seat (rule ``table.seats``) dealt from the variant's pack with ``rng``."""
     pack = list(C.iter_cards(rs.deck))
     rng.shuffle(pack)
     size = rs.params["deal.hand_size"]
-    return [C.mask_of(pack[i * size:(i + 1) * size]) for i in range(4)]
+    return [C.mask_of(pack[i * size:(i + 1) * size]) for i in range(rs.params["table.seats"])]
 
 
 def deal_for(seed: int | str, index: int, rs: Ruleset) -> list[int]:
@@ -35,23 +35,27 @@ def deal_for(seed: int | str, index: int, rs: Ruleset) -> list[int]:
     return deal_cards(rs, random.Random(f"deal:{seed}:{index}"))
 
 
-def _trick_log(plays: list[tuple[int, int]], winners: list[int]) -> list[dict]:
+def _trick_log(plays: list[tuple[int, int]], winners: list[int], seats: int = 4) -> list[dict]:
     """The record's tricks: leader, cards in play order and winner of each."""
-    return [{"leader": C.SEATS[plays[i][0]], "cards": [C.NAMES[card] for _, card in plays[i:i + 4]],
-             "winner": C.SEATS[winner]} for i, winner in zip(range(0, len(plays), 4), winners)]
+    return [{"leader": C.SEATS[plays[i][0]], "cards": [C.NAMES[card] for _, card in plays[i:i + seats]],
+             "winner": C.SEATS[winner]} for i, winner in zip(range(0, len(plays), seats), winners)]
 
 
-def play_hand(rs: Ruleset, hands: list[int], dealer: int, policy, scores=(0, 0), bags=(0, 0),
+def play_hand(rs: Ruleset, hands: list[int], dealer: int, policy, scores=None, bags=None,
               record: bool = True, stepped: bool = False) -> dict:
     """Bid, exchange, play and score one hand, ``policy`` choosing for every seat.  Returns the hand
     record (see docs/formats.md); with ``record=False`` (for simulation speed) only its raw '_' parts,
     the results without explanation lines.  The cards are played by the loop ``fused`` generates, or
     with ``stepped`` one ``HandState`` step at a time (the same cards, slower)."""
-    foreign = (hands[0] | hands[1] | hands[2] | hands[3]) & ~rs.deck
+    foreign = 0
+    for hand in hands:
+        foreign |= hand
+    foreign &= ~rs.deck
     if foreign:
         raise GameError(f"the deal holds cards that are not in the pack of variant '{rs.id}': "
                         f"{' '.join(C.card_names(foreign))}", "deal", "deck.cards", rs.rules["deck.cards"].cite)
-    state = HandState(rs, hands, dealer, scores, bags)
+    zero = (0,) * C.table_of(rs.params).sides
+    state = HandState(rs, hands, dealer, zero if scores is None else scores, zero if bags is None else bags)
     _bid_all(state, policy)
     for seat in state.exchange_seats():
         partner, count = C.partner_of(seat), state.exchange_count(seat)
@@ -65,15 +69,17 @@ def play_hand(rs: Ruleset, hands: list[int], dealer: int, policy, scores=(0, 0),
            "_last": state.last}   # (simulate drops these)
     if not record:
         return raw
+    table = state.table
+    seats, sides = range(table.seats), table.side_names
     return {
         "dealer": C.SEATS[dealer],
-        "deal": {C.SEATS[s]: C.card_names(state.dealt[s]) for s in range(4)},
-        "bids": {C.SEATS[s]: str(state.bids[s]) for s in range(4)},
+        "deal": {C.SEATS[s]: C.card_names(state.dealt[s]) for s in seats},
+        "bids": {C.SEATS[s]: str(state.bids[s]) for s in seats},
         "exchanges": state.exchanges,
-        "tricks": _trick_log(plays, winners),
-        "tricks_per_seat": {C.SEATS[s]: won[s] for s in range(4)},
-        "score": {C.TEAMS[t]: {"points": r.points, "bags_added": r.bags_added} for t, r in enumerate(results)},
-        "totals": {C.TEAMS[t]: {"score": r.score, "bags": r.bags} for t, r in enumerate(results)},
+        "tricks": _trick_log(plays, winners, table.seats),
+        "tricks_per_seat": {C.SEATS[s]: won[s] for s in seats},
+        "score": {sides[t]: {"points": r.points, "bags_added": r.bags_added} for t, r in enumerate(results)},
+        "totals": {sides[t]: {"score": r.score, "bags": r.bags} for t, r in enumerate(results)},
         **raw,
     }
 
@@ -84,7 +90,7 @@ def play_out(state: HandState, policy) -> None:
     while not state.over:
         seat = state.to_play
         state.play(policy.play(rs, seat, state.legal(), state.trick, state.hands[seat]))
-        if len(state.trick) == 4:
+        if len(state.trick) == state.table.seats:
             state.finish_trick()
 
 
@@ -102,7 +108,8 @@ def _play_out_fused(state: HandState, policy) -> None:
     won, plays, winners = play_cards(rs)(state.hands, state.leader, choose, kind, [bid.n for bid in bids])
     state.won, state.plays, state.winners = won, plays, winners
     state.leader, state.number = winners[-1], state.size + 1
-    state.last = (winners[-1], by_seat([card for _, card in plays[-4:]], plays[-4][0]))
+    count = state.table.seats
+    state.last = (winners[-1], by_seat([card for _, card in plays[-count:]], plays[-count][0], count))
 
 
 def _bid_all(state: HandState, policy) -> None:
@@ -121,6 +128,11 @@ def _bid_all(state: HandState, policy) -> None:
             state.raise_bid(partner, policy.raise_bid(rs, partner, raises, state.hands[partner]))
 
 
+def totals(results) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Each side's score and bags after a hand scored ``results``."""
+    return tuple(r.score for r in results), tuple(r.bags for r in results)
+
+
 def simulate(rs: Ruleset, hands: int, seed: int | str = 0, policy: str | Callable[[random.Random], Any] = "random",
              game_limit: int = 0, raw: bool = False):
     """Yield ``hands`` hand records of games played in sequence (a new game starts after one ends), every seat
@@ -131,7 +143,8 @@ def simulate(rs: Ruleset, hands: int, seed: int | str = 0, policy: str | Callabl
     if isinstance(policy, str) and policy not in POLICIES:
         raise GameError(f"unknown policy '{policy}' (known: {', '.join(POLICIES)})", "policy")
     make: Callable[[random.Random], Any] = POLICIES[policy] if isinstance(policy, str) else policy
-    scores, bags, history = (0, 0), (0, 0), NO_HISTORY
+    zero = (0,) * C.table_of(rs.params).sides
+    scores, bags, history = zero, zero, NO_HISTORY
     dealer, game, in_game = 0, 1, 0
     for index in range(hands):
         deal = deal_for(seed, index, rs)
@@ -143,8 +156,7 @@ def simulate(rs: Ruleset, hands: int, seed: int | str = 0, policy: str | Callabl
         if not raw:
             record = {key: value for key, value in record.items() if not key.startswith("_")}
         in_game += 1
-        scores = (results[0].score, results[1].score)
-        bags = (results[0].bags, results[1].bags)
+        scores, bags = totals(results)
         history = history.after(results)
         status = game_status(rs, scores, bags, in_game, history=history)
         status.pop("explanation", None)
@@ -156,4 +168,4 @@ def simulate(rs: Ruleset, hands: int, seed: int | str = 0, policy: str | Callabl
         yield record
         dealer = seat_rule(rs, "deal.next_dealer", dealer)
         if status["over"] or status.get("unfinished"):
-            scores, bags, history, game, in_game = (0, 0), (0, 0), NO_HISTORY, game + 1, 0
+            scores, bags, history, game, in_game = zero, zero, NO_HISTORY, game + 1, 0

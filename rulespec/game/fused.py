@@ -45,17 +45,17 @@ def play_cards(rs: Ruleset) -> PlayCards:
     (tricks won by seat, (seat, card) plays in order, trick winners)`` (``kind``, ``num``: the bids as codes, for
     ``choose``); ``hands`` is updated in place."""
     tricks = loop(rs, "play_tricks", failure(rs))
-    size = rs.params["deal.hand_size"]
+    size, seats = rs.params["deal.hand_size"], rs.params["table.seats"]
 
     def play(hands: list[int], leader: int, choose: Choose, kind: Sequence[int] = (K_PENDING,) * 4,
              num: Sequence[int] = (0,) * 4) -> tuple[list[int], list[tuple[int, int]], list[int]]:
-        won, plays, leaders, winners = [0, 0, 0, 0], [[0] * 4 for _ in range(size)], [0] * size, [0] * size
+        won, plays, leaders, winners = [0] * seats, [[0] * 4 for _ in range(size)], [0] * size, [0] * size
         tricks(hands, leader, list(kind), list(num), won, plays, leaders, winners, choose)
-        return won, _in_order(plays, leaders), winners
+        return won, _in_order(plays, leaders, seats), winners
     return play
 
 
-def _in_order(plays: Sequence[Sequence[int]], leaders: Sequence[int]) -> list[tuple[int, int]]:
+def _in_order(plays: Sequence[Sequence[int]], leaders: Sequence[int], seats: int = 4) -> list[tuple[int, int]]:
     """(seat, card) of every card in the order played."""
-    return [((leader + position) % 4, cards[position]) for cards, leader in zip(plays, leaders)
-            for position in range(4)]
+    return [((leader + position) % seats, cards[position]) for cards, leader in zip(plays, leaders)
+            for position in range(seats)]

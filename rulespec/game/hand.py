@@ -35,24 +35,25 @@ class HandState:
 
     __slots__ = ("rs", "dealer", "dealt", "hands", "scores", "bags", "bids", "order", "exchanges", "size",
                  "leader", "number", "trick", "trick_mask", "led", "broken", "played", "won", "plays",
-                 "winners", "last", "_steps")
+                 "winners", "last", "_steps", "table")
 
     def __init__(self, rs: Ruleset, hands: Sequence[int], dealer: int, scores: Sequence[int] = (0, 0),
                  bags: Sequence[int] = (0, 0)):
         self.rs, self.dealer = rs, dealer
+        self.table = table = C.table_of(rs.params)
         self.dealt = tuple(hands)
         self.hands = list(hands)
-        self.scores, self.bags = (scores[0], scores[1]), (bags[0], bags[1])
-        self.bids: list[Bid | None] = [None] * 4
+        self.scores, self.bags = table.padded(scores), table.padded(bags)
+        self.bids: list[Bid | None] = [None] * table.seats
         first = seat_rule(rs, "deal.first_bidder", dealer)
-        self.order = [(first + k) % 4 for k in range(4)]    # bidding order; emptied as seats bid
+        self.order = [table.left(first, k) for k in range(table.seats)]    # bidding order; emptied as seats bid
         self.exchanges: list[dict] = []
         self.size: int = rs.params["deal.hand_size"]
         self.leader: int = seat_rule(rs, "play.first_leader", dealer)
         self.number = 1
         self.trick: list[int] = []
         self.trick_mask, self.led, self.broken, self.played = 0, NONE, False, 0
-        self.won = [0, 0, 0, 0]
+        self.won = [0] * table.seats
         self.plays: list[tuple[int, int]] = []
         self.winners: list[int] = []
         self.last: tuple[int, list[int]] | None = None
@@ -99,7 +100,10 @@ class HandState:
 
     def raise_options(self, seat: int) -> list[Bid]:
         """The bids ``seat``'s partner may raise to after ``seat``'s nil (its current bid included)."""
-        bid, partner_bid = self.bids[seat], self.bids[C.partner_of(seat)]
+        partner = self.table.partner(seat)
+        if partner is None:
+            return []
+        bid, partner_bid = self.bids[seat], self.bids[partner]
         if bid is None or partner_bid is None or not self._steps.may_raise(KIND_CODE[bid.kind],
                                                                           KIND_CODE[partner_bid.kind]):
             return []
@@ -118,6 +122,8 @@ class HandState:
     def exchange_seats(self) -> list[int]:
         """The seats that exchange cards with their partners, in the order they do: the blind-nil bidders, then
         the nil bidders beside a number (``nil.exchange``), each in seat order."""
+        if not self.table.partners:
+            return []
         seats = [seat for seat in range(4) if self.exchange_count(seat)]    # (each has bid: a count needs a bid)
         blind = {seat for seat in seats if (bid := self.bids[seat]) is not None and bid.kind == BLIND_NIL}
         return sorted(seats, key=lambda seat: seat not in blind)
@@ -140,7 +146,7 @@ class HandState:
     @property
     def to_play(self) -> int:
         """The seat whose turn it is to play a card."""
-        return (self.leader + len(self.trick)) % 4
+        return (self.leader + len(self.trick)) % self.table.seats
 
     @property
     def over(self) -> bool:
@@ -168,20 +174,21 @@ class HandState:
         seat = self.to_play if seat is None else seat
         position = len(self.trick) + 1
         self.broken, self.played, self.trick_mask, self.led = self._steps.play_card(
-            self.hands, seat, self.hands[seat], card, [0, 0, 0, 0], [0, 0, 0, 0], self.trick_mask, self.led,
+            self.hands, seat, self.hands[seat], card, [0] * 4, [0] * 4, self.trick_mask, self.led,
             self.number, position, position == 1, self.broken, self.played)
         self.trick.append(card)
         self.plays.append((seat, card))
 
     def finish_trick(self) -> int:
         """Settle the complete trick: the seat that played the winning card leads next; returns it."""
-        trick_leader, trick = self.plays[-4][0], self.trick
-        self.leader = self._steps.trick_winner(trick, [seat for seat, _ in self.plays[-4:]], self.trick_mask, self.led,
-                                               self.number)
+        count = self.table.seats
+        trick_leader, trick = self.plays[-count][0], self.trick
+        self.leader = self._steps.trick_winner(trick, [seat for seat, _ in self.plays[-count:]], self.trick_mask,
+                                               self.led, self.number)
         self.won[self.leader] += 1
         self.winners.append(self.leader)
         if self.number == self.size:
-            self.last = (self.leader, by_seat(trick, trick_leader))
+            self.last = (self.leader, by_seat(trick, trick_leader, count))
         self.trick, self.trick_mask, self.led = [], 0, NONE
         self.number += 1
         return self.leader

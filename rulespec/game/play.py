@@ -144,10 +144,11 @@ def trick_winner(rs: Ruleset, trick: Sequence[int], number: int = 1, explain: bo
     return trick.index(card), steps
 
 
-def by_seat(trick: Sequence[int], leader: int) -> list[int]:
-    """The cards of a complete trick indexed by seat (``trick`` is in play order from ``leader``)."""
+def by_seat(trick: Sequence[int], leader: int, seats: int = 4) -> list[int]:
+    """The cards of a complete trick indexed by seat (``trick`` is in play order from ``leader``; the places of a
+    table's missing seats are 0)."""
     cards = [0] * 4
     for pos, card in enumerate(trick):
-        cards[(leader + pos) % 4] = card
+        cards[(leader + pos) % seats] = card
     return cards
 

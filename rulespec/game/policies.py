@@ -61,7 +61,7 @@ class Table:
         self.played = 0
         self.history: list[tuple[int, int]] = []     # (seat, card) in the order played
         self.voids = [0, 0, 0, 0]                    # by seat: a bit per suit shown void
-        self.scores: tuple[int, ...] = (0, 0)   # running scores by team, when the caller tells them (observe_scores)
+        self.scores: tuple[int, ...] = (0, 0, 0, 0)   # running scores by side, when told (observe_scores)
 
     def bid(self, seat: int, bid: Bid) -> None:
         self.kind[seat], self.num[seat] = KIND_CODE[bid.kind], bid.n
@@ -73,8 +73,9 @@ class Table:
         self.trick.append(card)
         self.history.append((seat, card))
         self.played |= 1 << card
-        if len(self.trick) == 4:
-            seats = [s for s, _ in self.history[-4:]]
+        count = rs.params["table.seats"]
+        if len(self.trick) == count:
+            seats = [s for s, _ in self.history[-count:]]
             winner = steps_of(rs).trick_winner(self.trick, seats, C.mask_of(self.trick), rs.suit_of[self.trick[0]],
                                                self.number)
             self.won[winner] += 1
@@ -93,7 +94,7 @@ class _Watching:
 
     def observe_scores(self, scores: tuple[int, int]) -> None:
         """The game's scores before this hand (the engine does not pass them to players)."""
-        self.table.scores = (scores[0], scores[1])
+        self.table.scores = (*scores, 0, 0, 0, 0)[:4]
 
     def seen_bid(self, rs: Ruleset, seat: int, bid: Bid) -> None:
         self.table.bid(seat, bid)

@@ -75,7 +75,7 @@ def _last_trick(facts: Mapping, bids: Sequence[str], w: Wording) -> str:
     """The side's own cards (a nil bidder's said so), then who won the trick with what."""
     team, cards = facts["team"], facts["cards"]
     own = ", ".join(f"{w.seat(s)}{f' bid {bids[s]} and' if nil else ''} played {w.card(cards[s])}"
-                    for s, nil in zip((team, team + 2), facts["nils"]))
+                    for s, nil in zip((team, team + 2), facts["nils"]))     # (alone: one nil, the player's)
     return f"{own}; last trick won by {w.seat(facts['winner'])} with {w.card(facts['card'])}"
 
 
@@ -140,14 +140,16 @@ def score_hand(rs: Ruleset, bids: Sequence[Bid], tricks: Sequence[int], scores=(
     if sum(tricks) != size:
         raise GameError(f"tricks add up to {sum(tricks)}, not {size}", "tricks")
     st = steps_of(rs)
+    table = C.table_of(rs.params)
+    sides, scores, bags = table.sides, table.padded(scores), table.padded(bags)
     won = list(tricks)
-    adjust, offenders = [0, 0], [False, False]
+    adjust, offenders = [0] * sides, [False] * sides
     forfeit = st.renege_transfers(won, list(reneges), len(reneges), adjust, offenders)
     kind = [KIND_CODE[b.kind] for b in bids]
     num = [b.n for b in bids]
     winner, cards = last_trick if last_trick is not None else (0, (0, 0, 0, 0))
     out = []
-    for team in (0, 1):
+    for team in range(sides):
         args = (team, kind, num, won, scores, bags, adjust[team], forfeit and offenders[team],
                 forfeit and not offenders[team], last_trick is not None, winner, list(cards))
         lines = _Lines(rs, bids) if explain else None
@@ -160,19 +162,22 @@ def score_hand(rs: Ruleset, bids: Sequence[Bid], tricks: Sequence[int], scores=(
 # --------------------------------------------------------------------------- the game so far
 @dataclass(frozen=True)
 class GameHistory:
-    """What the game's end rules see of the hands so far (rule context ``game``), by side (NS, EW): the last
-    hand's contracts and whether they were made, the hands each side was set in the game and in a row."""
-    contracts: tuple[int, int] = (0, 0)
-    made: tuple[bool, bool] = (False, False)
-    sets: tuple[int, int] = (0, 0)
-    streaks: tuple[int, int] = (0, 0)
+    """What the game's end rules see of the hands so far (rule context ``game``), by side (NS, EW; or each
+    player where there are no partners): the last hand's contracts and whether they were made, the hands each
+    side was set in the game and in a row."""
+    contracts: tuple[int, ...] = (0, 0)
+    made: tuple[bool, ...] = (False, False)
+    sets: tuple[int, ...] = (0, 0)
+    streaks: tuple[int, ...] = (0, 0)
 
     def after(self, results: Sequence[TeamResult]) -> GameHistory:
         """The history once a hand scored ``results`` is added."""
         failed = [r.set for r in results]
-        return GameHistory((results[0].contract, results[1].contract), (results[0].made, results[1].made),
-                           (self.sets[0] + failed[0], self.sets[1] + failed[1]),
-                           (self.streaks[0] + 1 if failed[0] else 0, self.streaks[1] + 1 if failed[1] else 0))
+        sets = self.sets if len(self.sets) == len(results) else (0,) * len(results)
+        streaks = self.streaks if len(self.streaks) == len(results) else (0,) * len(results)
+        return GameHistory(tuple(r.contract for r in results), tuple(r.made for r in results),
+                           tuple(before + bool(f) for before, f in zip(sets, failed)),
+                           tuple(before + 1 if f else 0 for before, f in zip(streaks, failed)))
 
     def args(self) -> tuple[list, list, list, list]:
         """The lowered form's ``game_end`` arguments after ``hands``."""
@@ -187,6 +192,10 @@ def game_status(rs: Ruleset, scores: Sequence[int], bags: Sequence[int] = (0, 0)
                 explain: bool = False, history: GameHistory = NO_HISTORY) -> dict:
     """Whether the game is over after a hand (``history``: the game so far, that hand included), who won and
     which rule says so."""
+    table = C.table_of(rs.params)
+    names, scores, bags = table.side_names, table.padded(scores), table.padded(bags)
+    if len(history.contracts) != len(names):
+        history = GameHistory((0,) * len(names), (False,) * len(names), (0,) * len(names), (0,) * len(names))
     reached, mercy, winner = steps_of(rs).game_end(list(scores), list(bags), hands, *history.args())
     status: dict[str, Any] = {"over": False, "winner": None, "reason": "no end condition is met", "explanation": []}
     if explain:
@@ -196,7 +205,7 @@ def game_status(rs: Ruleset, scores: Sequence[int], bags: Sequence[int] = (0, 0)
         return status
     cause = "game.target_reached" if reached else "game.mercy"
     if explain:
-        status["explanation"].append(rs.step("game.winner", C.TEAMS[winner] if winner >= 0 else None))
+        status["explanation"].append(rs.step("game.winner", names[winner] if winner >= 0 else None))
     if winner < 0:
         status["reason"] = "an end condition is met but the scores are tied: play another hand"
         status["rule"] = rs.cite("game.winner")
@@ -204,7 +213,7 @@ def game_status(rs: Ruleset, scores: Sequence[int], bags: Sequence[int] = (0, 0)
     rule = rs.cite(cause)
     if rs.deciding(cause):
         rule["decided_by"] = [rs.cite(other) for other in rs.deciding(cause)]
-    status.update(over=True, winner=C.TEAMS[winner], rule=rule,
+    status.update(over=True, winner=names[winner], rule=rule,
                   reason="target reached" if reached else "another end condition (mercy or floor)")
     return status
 

@@ -425,18 +425,28 @@ class ExprCompiler:
         self.arity(args, 1, "abs", node)
         return Expr(f"_abs({self.need(args[0], INT, nodes[0], 'the argument of abs()')})", INT)
 
+    def _seats(self) -> int:
+        """The seats at the table (rule ``table.seats``; four where it is not known yet)."""
+        seats = self.params.get("table.seats", (INT, 4))[1]
+        return seats if isinstance(seats, int) else 4
+
     def _seat_fn(self, name, offset, args, nodes, node):
         self.arity(args, 1, name, node)
-        return Expr(f"(({self.need(args[0], SEAT, nodes[0], f'the argument of {name}()')}) + {offset}) % 4", SEAT)
+        seats = self._seats()
+        return Expr(f"(({self.need(args[0], SEAT, nodes[0], f'the argument of {name}()')}) + {offset % seats}) "
+                    f"% {seats}", SEAT)
 
     def f_left_of(self, args, nodes, node):
         return self._seat_fn("left_of", 1, args, nodes, node)
 
     def f_partner_of(self, args, nodes, node):
+        if self.params.get("table.sides", (ENUM, "partners"))[1] != "partners":
+            self.fail_hint(node, "partner_of() names a partner, and with table.sides alone nobody has one",
+                           "name the seat another way, e.g. left_of(left_of(dealer))")
         return self._seat_fn("partner_of", 2, args, nodes, node)
 
     def f_right_of(self, args, nodes, node):
-        return self._seat_fn("right_of", 3, args, nodes, node)
+        return self._seat_fn("right_of", -1, args, nodes, node)
 
     def f_any(self, args, nodes, node):
         self.fail(node, "any() is written any(c in SET where CONDITION)")
@@ -745,7 +755,7 @@ def compile_tree(tree: Tree, slot: Slot, params: Mapping[str, tuple[str, object]
     per process while their text is kept."""
     names = referenced_names(tree)
     key = (slot, tuple(sorted((n, repr(params[n])) for n in names if n in params)), _tables_key(tables),
-           static_card)
+           static_card, repr(params.get("table.seats")), repr(params.get("table.sides")))
     entry = _CACHE.of(tree)
     compiled = entry.compiled.get(key) if entry is not None else None
     if compiled is None:

@@ -197,6 +197,7 @@ class _ChainCompiler:
         for name in self.param_slots:       # 1. parameters, in dependency order
             self.evaluate(name)
         tables, deck = self.card_tables()   # 2. deck and card tables
+        self.check_table()
         self.check_hand_size(deck)
         for name in self.merged:            # 3. every other rule
             if name not in self.rules and name not in _STATIC and name in self.trees:
@@ -330,13 +331,44 @@ class _ChainCompiler:
                 else C.ALL_CARDS & ~C.JOKERS)
         return _card_tables(deck, suit_rule, power_rule, natural), deck
 
+    def _value(self, name: str, default):
+        return self.values[name][1] if name in self.values else default
+
+    def check_table(self) -> None:
+        """The table's seats and sides agree (partners need four seats), and what the rules name exists at it."""
+        seats, sides = self._value("table.seats", 4), self._value("table.sides", "partners")
+        if seats not in (2, 3, 4):
+            self.problems.append(_problem_rule(self.merged["table.seats"], self.by_id,
+                                               f"a table has 2, 3 or 4 seats, not {seats}"))
+        elif sides == "partners" and seats != 4:
+            at = "table.sides" if self.merged["table.sides"].file != NEUTRAL_FILE else "table.seats"
+            self.problems.append(_problem_rule(self.merged[at], self.by_id,
+                                               f"partnerships of two need four seats, not {seats}",
+                                               "set table.sides: alone"))
+        if sides != "alone":
+            return
+        if self._value("renege.mode", "none") == "transfer":
+            self.problems.append(_problem_rule(self.merged["renege.mode"], self.by_id,
+                                               "a transfer renege moves tricks to the other side, and with each "
+                                               "player alone there is no one other side",
+                                               "use renege.mode: forfeit or none"))
+        for name in ("game.target_reached", "game.mercy", "game.winner"):
+            named = sorted(n for n in self.names_in(name) if n.startswith(("ns.", "ew."))) \
+                if name in self.trees else []
+            if named:
+                self.fail(name, _problem_rule(self.merged[name], self.by_id,
+                                              f"{name} names {', '.join(named)}, the partnerships' scores, and "
+                                              f"with table.sides alone there are none",
+                                              "use high.score, low.score, lead and high.side"))
+
     def check_hand_size(self, deck: int) -> None:
         if "deal.hand_size" in self.values:
             hand_size = self.values["deal.hand_size"][1]
-            if hand_size < 1 or 4 * hand_size > deck.bit_count():
+            seats = self._value("table.seats", 4)
+            if hand_size < 1 or seats * hand_size > deck.bit_count():
                 self.problems.append(_problem_rule(self.merged["deal.hand_size"], self.by_id,
-                                                   f"cannot deal {hand_size} cards to each of 4 players from "
-                                                   f"a pack of {deck.bit_count()}"))
+                                                   f"cannot deal {hand_size} cards to each of {seats} players "
+                                                   f"from a pack of {deck.bit_count()}"))
 
 
 def compile_chain(chain: list[VariantSpec]) -> Ruleset:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .lang import (K_BLIND, K_BLIND_NIL, K_NIL, K_PENDING, K_REGULAR, NO_RULE, Note, Same, distinct, inline, note,
                    reads, rule)
+from .seating import seat_count, side_of
 
 # the rules that can refuse a bid, in the order they are asked
 BID_RULES = ("bid.regular_min", "bid.regular_max", "nil.allowed", "blind_nil.allowed", "blind_bid.allowed",
@@ -146,12 +147,12 @@ def table_of(kind, num, seat):
     seen = (reads("bid.table_valid", "bids.made") or reads("bid.table_valid", "bids.total")
             or reads("bid.table_valid", "opponents.bids") or reads("bid.table_valid", "opponents.tricks"))
     if seen:
-        for other in range(4):
+        for other in range(seat_count()):
             if other != seat and kind[other] != K_PENDING:
                 named = tricks_named(kind[other], num[other])
                 bids_made = bids_made + 1
                 bids_total = bids_total + named
-                if other % 2 != seat % 2:
+                if side_of(other) != side_of(seat):
                     opponents_bids = opponents_bids + 1
                     opponents_tricks = opponents_tricks + named
     return bids_made, bids_total, opponents_bids, opponents_tricks

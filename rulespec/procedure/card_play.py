@@ -6,6 +6,7 @@ variables are named after the rule contexts' names, so each ``rule(...)`` finds 
 from __future__ import annotations
 
 from .lang import BAD_WINNER, NO_RULE, NONE, Note, Same, fail, inline, note, rule, suit_of
+from .seating import trick_places
 
 
 @inline
@@ -101,7 +102,7 @@ def winner_place(trick, trick_cards, trick_led_suit, trick_number):
     is not in the trick)."""
     win = winner_card(trick_cards, trick_led_suit, trick_number, trick[0])
     place = NONE
-    for position in (3, 2, 1, 0):
+    for position in trick_places():
         if trick[position] == win:
             place = position
     return place

@@ -32,7 +32,7 @@ from ..core.schema import CONTEXTS, SLOTS
 from ..errors import ProcedureError
 from ..model.ruleset import Ruleset
 
-MODULES = ("card_play", "bidding", "scoring", "whole_hand", "players")
+MODULES = ("seating", "card_play", "bidding", "scoring", "whole_hand", "players")
 _HERE = Path(__file__).parent
 # what a procedure function may be made of (every back end can write these)
 _STATEMENTS = (ast.Assign, ast.AugAssign, ast.If, ast.For, ast.Return, ast.Expr, ast.Pass)

@@ -27,6 +27,7 @@ from .bidding import candidate
 from .card_play import winner_card
 from .lang import (K_BLIND, K_BLIND_NIL, K_NIL, K_REGULAR, NONE, Same, inline, place_of, popcount, power_of, rule,
                    suit_cards, suit_of, zeros)
+from .seating import next_seat, partner_bid_kind, partner_of, partner_value, partnered, rival, seat_count, side_of
 
 PACK_IDS = 54           # card ids (``core.cards.NUM_CARDS``): a loop over cards runs over these
 BLIND_BEHIND = 100      # points behind at which the sensible player bids blind nil where it may
@@ -97,9 +98,9 @@ def sensible_bid(seat, options, count, hand, kind, num, scores):
     half, safe = hand_value(hand)
     want = half // 2
     partner = (seat + 2) % 4
-    team = seat % 2
-    behind = scores[1 - team] - scores[team]
-    partner_nil = is_nil(kind[partner])
+    team = side_of(seat)
+    behind = scores[rival(scores, team)] - scores[team]
+    partner_nil = is_nil(partner_bid_kind(kind, partner))
     choice = NONE
     gap = TOP
     first = NONE
@@ -162,9 +163,9 @@ def wants_tricks(seat, kind, num, won):
     """Whether ``seat``'s side still needs tricks for its contract (a nil bidder never does)."""
     partner = (seat + 2) % 4
     mine = kind[seat]
-    together = mine == K_REGULAR and kind[partner] == K_REGULAR
-    contract = num[seat] + (num[partner] if together else 0)
-    taken = won[seat] + (won[partner] if together or mine == K_BLIND else 0)
+    together = mine == K_REGULAR and partner_bid_kind(kind, partner) == K_REGULAR
+    contract = num[seat] + (partner_value(num, partner) if together else 0)
+    taken = won[seat] + (partner_value(won, partner) if together or mine == K_BLIND else 0)
     return (mine == K_REGULAR or mine == K_BLIND) and taken < contract
 
 
@@ -172,8 +173,9 @@ def wants_tricks(seat, kind, num, won):
 def bid_open(team, kind, num, won):
     """Whether ``team``'s bid tricks are not all taken yet (its nil bidders' bids and tricks left out)."""
     first = 0 if is_nil(kind[team]) else 1
-    second = 0 if is_nil(kind[team + 2]) else 1
-    return won[team] * first + won[team + 2] * second < num[team] * first + num[team + 2] * second
+    second = 0 if is_nil(partner_bid_kind(kind, team + 2)) else 1
+    return (won[team] * first + partner_value(won, team + 2) * second
+            < num[team] * first + partner_value(num, team + 2) * second)
 
 
 @inline
@@ -223,9 +225,9 @@ def holder_of(seat, trick, position, trick_cards, trick_led_suit, number):
     holder = NONE
     if position > 0:
         best = winner_card(trick_cards, trick_led_suit, number, trick[0])
-        for k in range(4):
+        for k in range(seat_count()):
             if k < position and trick[k] == best:
-                holder = (seat + 4 - position + k) % 4
+                holder = (seat + seat_count() - position + k) % seat_count()
     return holder
 
 
@@ -272,9 +274,15 @@ def clean_nil(seat, kind, won):
 def playing_for(seat, kind, num, won):
     """Whether ``seat`` covers its partner's clean nil, and whether it plays to take tricks (for its contract,
     to set the opponents', or to cover)."""
-    covering = clean_nil((seat + 2) % 4, kind, won) and not is_nil(kind[seat])
+    covering = partnered() and clean_nil((seat + 2) % 4, kind, won) and not is_nil(kind[seat])
     short = wants_tricks(seat, kind, num, won)
-    open_against = bid_open(1 - seat % 2, kind, num, won)
+    open_against = False
+    if partnered():
+        open_against = bid_open(1 - seat % 2, kind, num, won)
+    else:
+        for k in range(1, seat_count()):
+            if bid_open(next_seat(seat, k), kind, num, won):
+                open_against = True
     return covering, short or covering or (open_against and not is_nil(kind[seat]))
 
 
@@ -282,9 +290,15 @@ def playing_for(seat, kind, num, won):
 def against_nil(seat, kind, won, covering, holder):
     """Whether ``seat`` plays to set an opponent's clean nil (where its own side has none to keep), and whether
     that nil bidder holds the trick so far."""
-    attacking = not covering and not is_nil(kind[seat]) and (clean_nil((seat + 1) % 4, kind, won)
-                                                             or clean_nil((seat + 3) % 4, kind, won))
-    nil_holds = holder != NONE and holder % 2 != seat % 2 and clean_nil((holder + 4) % 4, kind, won)
+    attacking = False
+    if partnered():
+        attacking = not covering and not is_nil(kind[seat]) and (clean_nil((seat + 1) % 4, kind, won)
+                                                                 or clean_nil((seat + 3) % 4, kind, won))
+    else:
+        for k in range(1, seat_count()):
+            attacking = attacking or (not is_nil(kind[seat]) and clean_nil(next_seat(seat, k), kind, won))
+    nil_holds = (holder != NONE and side_of(holder) != side_of(seat)
+                 and clean_nil((holder + seat_count()) % seat_count(), kind, won))
     return attacking, nil_holds
 
 
@@ -292,7 +306,7 @@ def sensible_card(seat, allowed, trick, position: Same, hand, number: Same, kind
                   trick_led_suit, played):
     """The sensible player's card from ``allowed`` (see the module's text)."""
     trump = rule("trump.suit")
-    partner = (seat + 2) % 4
+    partner = partner_of(seat)
     covering, wants = playing_for(seat, kind, num, won)
     holder = holder_of(seat, trick, position, trick_cards, trick_led_suit, number)
     attacking, nil_holds = against_nil(seat, kind, won, covering, holder)

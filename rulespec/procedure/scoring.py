@@ -9,6 +9,7 @@ from __future__ import annotations
 from .bidding import contract_of
 from .lang import (K_BLIND, K_BLIND_NIL, K_NIL, K_REGULAR, NONE, RENEGE_BOTH, RENEGE_UNDEFINED, Same, fail, inline,
                    note, rule)
+from .seating import partner_bid_kind, partner_value, partnered, rival, side_count, side_of
 
 
 def renege_transfers(won, reneges, count: Same, adjust, offenders):
@@ -16,24 +17,26 @@ def renege_transfers(won, reneges, count: Same, adjust, offenders):
     transfer mode (into ``adjust``), and which partnerships reneged (``offenders``); returns whether the reneges
     forfeit the hand (forfeit mode: the offenders are set, the other side makes its bid)."""
     mode = rule("renege.mode")
-    adjust[0] = 0
-    adjust[1] = 0
-    offenders[0] = False
-    offenders[1] = False
+    for side in range(side_count()):
+        adjust[side] = 0
+        offenders[side] = False
     for i in range(count):
         seat = reneges[i]
         if seat != NONE:
             if mode == "none":
                 fail(RENEGE_UNDEFINED, seat)
-            off = seat % 2
+            off = side_of(seat)
             offenders[off] = True
             if mode == "transfer":
-                moved = min(rule("renege.transfer_tricks"), won[off] + won[off + 2] + adjust[off])
+                moved = min(rule("renege.transfer_tricks"), won[off] + partner_value(won, off + 2) + adjust[off])
                 adjust[off] = adjust[off] - moved
                 adjust[1 - off] = adjust[1 - off] + moved
-    if mode == "forfeit" and offenders[0] and offenders[1]:
+    sides_off = 0
+    for side in range(side_count()):
+        sides_off = sides_off + (1 if offenders[side] else 0)
+    if mode == "forfeit" and sides_off > 1:
         fail(RENEGE_BOTH, 0)
-    return mode == "forfeit" and (offenders[0] or offenders[1])
+    return mode == "forfeit" and sides_off > 0
 
 
 @inline
@@ -48,7 +51,7 @@ def tricks_of(won, a, b, nil_a, nil_b, adjust, has_contract, offender, victim, t
     those toward the contract (``adjust``: moved by a transfer renege), whether the contract is made (a forfeit
     renege decides it: ``offender``, ``victim``), whether overtricks count and how many there are."""
     team_nil_tricks = (won[a] if nil_a else 0) + (won[b] if nil_b else 0)
-    team_regular_tricks = won[a] + won[b] - team_nil_tricks
+    team_regular_tricks = won[a] + (won[b] if partnered() else 0) - team_nil_tricks
     team_tricks = team_regular_tricks + team_nil_tricks
     team_won = team_regular_tricks + (team_nil_tricks if rule("nil.tricks_count") else 0) + adjust
     team_made = has_contract and not offender and (victim or team_won >= team_contract)
@@ -70,9 +73,9 @@ def nils_of(won, a, b, nil_a, nil_b, offender):
 def last_trick_of(team, a, b, nil_a, nil_b, last_winner, last_cards):
     """The last trick as the partnership sees it: whether it won it, the winning card, the cards its partners
     played to it and of those its nil bidders' (cards by seat: ``last_cards``)."""
-    last_trick_won = last_winner % 2 == team
+    last_trick_won = side_of(last_winner) == team
     last_trick_winning_card = last_cards[last_winner]
-    last_trick_team_cards = (1 << last_cards[a]) | (1 << last_cards[b])
+    last_trick_team_cards = (1 << last_cards[a]) | ((1 << last_cards[b]) if partnered() else 0)
     last_trick_nil_cards = ((1 << last_cards[a]) if nil_a else 0) | ((1 << last_cards[b]) if nil_b else 0)
     return last_trick_won, last_trick_winning_card, last_trick_team_cards, last_trick_nil_cards
 
@@ -136,24 +139,40 @@ def nil_points(seat, player_blind, player_tricks, offender, team_score, team_bag
     return points
 
 
+@inline
+def side_members(kind, team):
+    """The side's seats (``a`` and ``b``; ``b`` is ``a`` where each plays alone) and the kind of ``b``'s bid as the
+    partner's (``K_PENDING`` alone: no partner's bid counts)."""
+    a = team
+    b = team + 2 if partnered() else team
+    kind_b = partner_bid_kind(kind, b)
+    return a, b, kind_b
+
+
+@inline
+def side_seats(a, b):
+    """The seats that score for the side: both partners, or the player alone."""
+    return (a, b) if rule("table.sides") == "partners" else (a,)
+
+
 def score_team(team: Same, kind, num, won, scores, bags, adjust, offender, victim, has_last: Same, last_winner,
                last_cards):
     """One partnership's hand: its points, the bags it adds, its bags after the hand, its contract and whether
     it made it (false without a contract).
     ``adjust``: tricks moved by a transfer renege; ``offender``/``victim``: a forfeit renege by this side or the other;
     ``last_cards``: the last trick's cards by seat (``has_last``: known), won by ``last_winner``."""
-    a = team
-    b = team + 2
+    a, b, kind_b = side_members(kind, team)
     team_score = scores[team]
     team_bags = bags[team]
-    opponents_score = scores[1 - team]
-    opponents_bags = bags[1 - team]
-    team_blind = kind[a] == K_BLIND or kind[b] == K_BLIND
-    has_contract = team_blind or kind[a] == K_REGULAR or kind[b] == K_REGULAR
-    team_contract = contract_of(kind[a], num[a], kind[b], num[b], team_score, team_bags, opponents_score,
-                                opponents_bags)
+    rival_side = rival(scores, team)
+    opponents_score = scores[rival_side]
+    opponents_bags = bags[rival_side]
+    team_blind = kind[a] == K_BLIND or kind_b == K_BLIND
+    has_contract = team_blind or kind[a] == K_REGULAR or kind_b == K_REGULAR
+    team_contract = contract_of(kind[a], num[a], kind_b, partner_value(num, b), team_score, team_bags,
+                                opponents_score, opponents_bags)
     nil_a = is_nil(kind[a])
-    nil_b = is_nil(kind[b])
+    nil_b = is_nil(kind_b)
     team_nil_tricks, team_regular_tricks, team_tricks, team_won, team_made, counts_overtricks, team_overtricks = \
         tricks_of(won, a, b, nil_a, nil_b, adjust, has_contract, offender, victim, team_contract)
     team_nil_count, team_nil_made = nils_of(won, a, b, nil_a, nil_b, offender)
@@ -162,7 +181,7 @@ def score_team(team: Same, kind, num, won, scores, bags, adjust, offender, victi
     points = contract_points(has_contract, offender, victim, team_score, team_bags, opponents_score, opponents_bags,
                              team_contract, team_blind, team_tricks, team_regular_tricks, team_nil_tricks, team_won,
                              team_made, team_overtricks, team_nil_count, team_nil_made)
-    for seat in (a, b):
+    for seat in side_seats(a, b):
         if is_nil(kind[seat]):
             points = points + nil_points(seat, kind[seat] == K_BLIND_NIL, won[seat], offender, team_score, team_bags,
                                          opponents_score, opponents_bags, team_contract, team_blind, team_tricks,
@@ -175,7 +194,7 @@ def score_team(team: Same, kind, num, won, scores, bags, adjust, offender, victi
         if bonus != 0:
             points = points + bonus
             note("line", "bonus.last_trick", bonus, winner=last_winner, card=last_trick_winning_card, team=team,
-                 cards=last_cards, nils=(nil_a, nil_b))
+                 cards=last_cards, nils=(nil_a, nil_b) if partnered() else (nil_a,))
     added = rule("scoring.bags") if counts_overtricks else 0
     if (victim or adjust > 0) and not rule("renege.victim_bags"):
         if added != 0:
@@ -185,11 +204,37 @@ def score_team(team: Same, kind, num, won, scores, bags, adjust, offender, victi
     return points + penalty, added, total, team_contract, team_made
 
 
+@inline
+def standings(scores):
+    """The highest score, the lowest, the leader's margin over the next side and the side alone at the top
+    (``NONE``: tied for it)."""
+    high_side = 0 if scores[0] > scores[1] else (1 if scores[1] > scores[0] else NONE)
+    high_score = max(scores[0], scores[1])
+    second = min(scores[0], scores[1])
+    low_score = second
+    for side in range(2, side_count()):
+        score = scores[side]
+        above = score > high_score
+        level = score == high_score
+        between = score > second and not above and not level
+        if above:
+            second = high_score
+            high_score = score
+            high_side = side
+        if level:
+            second = score
+            high_side = NONE
+        if between:
+            second = score
+        low_score = min(low_score, score)
+    return high_score, low_score, high_score - second, high_side
+
+
 def game_end(scores, bags, hands, contracts, made, sets, streaks):
     """Whether the game is over after a hand with ``scores`` and ``bags`` (``hands`` played; each side's
     ``contracts`` this hand and whether it ``made`` them, its ``sets`` in the game and in a row, ``streaks``, this
-    hand included): whether a score reached the target, whether another condition ends it, and the winning team
-    (``NONE``: none, or tied)."""
+    hand included): whether a score reached the target, whether another condition ends it, and the winning side
+    (``NONE``: none, or tied).  ``ns_*`` and ``ew_*`` are sides 0 and 1 (the partnerships where there are any)."""
     ns_score = scores[0]
     ew_score = scores[1]
     ns_bags = bags[0]
@@ -202,9 +247,7 @@ def game_end(scores, bags, hands, contracts, made, sets, streaks):
     ew_sets = sets[1]
     ns_sets_in_a_row = streaks[0]
     ew_sets_in_a_row = streaks[1]
-    high_score = max(ns_score, ew_score)
-    low_score = min(ns_score, ew_score)
-    lead = high_score - low_score
+    high_score, low_score, lead, high_side = standings(scores)
     reached = rule("game.target_reached")
     mercy = rule("game.mercy")
     winner = NONE

@@ -11,6 +11,7 @@ from .card_play import legal, play_card, trick_winner
 from .lang import (K_BLIND_NIL, K_NIL, K_PENDING, K_REGULAR, NO_BID, NONE, choose_bid, choose_card, choose_cards,
                    choose_raise, fail, inline, rule, zeros)
 from .scoring import score_team
+from .seating import next_seat, partner_bid_kind, partner_of, partnered, rival, seat_count, side_count, side_of
 
 
 def bid_all(hands, dealer, scores, bags, kind, num, opening, options, raises):
@@ -18,14 +19,15 @@ def bid_all(hands, dealer, scores, bags, kind, num, opening, options, raises):
     raise); after a nil the partner who bid a number may raise it."""
     size = rule("deal.hand_size")
     first = rule("deal.first_bidder")
-    for turn in range(4):
-        seat = (first + turn) % 4
-        partner = (seat + 2) % 4
-        team = seat % 2
+    for turn in range(seat_count()):
+        seat = next_seat(first, turn)
+        partner = partner_of(seat)
+        team = side_of(seat)
+        rival_side = rival(scores, team)
         bids_made, bids_total, opponents_bids, opponents_tricks = table_of(kind, num, seat)
-        count = legal_bids(options, hands[seat], seat, dealer, turn + 1, kind[partner], num[partner], scores[team],
-                           bags[team], scores[1 - team], bags[1 - team], bids_made, bids_total, opponents_bids,
-                           opponents_tricks)
+        count = legal_bids(options, hands[seat], seat, dealer, turn + 1, partner_bid_kind(kind, partner),
+                           num[partner] if partnered() else 0, scores[team], bags[team], scores[rival_side],
+                           bags[rival_side], bids_made, bids_total, opponents_bids, opponents_tricks)
         if count == 0:
             fail(NO_BID, seat)
         choice = choose_bid(seat, options, count, hands[seat], kind, num, scores)
@@ -33,9 +35,9 @@ def bid_all(hands, dealer, scores, bags, kind, num, opening, options, raises):
         kind[seat] = bid_kind
         num[seat] = bid_n
         opening[seat] = bid_n
-        if may_raise(bid_kind, kind[partner]):
-            count = raise_options(raises, num[partner], bid_kind, scores[team], bags[team], scores[1 - team],
-                                  bags[1 - team])
+        if may_raise(bid_kind, partner_bid_kind(kind, partner)):
+            count = raise_options(raises, num[partner], bid_kind, scores[team], bags[team], scores[rival_side],
+                                  bags[rival_side])
             if count > 0:
                 num[partner] = choose_raise(partner, raises, count, hands[partner])
 
@@ -75,7 +77,7 @@ def swap(hands, seat, partner, count, kind, gave, received):
 def pass_all(hands, kind, gave, received, code, count):
     """Each seat whose bid is of kind ``code`` and passes (``passes``) swaps ``count`` cards with its partner, in
     seat order."""
-    if count > 0:
+    if count > 0 and partnered():
         for seat in range(4):
             partner = (seat + 2) % 4
             if passes(kind[seat], kind[partner], code):
@@ -97,14 +99,14 @@ def first_leader(hands, kind, num, dealer):
     leader = rule("play.first_leader")
     if by == "card":
         card = rule("play.first_leader_card")
-        for seat in range(4):
+        for seat in range(seat_count()):
             if (hands[seat] >> card) & 1 == 1:
                 leader = seat
     elif by == "high_bid":
         first = rule("deal.first_bidder")
         best = -1
-        for turn in range(4):
-            seat = (first + turn) % 4
+        for turn in range(seat_count()):
+            seat = next_seat(first, turn)
             named = tricks_named(kind[seat], num[seat])
             if named > best:
                 best = named
@@ -120,13 +122,15 @@ def play_tricks(hands, leader, kind, num, won, plays, leaders, winners):
     played = 0
     trick = zeros(4)
     trick_seats = zeros(4)
+    if seat_count() < 4:
+        trick[3] = NONE
     for trick_number in range(1, size + 1):
         trick_cards = 0
         trick_led_suit = NONE
         leaders[trick_number - 1] = leader
-        for trick_position in range(1, 5):
+        for trick_position in range(1, seat_count() + 1):
             leading = trick_position == 1
-            seat = (leader + (trick_position - 1)) % 4
+            seat = (leader + (trick_position - 1)) % seat_count()
             hand = hands[seat]
             allowed = legal(hand, trick_cards, trick_led_suit, trick_number, trick_position, leading, trump_broken,
                             played)
@@ -156,8 +160,8 @@ def whole_hand(hands, dealer, scores, bags, kind, num, opening, won, points, bag
     play_tricks(hands, first_leader(hands, kind, num, dealer), kind, num, won, plays, leaders, winners)
     last_cards = zeros(4)
     last_leader = leaders[size - 1]
-    for position in range(4):
-        last_cards[(last_leader + position) % 4] = plays[size - 1, position]
-    for team in range(2):
+    for position in range(seat_count()):
+        last_cards[next_seat(last_leader, position)] = plays[size - 1, position]
+    for team in range(side_count()):
         points[team], bags_added[team], bags_after[team], contract, made = score_team(
             team, kind, num, won, scores, bags, 0, False, False, True, winners[size - 1], last_cards)

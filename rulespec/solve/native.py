@@ -35,7 +35,7 @@ from ..model.ruleset import Ruleset, load_ruleset, per_ruleset
 from ..model.variants import bundled_ids
 from . import native_arrays as S
 from . import native_source
-from .search import Budget, Goal, Position, Search
+from .search import Budget, Goal, Position, Search, searchable
 
 _FIRST_CHUNK = 1 << 21     # nodes before the clock is first read (with a time allowance; about a second)
 _LARGEST_CHUNK = 1 << 23   # nodes between two reads of the clock at most (about four seconds)
@@ -308,6 +308,7 @@ def searcher(rs: Ruleset, pos: Position, goal: Goal, budget: Budget | None = Non
     Without ``compile_now`` (a service request: compiling takes seconds of CPU that no budget bounds) the
     compiled search is used only when it is ready (``ready``); otherwise the Python search answers and a
     bundled variant's module is compiled in another process for the requests after it."""
+    searchable(rs)
     if compiled and os.environ.get("RULESPEC_SOLVER") != "python":
         if compile_now or ready(rs):
             try:

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..core import cards as C
-from ..errors import SearchBudgetError
+from ..errors import GameError, SearchBudgetError
 from ..game.play import legal_cards
 from ..game.steps import bad_winner
 from ..procedure.python import inlined_function
@@ -161,10 +161,22 @@ class Rules:
 rules_for = per_ruleset(Rules)     # ``rs``'s generated search functions, built once per ruleset
 
 
+def searchable(rs: Ruleset) -> None:
+    """Refuse a table the search cannot play: it searches four seats in two partnerships (each player alone, a
+    claim is the claimer against everyone else: not built yet)."""
+    table = C.table_of(rs.params)
+    if table is not C.FOUR:
+        rule = "table.sides" if not table.partners else "table.seats"
+        raise GameError(f"the double-dummy search plays four seats in two partnerships; variant '{rs.id}' seats "
+                        f"{table.seats} players{' each alone' if not table.partners else ''}, and its positions "
+                        "are not searched yet", "variant", rule, rs.rules[rule].cite)
+
+
 class Search:
     """Double-dummy search from ``pos`` for ``goal``, within ``budget``."""
 
     def __init__(self, rs: Ruleset, pos: Position, goal: Goal, budget: Budget | None = None):
+        searchable(rs)
         self.rules = rules_for(rs)
         self.rs, self.root, self.goal = rs, pos, goal
         # the last trick: the hand's, or sooner for a position dealt short (e.g. a few cards from trick 1)

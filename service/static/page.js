@@ -18,7 +18,7 @@ const CHECKS = ['legal-broken', 'claim-broken'];
 const $ = (id) => document.getElementById(id);
 
 // The rules the table plays: a bundled id or a checked house rule (inline), its hand size and pack.
-const rules = {ref: null, title: '', handSize: 13, pack: [], problem: 'loading the variants…'};
+const rules = {ref: null, title: '', handSize: 13, pack: [], seats: 4, partners: true, problem: 'loading the variants…'};
 let bundled = [];
 
 function compareIds() {
@@ -66,6 +66,38 @@ let mine = null;
 function handSizeOf(ruleList) {
   const rule = ruleList.find((r) => r.name === 'deal.hand_size');
   return rule && /^\d+$/.test(rule.text) ? Number(rule.text) : 13;
+}
+
+// The variant's table (rules table.seats and table.sides): its seats (three: N E S) and the sides that score.
+function tableOf(ruleList) {
+  const seats = ruleList.find((r) => r.name === 'table.seats');
+  const sides = ruleList.find((r) => r.name === 'table.sides');
+  return {seats: seats && /^[234]$/.test(seats.text) ? Number(seats.text) : 4,
+    partners: !sides || sides.text.trim() !== 'alone'};
+}
+
+const seats = () => SEATS.slice(0, rules.seats);
+const fourSeats = () => rules.seats === 4 && rules.partners;
+const sides = () => (rules.partners ? TEAMS : seats());
+
+// Only the table's seats and sides are shown; the panels built for four partnership seats (the cards played,
+// claims, the score sheet) are hidden for another table, with a note saying so.
+function showTable() {
+  if (lastRuling && Object.keys(lastRuling.before).join() !== sides().join()) lastRuling = null;   // another table
+  for (const seat of SEATS) {
+    const off = !seats().includes(seat);
+    for (const id of [`bid-${seat}`, `tricks-${seat}`]) $(id).closest('.field').hidden = off;
+    $(`bid-${seat}-error`).hidden = off;
+    document.querySelector(`[data-won="${seat}"]`).hidden = off;
+    if (off) $(`bid-${seat}`).value = $(`tricks-${seat}`).value = '';
+  }
+  for (const box of document.querySelectorAll('[data-side]')) box.hidden = !sides().includes(box.dataset.side);
+  const four = fourSeats();
+  for (const id of ['cards', 'claim-section', 'sheet-section']) $(id).hidden = !four;
+  const note = $('table-note');
+  note.hidden = four;
+  note.textContent = four ? '' : `${rules.seats} players, each alone: each scores for himself. The cards played, `
+    + 'claims and the score sheet are for four seats in partnerships and are hidden here.';
 }
 
 // ---------------------------------------------------------------- variants
@@ -167,11 +199,12 @@ async function chooseVariant() {
     $('variant-title').textContent = v ? v.title : '';
     try {
       const detail = await getJSON(`/v1/variants/${encodeURIComponent(id)}`);
-      Object.assign(rules, {handSize: handSizeOf(detail.rules), pack: detail.pack || []});
+      Object.assign(rules, {handSize: handSizeOf(detail.rules), pack: detail.pack || [], ...tableOf(detail.rules)});
     } catch {
-      Object.assign(rules, {handSize: 13, pack: []});
+      Object.assign(rules, {handSize: 13, pack: [], seats: 4, partners: true});
     }
   }
+  showTable();
   cards.setPack(rules.problem ? [] : rules.pack);
   savePrefs();
   showTricksTotal();
@@ -212,7 +245,8 @@ async function checkHouse() {
     const detail = await postText('/v1/variants/check', text, 'text/yaml');
     if (check !== houseCheck) return;
     Object.assign(rules, {ref: inlineRule(detail), problem: null, handSize: handSizeOf(detail.rules),
-      pack: detail.pack || []});
+      pack: detail.pack || [], ...tableOf(detail.rules)});
+    showTable();
     if ($('house-yaml').value === text) await houseForm.sync(detail);   // not from a check the typing has overtaken
     box.setAttribute('aria-invalid', 'false');
     list.replaceChildren();
@@ -289,7 +323,7 @@ function showError(id, content) {
 function tricksState() {
   let counts;
   try {
-    counts = SEATS.map((s) => intField(`tricks-${s}`));
+    counts = seats().map((s) => intField(`tricks-${s}`));
   } catch (problem) {
     return {ok: false, text: `${fieldLabel(problem.body.field)}: ${problem.body.detail}.`, detail: `${problem.body.detail}.`,
       bad: [problem.body.field.slice(7)]};
@@ -297,12 +331,13 @@ function tricksState() {
   const filled = counts.filter((n) => n !== null);
   const sum = filled.reduce((a, b) => a + b, 0);
   const size = rules.handSize;
-  const empty = SEATS.filter((_, i) => counts[i] === null);
-  if (filled.length < 4) {
-    return {ok: false, incomplete: true, empty, text: `${sum} of ${size} tricks entered (${4 - filled.length} seat(s) empty).`};
+  const empty = seats().filter((_, i) => counts[i] === null);
+  if (filled.length < rules.seats) {
+    return {ok: false, incomplete: true, empty,
+      text: `${sum} of ${size} tricks entered (${rules.seats - filled.length} seat(s) empty).`};
   }
   if (sum < size && tally.length) return {ok: false, incomplete: true, empty, text: `${sum} of ${size} tricks counted; ${size - sum} to go.`};
-  if (sum !== size) return {ok: false, bad: SEATS, text: `Tricks add up to ${sum}; a hand has ${size}.`};
+  if (sum !== size) return {ok: false, bad: seats(), text: `Tricks add up to ${sum}; a hand has ${size}.`};
   return {ok: true, text: `${size} tricks: complete.`};
 }
 
@@ -311,7 +346,7 @@ function showTricksTotal() {
   const total = $('tricks-total');
   total.textContent = state.text;
   total.classList.toggle('error', !state.ok && !state.incomplete);
-  for (const s of SEATS) markField(`tricks-${s}`, (state.bad || []).includes(s));
+  for (const s of seats()) markField(`tricks-${s}`, (state.bad || []).includes(s));
   return state;
 }
 
@@ -328,7 +363,7 @@ function countTrick(seat) {
   }
   input.value = now + 1;
   tally.push(seat);
-  for (const s of SEATS) if ($(`tricks-${s}`).value.trim() === '') $(`tricks-${s}`).value = 0;
+  for (const s of seats()) if ($(`tricks-${s}`).value.trim() === '') $(`tricks-${s}`).value = 0;
   handChanged();
 }
 
@@ -341,7 +376,7 @@ function undoTrick() {
 
 // The scores and bags before the hand; a box that is not a whole number is a Problem naming it.
 function before() {
-  return Object.fromEntries(TEAMS.map((t) => [t, {score: intField(`score-${t}`) ?? 0, bags: intField(`bags-${t}`) ?? 0}]));
+  return Object.fromEntries(sides().map((t) => [t, {score: intField(`score-${t}`) ?? 0, bags: intField(`bags-${t}`) ?? 0}]));
 }
 
 function beforeOrNull() {
@@ -354,7 +389,7 @@ function beforeOrNull() {
 
 // The before-the-hand boxes checked as they are typed: each team's problem shown under its boxes.
 function showBeforeProblems() {
-  for (const t of TEAMS) {
+  for (const t of sides()) {
     let problem = null;
     for (const kind of ['score', 'bags']) {
       try {
@@ -374,9 +409,9 @@ let bidCheck = 0;
 
 async function checkBids() {
   const mine = ++bidCheck;
-  const bids = Object.fromEntries(SEATS.filter((s) => $(`bid-${s}`).value).map((s) => [s, bidValue($(`bid-${s}`).value)]));
+  const bids = Object.fromEntries(seats().filter((s) => $(`bid-${s}`).value).map((s) => [s, bidValue($(`bid-${s}`).value)]));
   const scores = beforeOrNull();
-  for (const seat of SEATS) {
+  for (const seat of seats()) {
     if (!(seat in bids) || rules.problem || !scores) {
       showError(`bid-${seat}-error`, null);
       continue;
@@ -398,17 +433,17 @@ async function checkBids() {
 }
 
 function readHand() {
-  const missing = SEATS.find((s) => !$(`bid-${s}`).value);
+  const missing = seats().find((s) => !$(`bid-${s}`).value);
   if (missing) throw new Problem({detail: 'choose a bid', field: `bids.${missing}`});
   const state = tricksState();
   if (!state.ok) {
-    const seat = (state.bad || state.empty || SEATS)[0];
+    const seat = (state.bad || state.empty || seats())[0];
     throw new Problem({detail: state.detail || state.text, field: state.detail ? `tricks.${seat}` : 'tricks',
       seats: state.bad || state.empty});
   }
   const hand = {
-    bids: Object.fromEntries(SEATS.map((s) => [s, bidValue($(`bid-${s}`).value)])),
-    tricks: Object.fromEntries(SEATS.map((s) => [s, intField(`tricks-${s}`)])),
+    bids: Object.fromEntries(seats().map((s) => [s, bidValue($(`bid-${s}`).value)])),
+    tricks: Object.fromEntries(seats().map((s) => [s, intField(`tricks-${s}`)])),
   };
   if ($('renege').value) hand.events = [{type: 'renege', seat: $('renege').value}];
   return hand;
@@ -521,7 +556,7 @@ function renderRuling(answer) {
       return card;
     }
     const fields = differs[key] || new Set();
-    for (const team of TEAMS) {
+    for (const team of Object.keys(ruling.teams)) {
       const result = ruling.teams[team];
       // Other columns: a line differs when yours does not score it so. Yours: when no other book scores it so.
       const others = keys.filter((k) => k !== key && rulings[k].teams).map((k) => linesOf(k, team));
@@ -554,7 +589,7 @@ function renderRuling(answer) {
   parts.push(h('div', {class: 'rulings'}, cards));
   if (answer.rulings && !answer.agree) parts.push(renderRulesAsWritten(answer));
   $('ruling').replaceChildren(...parts);
-  $('add-box').hidden = Boolean(rulings[keys[0]].error);
+  $('add-box').hidden = Boolean(rulings[keys[0]].error) || !fourSeats();   // (the sheet is of partnerships)
   showAddNote();
 }
 
@@ -579,7 +614,7 @@ function renderRulesAsWritten(answer) {
 
 // Which game the ruled hand would join, and under which rules it is scored there.
 function showAddNote() {
-  if (!restored) return;   // the sheet is still being set up
+  if (!restored || !fourSeats()) return;   // the sheet is still being set up, or not of this table
   const from = lastRuling ? lastRuling.before : null;
   const target = sheet.nextGame(from);
   const now = rules.problem ? null : variantName(rules.ref);

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 SIZE = 13                                  # cards dealt to each player (deal.hand_size)
+SEATS = 4                                  # the players at the table (table.seats)
+SIDES = 2                                  # the sides that score (two partnerships, or one per player)
 PACK = np.zeros(52, dtype=np.int64)       # the pack's card ids
 
 

@@ -4,7 +4,7 @@ of the pack) and the loop that plays ``count`` hands in order, each by the lower
 import numba
 import numpy as np
 
-from .names import PACK, SIZE, whole_hand  # generated
+from .names import PACK, SEATS, SIDES, SIZE, whole_hand  # generated
 
 
 @numba.njit(cache=True, no_cpython_wrapper=True)
@@ -12,7 +12,7 @@ def deal(pack, hands):
     for i in range(len(pack) - 1, 0, -1):
         j = int(np.random.random() * (i + 1))
         pack[i], pack[j] = pack[j], pack[i]
-    for seat in range(4):
+    for seat in range(SEATS):
         mask = 0
         for k in range(seat * SIZE, (seat + 1) * SIZE):
             mask |= 1 << pack[k]
@@ -25,13 +25,13 @@ def play(count, seed, dealer, deals, kinds, nums, openings, tricks, points, bags
     np.random.seed(seed)
     pack = PACK.copy()
     hands = np.zeros(4, dtype=np.int64)
-    scores = np.zeros(2, dtype=np.int64)
-    bags = np.zeros(2, dtype=np.int64)
+    scores = np.zeros(SIDES, dtype=np.int64)
+    bags = np.zeros(SIDES, dtype=np.int64)
     options = np.zeros(2 * SIZE + 3, dtype=np.int64)
     raises = np.zeros(SIZE + 1, dtype=np.int64)
     for i in range(count):
         deal(pack, hands)
-        for seat in range(4):
+        for seat in range(SEATS):
             deals[i, seat] = hands[seat]
         whole_hand(hands, dealer, scores, bags, kinds[i], nums[i], openings[i], tricks[i], points[i], bags_added[i],
                    bags_after[i], plays[i], leaders[i], winners[i], gave[i], received[i], options, raises)

@@ -75,7 +75,9 @@ class OptionalSteps(Protocol):
 
 
 class Engine(Protocol):
-    """A Spades engine: ``new_hand`` starts a hand from a deal (hands, dealer, scores before)."""
+    """A Spades engine: ``new_hand`` starts a hand from a deal (hands, dealer, scores before).  An engine may say
+    which tables it plays with ``tables``, a set of (seats, partners) pairs (``engine_tables``: four seats in
+    partnerships where it says nothing); ``rulespec conform`` refuses a variant of another table."""
 
     name: str
 
@@ -84,3 +86,11 @@ class Engine(Protocol):
 
     def fixed_deals(self) -> list[Deal] | None:
         """The deals the engine can play (a recorded file's), or None for any deal."""
+
+
+FOUR_PARTNERS = frozenset({(4, True)})
+
+
+def engine_tables(engine: object) -> frozenset[tuple[int, bool]]:
+    """The tables ``engine`` plays: its ``tables`` attribute, else four seats in two partnerships."""
+    return frozenset(getattr(engine, "tables", FOUR_PARTNERS))

@@ -13,9 +13,11 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 
+from ...core import cards as C
 from ...errors import EngineError, RulespecError
 from ...game import seat_rule
 from ...model.ruleset import Ruleset, load_ruleset
+from ...model.variants import bundled_ids
 from ..common import collect, on_cluster
 from ..diff.attribution import shares
 from ..diff.deals import Deal, seeded_deal
@@ -23,7 +25,7 @@ from ..diff.minimal import measure
 from ..diff.replay import policy_for
 from .lockstep import KINDS, STAGES, Lockstep, score_credit
 from .engines import load_engine
-from .protocol import Engine
+from .protocol import Engine, engine_tables
 
 SECTIONS = ("deals", "game_hands")
 
@@ -42,6 +44,17 @@ class ConformConfig:
     chunk: int = 0                 # deals per work item; 0: from the number of deals
 
 
+def plays(engine: Engine, rs: Ruleset) -> bool:
+    """Whether ``engine`` plays ``rs``'s table (its seats and sides)."""
+    table = C.table_of(rs.params)
+    return (table.seats, table.partners) in engine_tables(engine)
+
+
+def _tables_text(tables) -> str:
+    return " or ".join(f"{seats} seats {'in partnerships' if partners else 'each alone'}"
+                       for seats, partners in sorted(tables, reverse=True))
+
+
 class Context:
     """The variant and the engine, rebuilt in each worker from the configuration."""
 
@@ -49,6 +62,16 @@ class Context:
         self.cfg = cfg
         self.rs: Ruleset = load_ruleset(cfg.variant)
         self.engine: Engine = load_engine(cfg.engine)
+        table = C.table_of(self.rs.params)
+        if (table.seats, table.partners) not in engine_tables(self.engine):
+            playable = [vid for vid in bundled_ids() if plays(self.engine, load_ruleset(vid))]
+            raise EngineError(f"engine {self.engine.name!r} plays {_tables_text(engine_tables(self.engine))}; "
+                              f"variant {self.rs.id!r} seats {table.seats} players "
+                              f"{'in partnerships' if table.partners else 'each alone'}. "
+                              f"The bundled variants it can play: {', '.join(playable) or 'none'}")
+        if table is not C.FOUR:
+            raise EngineError(f"the lockstep comparison steps four seats in partnerships; variant {self.rs.id!r} "
+                              "is not compared yet, whatever its engine plays")
         self.fixed: list[Deal] | None = self.engine.fixed_deals()
         if self.fixed is not None and cfg.games:
             raise EngineError(f"engine {cfg.engine!r} replays its own recorded hands: it cannot play --games")

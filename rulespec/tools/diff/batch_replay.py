@@ -135,6 +135,8 @@ def replayers_for(rss: Sequence[Ruleset]) -> list[BatchReplayer | None]:
     end cannot take."""
     out: list[BatchReplayer | None] = []
     for rs in rss:
+        if rs not in _REPLAYERS and C.table_of(rs.params) is not C.FOUR:
+            _REPLAYERS[rs] = None          # (the batch replay's arrays are the four-seat partnership game's)
         if rs not in _REPLAYERS:
             try:
                 _REPLAYERS[rs] = BatchReplayer(rs)

@@ -17,7 +17,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ...errors import RulespecError
+from ...core import cards as C
+from ...errors import DiffError, RulespecError
 from ...game import seat_rule
 from ...model.ruleset import Ruleset, load_ruleset
 from ...model.ablation import differing_rules, with_rule_from
@@ -54,6 +55,17 @@ def pair_key(a: str, b: str) -> str:
     return f"{a}|{b}"
 
 
+def one_table(rss: list[Ruleset]) -> None:
+    """Refuse variants that seat their tables differently: a report replays the same deals and play under each."""
+    tables = {rs.id: C.table_of(rs.params) for rs in rss}
+    if len(set(tables.values())) > 1:
+        seated = "; ".join(f"{vid}: {t.seats} seats, {'partners' if t.partners else 'each alone'}"
+                           for vid, t in tables.items())
+        raise DiffError(f"the variants seat their tables differently ({seated}): a difference report replays the "
+                        "same deals and play under each, so it compares variants of one table (rules table.seats "
+                        "and table.sides)")
+
+
 class Context:
     """Everything a worker needs, rebuilt from the configuration."""
 
@@ -61,6 +73,7 @@ class Context:
         self.cfg = cfg
         self.rs: list[Ruleset] = [load_ruleset(ref) for ref in cfg.refs]
         self.ids = [rs.id for rs in self.rs]
+        one_table(self.rs)
         self.pairs = [(i, j) for i in range(len(self.rs)) for j in range(i + 1, len(self.rs))]
         self.rules = {p: differing_rules(self.rs[p[0]], self.rs[p[1]]) for p in self.pairs}
         self.file_deals = read_deals(cfg.deals_file) if cfg.deals_file else None

@@ -34,7 +34,8 @@ class Deal:
 
 def seeded_deal(seed: str, index: int, rs: Ruleset) -> Deal:
     """Deal ``index`` of ``seed`` from ``rs``'s pack (same pack, same cards); dealers rotate."""
-    return Deal(index, tuple(deal_for(seed, index, rs)), dealer=index % 4, label=f"{seed}#{index}")
+    return Deal(index, tuple(deal_for(seed, index, rs)), dealer=index % rs.params["table.seats"],
+                label=f"{seed}#{index}")
 
 
 def parse_pbn(text: str) -> tuple[int, int, int, int]:

@@ -30,7 +30,7 @@ _ZERO = {"NS": {"score": 0, "bags": 0}, "EW": {"score": 0, "bags": 0}}
 def _project(kind: str, answer: dict) -> dict:
     """The comparable part of an answer of ``rulespec.app.answers`` (what a scenario's output checks)."""
     if kind == "score":
-        return {"teams": {t: {k: answer["teams"][t][k] for k in ("points", "bags")} for t in C.TEAMS}}
+        return {"teams": {t: {k: answer["teams"][t][k] for k in ("points", "bags")} for t in answer["teams"]}}
     if kind == "game":
         return {"result": {k: answer["result"][k] for k in ("over", "winner", "scores")}}
     if kind == "exchange":
@@ -50,7 +50,7 @@ def evaluate(rs: Ruleset, kind: str, inp: dict) -> dict | None:
 # --------------------------------------------------------------------------- measures and neighbours
 def _before_size(inp: dict) -> tuple[int, int]:
     before = inp.get("before") or _ZERO
-    values = [before[t][k] for t in C.TEAMS for k in ("score", "bags")]
+    values = [side[k] for side in before.values() for k in ("score", "bags")]
     return sum(1 for v in values if v), sum(abs(v) for v in values)
 
 
@@ -69,7 +69,7 @@ def measure(kind: str, inp: dict) -> tuple:
         nd += sum(1 for b in inp["bids"].values() if not isinstance(b, int)) + bool(inp.get("last_trick"))
         nd += len(inp.get("events", ()))
         return nd, mag + sum(_bid_size(b) for b in inp["bids"].values()) + sum(
-            abs(inp["tricks"][s] - d) for s, d in zip(C.SEATS, _DEFAULT_TRICKS))
+            abs(inp["tricks"][s] - d) for s, d in zip(C.SEATS, _DEFAULT_TRICKS) if s in inp["tricks"])
     if kind == "bid":
         nd, mag = _before_size(inp)
         return nd + len(inp.get("bids") or {}) + ("dealer" in inp), mag + _bid_size(inp["bid"])
@@ -97,7 +97,7 @@ _DROP = object()
 
 def _before_neighbours(inp: dict) -> Iterator[dict]:
     before = inp.get("before") or _ZERO
-    for team in C.TEAMS:
+    for team in before:
         for key in ("score", "bags"):
             value = before[team][key]
             sign = 1 if value > 0 else -1
@@ -122,8 +122,9 @@ def _score_neighbours(inp: dict) -> Iterator[dict]:
     yield from _before_neighbours(inp)
     yield from _bids_neighbours(inp, "bids")
     tricks = inp["tricks"]
-    for src in C.SEATS:
-        for dst in C.SEATS:
+    seats = [seat for seat in C.SEATS if seat in tricks]
+    for src in seats:
+        for dst in seats:
             if tricks[src] and src != dst:
                 yield _with(_with(inp, ("tricks", src), tricks[src] - 1), ("tricks", dst), tricks[dst] + 1)
 

@@ -95,7 +95,7 @@ def record(rs: Ruleset, deal: Deal, policy) -> Transcript:
     """The deal's transcript: its own play if it has one, else ``policy`` bids and plays under ``rs``."""
     scores, bags = deal.before
     if deal.play is not None:
-        owner = {card: seat for seat in range(4) for card in C.iter_cards(deal.hands[seat])}
+        owner = {card: seat for seat in range(len(deal.hands)) for card in C.iter_cards(deal.hands[seat])}
         plays = tuple((owner[c], c) for c in deal.play)
         return Transcript(deal.dealer, deal.hands, deal.bids, plays, deal.before)
     if hasattr(policy, "observe_scores"):
@@ -112,9 +112,10 @@ def _bid_json(bid: Bid):
     return "nil" if bid.kind == "nil" else bid.n if bid.kind == "regular" else str(bid)
 
 
-def _before_json(t: Transcript) -> dict:
-    (scores, bags) = t.before
-    return {team: {"score": scores[i], "bags": bags[i]} for i, team in enumerate(C.TEAMS)}
+def _before_json(rs: Ruleset, t: Transcript) -> dict:
+    table = C.table_of(rs.params)
+    scores, bags = (table.padded(values) for values in t.before)
+    return {team: {"score": scores[i], "bags": bags[i]} for i, team in enumerate(table.side_names)}
 
 
 def first_leader_rule(rs: Ruleset) -> str:
@@ -146,7 +147,7 @@ def _legal_note(state: HandState, seat: int, card: int) -> dict:
 
 def _play_state(rs: Ruleset, t: Transcript) -> HandState:
     """The transcript's hand as the card play begins: the cards each seat played, the bids made."""
-    hands = [0, 0, 0, 0]
+    hands = [0] * rs.params["table.seats"]
     for seat, card in t.plays:
         hands[seat] |= 1 << card
     state = HandState(rs, hands, t.dealer, *t.before)
@@ -159,9 +160,9 @@ def note(rs: Ruleset, t: Transcript, stage: str, sig) -> dict:
     computed directly: the bids before it stand, the cards before it are played."""
     if stage == "bid":
         seat = sig[0]
-        first = seat_rule(rs, "deal.first_bidder", t.dealer)
-        earlier = [(first + k) % 4 for k in range((seat - first) % 4)]
-        so_far = [t.bids[s] if s in earlier else None for s in range(4)]
+        first, seats = seat_rule(rs, "deal.first_bidder", t.dealer), rs.params["table.seats"]
+        earlier = [(first + k) % seats for k in range((seat - first) % seats)]
+        so_far = [t.bids[s] if s in earlier else None for s in range(seats)]
         scores, bags = t.before
         refusals = bid_refusals(rs, seat, t.bids[seat], hand=t.dealt[seat], dealer=t.dealer, bids=so_far,
                                 scores=scores, bags=bags)
@@ -171,7 +172,7 @@ def note(rs: Ruleset, t: Transcript, stage: str, sig) -> dict:
         if (s, c) == (sig[1], sig[2]):
             return _legal_note(state, s, c)
         state.play(c, s)
-        if len(state.trick) == 4:
+        if len(state.trick) == state.table.seats:
             state.finish_trick()
     raise ValueError(f"{C.card_name(sig[2])} is not in the transcript")
 
@@ -234,11 +235,11 @@ def replay(rs: Ruleset, t: Transcript) -> Outcome:
 
 def _replay_bids(rs: Ruleset, t: Transcript, out: Outcome) -> None:
     scores, bags = t.before
-    first = seat_rule(rs, "deal.first_bidder", t.dealer)
-    so_far: list[Bid | None] = [None] * 4
+    first, seats = seat_rule(rs, "deal.first_bidder", t.dealer), rs.params["table.seats"]
+    so_far: list[Bid | None] = [None] * seats
     out.sig["bid"] = None
-    for k in range(4):
-        seat = (first + k) % 4
+    for k in range(seats):
+        seat = (first + k) % seats
         bid = t.bids[seat]
         refusals = bid_refusals(rs, seat, bid, hand=t.dealt[seat], dealer=t.dealer, bids=so_far,
                                 scores=scores, bags=bags)
@@ -248,13 +249,15 @@ def _replay_bids(rs: Ruleset, t: Transcript, out: Outcome) -> None:
             out.situations["bid"] = {
                 "seat": C.SEATS[seat], "bid": _bid_json(bid), "dealer": C.SEATS[t.dealer],
                 "bids": {C.SEATS[s]: _bid_json(b) for s, b in enumerate(so_far) if b is not None},
-                "before": _before_json(t)}
+                "before": _before_json(rs, t)}
             return
         so_far[seat] = bid
 
 
 def exchanges(rs: Ruleset, bids: tuple[Bid, ...]) -> tuple[tuple[str, int], ...]:
     """The seats whose bids make them pass cards to their partners after the bids, with how many (seat order)."""
+    if not C.table_of(rs.params).partners:
+        return ()
     counts = ((seat, exchange_count(rs, bids[seat], bids[C.partner_of(seat)])) for seat in range(4))
     return tuple((C.SEATS[seat], count) for seat, count in counts if count)
 
@@ -263,6 +266,8 @@ def _replay_exchange(rs: Ruleset, t: Transcript, out: Outcome) -> None:
     """Who passes cards, and how many, by the transcript's bids; the situation is the bid that settles it (the
     later of the first pair with a nil or blind nil, beside its partner's)."""
     out.sig["exchange"] = exchanges(rs, t.bids)
+    if not C.table_of(rs.params).partners:
+        return
     first = seat_rule(rs, "deal.first_bidder", t.dealer)
     order = [(first + k) % 4 for k in range(4)]
     nils = [seat for seat in order if t.bids[seat].kind in ("nil", "blind_nil")]
@@ -272,24 +277,26 @@ def _replay_exchange(rs: Ruleset, t: Transcript, out: Outcome) -> None:
         out.situations["exchange"] = {"seat": C.SEATS[later], "bid": _bid_json(t.bids[later]),
                                       "dealer": C.SEATS[t.dealer],
                                       "bids": {C.SEATS[s]: _bid_json(t.bids[s]) for s in earlier},
-                                      "before": _before_json(t)}
+                                      "before": _before_json(rs, t)}
 
 
 def _recorded_play(t: Transcript) -> _Play:
     """The card play as recorded: under the same play rules every card was legal and the winners stand."""
-    tricks = [{"leader": C.SEATS[t.plays[start][0]], "cards": [C.card_name(c) for _, c in t.plays[start:start + 4]],
-               "number": start // 4 + 1} for start in range(0, len(t.plays), 4)]
+    n = len(t.dealt)
+    tricks = [{"leader": C.SEATS[t.plays[start][0]], "cards": [C.card_name(c) for _, c in t.plays[start:start + n]],
+               "number": start // n + 1} for start in range(0, len(t.plays), n)]
     return _Play(won=list(t.won), last=t.last, winners=t.winners, tricks=tricks)
 
 
 def _replay_play(rs: Ruleset, t: Transcript) -> _Play:
     """Play the transcript's cards under ``rs``: the first forbidden card, trick winners, tricks per seat."""
-    result = _Play(won=[0, 0, 0, 0], last=None)
+    seats = rs.params["table.seats"]
+    result = _Play(won=[0] * seats, last=None)
     winners: list[str] = []
     try:
         state = _play_state(rs, t)
-        for start in range(0, len(t.plays), 4):
-            group = t.plays[start:start + 4]
+        for start in range(0, len(t.plays), seats):
+            group = t.plays[start:start + seats]
             for seat, card in group:
                 out_of_turn = start == 0 and seat == group[0][0] and seat != state.leader
                 if result.legal_sig is None and (out_of_turn or not ((rs.deck & state.legal(seat)) >> card) & 1):
@@ -321,10 +328,11 @@ def _replay_score(rs: Ruleset, t: Transcript, tricks: list[int], last, out: Outc
     out.sig["game"] = (status["over"], status["winner"])
     out.situations["score"] = {
         "bids": {C.SEATS[s]: _bid_json(b) for s, b in enumerate(t.bids)},
-        "tricks": {C.SEATS[s]: tricks[s] for s in range(4)},
-        "before": _before_json(t)}
+        "tricks": {C.SEATS[s]: tricks[s] for s in range(len(tricks))},
+        "before": _before_json(rs, t)}
     if last is not None:
         winner, by_seat = last
         out.situations["last_trick"] = {"winner": C.SEATS[winner],
-                                        "cards": {C.SEATS[s]: C.card_name(c) for s, c in enumerate(by_seat)}}
+                                        "cards": {C.SEATS[s]: C.card_name(c) for s, c in
+                                                  enumerate(by_seat[:len(tricks)])}}
     out.situations["after"] = {"scores": after, "bags": out.sig["bags"]}

@@ -119,7 +119,7 @@ def _diff_bids(a: Ruleset, b: Ruleset, ev: Evidence) -> dict | None:
             only_y = [str(v) for v in y if v not in x]
             return {"state": {"seat": C.SEATS[st.seat], "dealer": C.SEATS[st.dealer],
                               "bids_so_far": {C.SEATS[s]: str(v) for s, v in enumerate(st.bids) if v is not None},
-                              "scores": {"NS": st.scores[0], "EW": st.scores[1]}},
+                              "scores": dict(zip(C.table_of(a.params).side_names, st.scores))},
                     "as_encoded": f"also allows {', '.join(only_x) or 'nothing more'}",
                     "alternative": f"also allows {', '.join(only_y) or 'nothing more'}", "question": "legal bids"}
     return None
@@ -139,7 +139,8 @@ def _diff_scores(a: Ruleset, b: Ruleset, ev: Evidence) -> dict | None:
             x, y = _points(a, o, reneges), _points(b, o, reneges)
             if x == y:
                 continue
-            show = [{"NS": v[0], "EW": v[1]} if isinstance(v, list) else v for v in (x, y)]
+            names = C.table_of(a.params).side_names
+            show = [dict(zip(names, v)) if isinstance(v, list) else v for v in (x, y)]
             return {"state": {"bids": {C.SEATS[s]: str(v) for s, v in enumerate(o.bids)},
                               "tricks": {C.SEATS[s]: t for s, t in enumerate(o.tricks)},
                               **({"renege_by": "N"} if reneges else {}),

@@ -4,6 +4,7 @@ from __future__ import annotations
 import functools
 
 from ...app.progress import Progress, counted
+from ...core import cards as C
 from ...model.ruleset import Ruleset, load_ruleset
 from ...model.variants import bundled_ids
 from . import nonterm
@@ -13,6 +14,11 @@ from .openpoints import open_points
 from .states import Budget, Evidence, explore, random_games
 
 LIGHT_HANDS = 60
+
+
+@functools.lru_cache(maxsize=64)
+def _table(ref: str) -> C.Table:
+    return C.table_of(load_ruleset(ref).params)
 
 
 @functools.lru_cache(maxsize=32)
@@ -31,7 +37,8 @@ def check_claims(rs: Ruleset, ev: Evidence, progress: Progress | None = None) ->
     claims = [c for c in CLAIMS if c.doc == rs.doc]
     for claim in counted(claims, f"{rs.id}: the document's claims", progress):
         counter = run_claim(claim, rs, ev)
-        under = {ref: run_claim(claim, *_light(ref)) is None for ref in bundled_ids()}
+        under = {ref: run_claim(claim, *_light(ref)) is None for ref in bundled_ids()
+                 if _table(ref) == C.table_of(rs.params)}     # (a document's claims are of its own table)
         out.append({"id": claim.id, "cite": claim.cite, "claim": claim.text,
                     "holds": counter is None, "counterexample": counter,
                     "holds_under": [r for r, ok in under.items() if ok],
@@ -48,6 +55,10 @@ def _random_play(ev: Evidence, budget: Budget) -> dict:
 def verify(rs: Ruleset, budget: Budget = Budget(), progress: Progress | None = None) -> dict:
     """Every check on one variant, as a JSON-ready record; ``progress`` is told how far it is."""
     ev = explore(rs, budget, progress)
+    partners = C.table_of(rs.params).partners
+    if not partners:
+        ev.notes.append("endless games: the search for hands that repeat a position pairs two partnerships' "
+                        "results, and this table has none; only the random games below were checked")
     found = problems(rs, ev)
     dead, inert = rule_usage(rs, ev)
     if progress:
@@ -60,7 +71,8 @@ def verify(rs: Ruleset, budget: Budget = Budget(), progress: Progress | None = N
                      "endgame_nodes": ev.endgame_nodes},
         "dead_ends": [f.as_dict() for f in found if f.kind == "dead_end"],
         "conflicts": [f.as_dict() for f in found if f.kind == "conflict"],
-        "nontermination": {"witnesses": nonterm.witnesses(rs), "random_play": _random_play(ev, budget)},
+        "nontermination": {"witnesses": nonterm.witnesses(rs) if partners else [],
+                           "random_play": _random_play(ev, budget)},
         "dead_rules": dead, "inert_rules": inert,
         "open_points": open_points(rs, ev),
         "claims": check_claims(rs, ev, progress),

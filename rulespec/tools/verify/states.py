@@ -154,7 +154,8 @@ class Recorder:
 def _play_state_dict(rs: Ruleset, st: PlayState, leader: int, legal: int) -> dict:
     return {"seat": C.SEATS[st.seat], "trick_number": st.number,
             "hand": C.card_names(st.hand),
-            "trick": [{"seat": C.SEATS[(leader + i) % 4], "card": C.card_name(c)} for i, c in enumerate(st.trick)],
+            "trick": [{"seat": C.SEATS[(leader + i) % rs.params["table.seats"]], "card": C.card_name(c)}
+                      for i, c in enumerate(st.trick)],
             "trumps_broken": st.broken, "engine_allows": C.card_names(legal)}
 
 
@@ -185,7 +186,7 @@ def _bid_event(rs: Ruleset, rec: Recorder, st: BidState) -> None:
             refused.setdefault(step["rule"], []).append(str(bid))
     state = {"seat": C.SEATS[st.seat], "hand": C.card_names(st.hand), "dealer": C.SEATS[st.dealer],
              "bids_so_far": {C.SEATS[s]: str(b) for s, b in enumerate(st.bids) if b is not None},
-             "scores": {"NS": st.scores[0], "EW": st.scores[1]}, "refused": refused}
+             "scores": _by_side(rs, st.scores), "refused": refused}
     rec.event(Event("dead_end", "bid", tuple(sorted(refused)), "no bid is allowed", state, st))
 
 
@@ -211,6 +212,8 @@ def decide_bid(rs: Ruleset, rec: Recorder, chooser, st: BidState) -> Bid | None:
 # --------------------------------------------------------------------------- one hand
 def _score(rs: Ruleset, rec: Recorder, bids: list[Bid], tricks: list[int], scores, bags, last) -> list:
     """Score a hand and note which scoring rules decided something."""
+    table = C.table_of(rs.params)
+    scores, bags = table.padded(scores), table.padded(bags)
     results = E.score_hand(rs, bids, tricks, scores, bags, last_trick=last)
     for team, res in enumerate(results):
         _note_team(rs, rec, team, res, bids, tricks, bags)
@@ -238,7 +241,7 @@ def _note_team(rs: Ruleset, rec: Recorder, team: int, res: E.TeamResult, bids: l
                 rec.trigger("bags.carry")
     if res.bags_added:
         rec.trigger("scoring.bags")
-    seats = (team, team + 2)
+    seats = C.table_of(rs.params).members(team)
     if any(bids[s].is_nil and tricks[s] for s in seats) and any(bids[s].kind == REGULAR for s in seats):
         rec.trigger("nil.tricks_count")
     if any(bids[s].is_nil and tricks[s] for s in seats) and res.bags_added:
@@ -251,8 +254,8 @@ def play_one_hand(rs: Ruleset, rec: Recorder, chooser, hands: list[int], dealer:
     ``None`` when bidding reaches a dead end.  With ``endgame`` > 0 the position before the last
     ``endgame`` tricks is kept as a root for exhaustive search."""
     ev = rec.ev
-    rec.context = {"deal": {C.SEATS[s]: C.card_names(hands[s]) for s in range(4)}, "dealer": C.SEATS[dealer],
-                   "scores": {"NS": scores[0], "EW": scores[1]}}
+    rec.context = {"deal": {C.SEATS[s]: C.card_names(hands[s]) for s in range(len(hands))},
+                   "dealer": C.SEATS[dealer], "scores": _by_side(rs, scores)}
     state = E.HandState(rs, hands, dealer, scores, bags)
     if not _bid_round(rs, rec, chooser, state):
         return None
@@ -260,7 +263,7 @@ def play_one_hand(rs: Ruleset, rec: Recorder, chooser, hands: list[int], dealer:
     while not state.over:
         if endgame and state.number == state.size - endgame + 1 and len(ev.endgame_roots) < ev.endgame_cap:
             ev.endgame_roots.append(state.copy())
-        while len(state.trick) < 4:
+        while len(state.trick) < state.table.seats:
             cards = list(C.iter_cards(decide_card(rs, rec, _play_state(state), state.leader)))
             _play(rec, state, cards[chooser.pick(len(cards))])
         trick, number = tuple(state.trick), state.number
@@ -319,6 +322,8 @@ def check_game_state(rs: Ruleset, rec: Recorder, scores: tuple[int, int], bags: 
     """Game status after a hand; a clash between the target rule and the winner
     rule (the only team at the target is not the winner named) is a conflict."""
     ev = rec.ev
+    table = C.table_of(rs.params)
+    scores, bags = table.padded(scores), table.padded(bags)
     ev.game_states.append((scores, bags, hands))
     status = E.game_status(rs, scores, bags, hands, explain=True)
     steps = status["explanation"]
@@ -330,14 +335,21 @@ def check_game_state(rs: Ruleset, rec: Recorder, scores: tuple[int, int], bags: 
     if status["over"]:
         rec.trigger("game.winner")
     if reached:
-        at_target = [t for t in (0, 1)
-                     if E.game_status(rs, (scores[t], scores[t]), bags, hands, explain=True)["explanation"][0]["value"]]
-        if len(at_target) == 1 and status["over"] and status["winner"] != C.TEAMS[at_target[0]]:
+        names = C.table_of(rs.params).side_names
+        at_target = [t for t in range(len(names))
+                     if E.game_status(rs, (scores[t],) * len(names), bags, hands,
+                                      explain=True)["explanation"][0]["value"]]
+        if len(at_target) == 1 and status["over"] and status["winner"] != names[at_target[0]]:
             rec.event(Event("conflict", "game_end", ("game.target_reached", "game.winner"),
-                            f"only {C.TEAMS[at_target[0]]} reached the target but game.winner names "
-                            f"{status['winner']}",
-                            {"scores": {"NS": scores[0], "EW": scores[1]}, "bags": {"NS": bags[0], "EW": bags[1]}}))
+                            f"only {names[at_target[0]]} reached the target but game.winner names "
+                            f"{status['winner']}", {"scores": _by_side(rs, scores), "bags": _by_side(rs, bags)}))
     return status
+
+
+def _by_side(rs: Ruleset, values) -> dict:
+    """Scores or bags by side's name (NS and EW, or each player alone)."""
+    table = C.table_of(rs.params)
+    return dict(zip(table.side_names, table.padded(values)))
 
 
 # --------------------------------------------------------------------------- explorers
@@ -345,7 +357,8 @@ def random_games(rs: Ruleset, ev: Evidence, hands: int, seed: str, max_game_hand
                  progress: Progress | None = None) -> None:
     """Seeded random games played in sequence, ``hands`` hands in all (each told to ``progress``)."""
     rec = Recorder(ev)
-    scores, bags, dealer, in_game = (0, 0), (0, 0), 0, 0
+    zero = (0,) * C.table_of(rs.params).sides
+    scores, bags, dealer, in_game = zero, zero, 0, 0
     game: list[tuple[int, int, int, int, int]] = []
     for index in counted(range(hands), f"{rs.id}: random hands", progress):
         rng = random.Random(f"verify:{seed}:{index}")
@@ -355,9 +368,9 @@ def random_games(rs: Ruleset, ev: Evidence, hands: int, seed: str, max_game_hand
         if outcome is None:
             continue
         in_game += 1
-        scores = (outcome.results[0].score, outcome.results[1].score)
-        bags = (outcome.results[0].bags, outcome.results[1].bags)
-        game.append((*scores, *bags, len(ev.outcomes) - 1))
+        scores = tuple(r.score for r in outcome.results)
+        bags = tuple(r.bags for r in outcome.results)
+        game.append((*scores[:2], *bags[:2], len(ev.outcomes) - 1))
         status = check_game_state(rs, rec, scores, bags, in_game)
         if status["over"] or in_game >= max_game_hands:
             if status["over"]:
@@ -365,7 +378,7 @@ def random_games(rs: Ruleset, ev: Evidence, hands: int, seed: str, max_game_hand
             else:
                 ev.unfinished += 1
             ev.games.append(game)
-            scores, bags, in_game, game = (0, 0), (0, 0), 0, []
+            scores, bags, in_game, game = zero, zero, 0, []
     if game:
         ev.games.append(game)
 
@@ -377,18 +390,18 @@ _STARTS = ((0, 0), (-200, 0), (0, -200))
 def _strategy(rs: Ruleset):
     from hypothesis import strategies as st
     pack = list(C.iter_cards(rs.deck))
-    return st.tuples(st.permutations(pack), st.integers(0, 3), st.lists(st.integers(0, 63), max_size=80),
+    seats = rs.params["table.seats"]
+    return st.tuples(st.permutations(pack), st.integers(0, seats - 1), st.lists(st.integers(0, 63), max_size=80),
                      st.sampled_from(_STARTS))
 
 
 def _run_case(rs: Ruleset, rec: Recorder, case) -> None:
     perm, dealer, script, scores = case
     size = rs.params["deal.hand_size"]
-    deal = [C.mask_of(perm[i * size:(i + 1) * size]) for i in range(4)]
+    deal = [C.mask_of(perm[i * size:(i + 1) * size]) for i in range(rs.params["table.seats"])]
     outcome = play_one_hand(rs, rec, ScriptChooser(script), deal, dealer, scores)
     if outcome is not None:
-        check_game_state(rs, rec, (outcome.results[0].score, outcome.results[1].score),
-                         (outcome.results[0].bags, outcome.results[1].bags), 1)
+        check_game_state(rs, rec, tuple(r.score for r in outcome.results), tuple(r.bags for r in outcome.results), 1)
 
 
 def _settings(examples: int, shrink: bool):
@@ -452,7 +465,7 @@ def endgames(rs: Ruleset, ev: Evidence, progress: Progress | None = None) -> Non
 
     def walk(state: E.HandState) -> None:
         ev.endgame_nodes += 1
-        if len(state.trick) == 4:
+        if len(state.trick) == state.table.seats:
             last = state.number == state.size
             state.finish_trick()
             if last:
@@ -488,7 +501,7 @@ def sweep_game_states(rs: Ruleset, ev: Evidence) -> None:
     rec = Recorder(ev)
     for ns in grid:
         for ew in grid:
-            check_game_state(rs, rec, (ns, ew), (0, 0), 10)
+            check_game_state(rs, rec, (ns, ew), (0, 0), 10)        # (each alone: the other players on 0)
 
 
 def near_bag_limit(rs: Ruleset, ev: Evidence, count: int = 100) -> None:
@@ -498,7 +511,7 @@ def near_bag_limit(rs: Ruleset, ev: Evidence, count: int = 100) -> None:
         return
     rec = Recorder(ev)
     for o in ev.outcomes[:count]:
-        _score(rs, rec, list(o.bids), list(o.tricks), o.scores, (limit - 1, limit - 1), o.last)
+        _score(rs, rec, list(o.bids), list(o.tricks), o.scores, (limit - 1,) * len(o.scores), o.last)
 
 
 def explore(rs: Ruleset, budget: Budget = Budget(), progress: Progress | None = None) -> Evidence:
