@@ -45,3 +45,17 @@ def test_many_distinct_rows_are_not_remembered(monkeypatch):
     for _ in range(2):
         assert call(np.arange(4), np.zeros((1, 4), dtype=np.int64), a, b, 0).tolist() == [10, 20, 30, 10]
     assert asked == [3, 3]
+
+
+def test_an_else_takes_the_rows_the_test_left_even_where_the_body_changes_what_the_test_reads():
+    """``if x > 0: x = 0 else: y = 1`` as array code: the rows where x was positive must not also run the else
+    once x is 0 there (the test is worked out once, before the body)."""
+    import ast
+
+    from rulespec.model.ruleset import load_ruleset
+    node = ast.parse("def f(x):\n    y = 0\n    if x > 0:\n        x = 0\n    else:\n        y = 1\n    return x, y\n")
+    lowered = array_hand._Vectorize(node.body[0], frozenset(), frozenset({"f"})).run()
+    env = array_hand._env(load_ruleset("standard"))
+    exec(compile(ast.unparse(lowered), "<f>", "exec"), env)  # noqa: S102 - the test's own function
+    x, y = env["f"](np.arange(2), np.array([1, -1]))
+    assert x.tolist() == [0, -1] and y.tolist() == [0, 1]

@@ -188,6 +188,10 @@ class _Vectorize:
         if self.same(stmt.test):
             return [ast.If(test, self.block(stmt.body, mask) or [ast.Pass()], self.block(stmt.orelse, mask))]
         out: list[ast.stmt] = []
+        if stmt.orelse:       # the test once, before the body changes what it reads (the else takes the other rows)
+            held = f"_m{next(self._masks)}"
+            out.append(ast.Assign([ast.Name(held, ast.Store())], test))
+            test = ast.Name(held, ast.Load())
         for branch, cond in ((stmt.body, test), (stmt.orelse, _call("_not", test))):
             if not branch:
                 continue
