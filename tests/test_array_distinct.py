@@ -1,5 +1,6 @@
 """fast/array_hand: a ``@distinct`` function is worked out once per distinct row, and a row's answer is remembered
-from call to call (the bids of a batch of 8,192 hands are a few dozen distinct rows)."""
+from call to call (the bids of a batch of 8,192 hands are a few dozen distinct rows); an if's else takes the rows its
+test left."""
 from __future__ import annotations
 
 import numpy as np
