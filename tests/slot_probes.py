@@ -67,6 +67,7 @@ def replay(rs: Ruleset, result, row: int) -> list:
     """Hand ``row`` of an engine's result replayed through ``HandState``: each bid and card must be legal,
     each trick's winner and the score the same.  Returns the scalar outcome (bids, tricks, score)."""
     state = HandState(rs, [int(m) for m in result.deals[row]], int(result.dealer[row]))
+    replay_kitty(state, result, row)
     final = [_bid(k, n) for k, n in zip(result.bid_kind[row].tolist(), result.bid_n[row].tolist())]
     opening = ([_bid(k, n) for k, n in zip(result.bid_kind[row].tolist(), result.opening[row].tolist())]
                if isinstance(result, CompiledResult) else final)
@@ -87,6 +88,17 @@ def replay(rs: Ruleset, result, row: int) -> list:
         state.exchange(seat, give, back)
     scored = replay_play(state, result, row)
     return [[str(b) for b in state.bids], list(state.won), [t.points for t in scored], [t.bags for t in scored]]
+
+
+def replay_kitty(state: HandState, result, row: int) -> None:
+    """The dealer's kitty of hand ``row`` taken through ``state``: the same cards left by the deal, as many
+    discarded, each from the dealer's hand or the kitty."""
+    taken, discarded = (int(m) for m in result.kitty[row])
+    assert taken == state.kitty_cards(), (row, "kitty")
+    if taken:
+        held = state.hands[state.dealer] | taken
+        assert discarded & ~held == 0 and discarded.bit_count() == state.rs.params["deal.kitty"], (row, "discard")
+        state.take_kitty(C.card_list(discarded))
 
 
 def replay_play(state: HandState, result, row: int) -> list:
@@ -161,12 +173,13 @@ def native_hands(rs: Ruleset, count: int, seed: int) -> CompiledResult:
     def zeros(*shape: int) -> np.ndarray:
         return np.zeros((count, *shape), dtype=np.int64)
     arrays = (zeros(4), zeros(4), zeros(4), zeros(4), zeros(4), zeros(2), zeros(2), zeros(2), zeros(size, 4),
-              zeros(size), zeros(size), zeros(4), zeros(4))
+              zeros(size), zeros(size), zeros(4), zeros(4), zeros(2))
     module["play"](count, seed, seed % 4, *arrays)
-    deals, kinds, nums, openings, tricks, points, bags_added, bags_after, plays, leaders, winners, gave, received = (
-        arrays)
+    (deals, kinds, nums, openings, tricks, points, bags_added, bags_after, plays, leaders, winners, gave, received,
+     kitties) = arrays
     return CompiledResult(kinds, nums, tricks, points, bags_added, bags_after, deals,
-                          np.full(count, seed % 4, dtype=np.int64), plays, leaders, winners, gave, received, openings)
+                          np.full(count, seed % 4, dtype=np.int64), plays, leaders, winners, gave, received, kitties,
+                          openings)
 
 
 def loop_agrees(rs: Ruleset, count: int, seed: int) -> list:

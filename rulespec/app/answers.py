@@ -279,6 +279,7 @@ def _replay(rs: Ruleset, req: Mapping, bids: list[E.Bid], irregular: list[dict],
             raise InputError(f"{C.SEATS[s]} holds {hands[s].bit_count()} cards; each seat is dealt {size}",
                              f"deal.{C.SEATS[s]}")
     state = E.HandState(rs, hands, dealer)
+    _take_kitty(state, req, seen)
     state.set_bids(bids)        # (the first leader may depend on them: play.first_leader_by)
     if req.get("exchanges") is not None:
         _exchange_all(state, req["exchanges"])
@@ -298,6 +299,38 @@ def _replay(rs: Ruleset, req: Mapping, bids: list[E.Bid], irregular: list[dict],
     if not state.over and not (reneges and forfeit):
         raise InputError(f"the play covers {state.number - 1} tricks; a hand has {size}", "play")
     return state.won, reneges, state.last, size - sum(state.won)
+
+
+def _take_kitty(state: E.HandState, req: Mapping, seen: dict) -> None:
+    """The dealer's kitty (``deal.kitty``) before the bids: ``kitty``, the pack's cards the deal left over, and
+    ``discards``, as many cards of the dealer's hand and the kitty, both required where the variant has one."""
+    rs, count = state.rs, state.rs.params["deal.kitty"]
+    cite = rs.rules["deal.kitty"].cite
+    if not count:
+        for key in ("kitty", "discards"):
+            if req.get(key) is not None:
+                raise InputError(f"variant '{rs.id}' deals no kitty: the deal gives every card", key, "deal.kitty",
+                                 cite)
+        return
+    for key in ("kitty", "discards"):
+        if req.get(key) is None:
+            raise InputError(f"variant '{rs.id}' leaves {count} cards over after the deal, which the dealer takes and "
+                             f"then discards {count}: '{key}' is missing", key, "deal.kitty", cite)
+    kitty = F.cards_of(req["kitty"], "kitty", rs, seen)
+    left = state.kitty_cards()
+    if C.mask_of(kitty) != left:
+        raise InputError(f"the kitty is the pack's cards the deal leaves over ({', '.join(C.card_names(left))}), "
+                         f"not {', '.join(C.card_name(c) for c in kitty) or 'none'}", "kitty", "deal.kitty", cite)
+    discards = F.cards_of(req["discards"], "discards", rs)
+    if len(discards) != count:
+        raise InputError(f"{len(discards)} card(s) discarded; the dealer discards {count}", "discards", "deal.kitty",
+                         cite)
+    held = state.hands[state.dealer] | left
+    for i, card in enumerate(discards):
+        if not (held >> card) & 1:
+            raise InputError(f"{C.card_name(card)} is neither in {C.SEATS[state.dealer]}'s hand (the dealer's) nor "
+                             "in the kitty", f"discards[{i}]", "deal.kitty", cite)
+    state.take_kitty(discards)
 
 
 def _exchange_all(state: E.HandState, value) -> None:
@@ -480,8 +513,10 @@ def _hand_tricks(rs: Ruleset, req: Mapping, bids: list[E.Bid], irregular: list[d
     """Tricks per seat, the reneges found and the last trick: replayed from the deal and play (the
     irregular cards found go to ``irregular``), or as given."""
     size = rs.params["deal.hand_size"]
-    if req.get("deal") is None and req.get("exchanges") is not None:
-        raise InputError("the exchanges go with the deal and play", "exchanges")
+    for key in ("exchanges", "kitty", "discards"):
+        if req.get("deal") is None and req.get(key) is not None:
+            raise InputError(f"the {key} go with the deal and play" if key != "kitty" else
+                             "the kitty goes with the deal and play", key)
     if req.get("deal") is not None or req.get("play") is not None:
         if req.get("tricks") is not None:
             raise InputError("give either tricks per seat or the deal and play, not both", "tricks")
@@ -607,8 +642,8 @@ _POSITION = ("hands", "leader", "trick", "broken", "deal", "dealer", "play", "bu
 FIELDS: dict[str, tuple[str, ...]] = {       # the fields each kind reads (and 'variant' or 'variants')
     "trick": ("leader", "cards", "number"), "legal": ("hand", "trick", "number", "broken"),
     "bid": ("seat", "bid", "dealer", "bids", "hand", "before"),
-    "score": ("bids", "tricks", "deal", "exchanges", "play", "dealer", "before", "hands_played", "last_trick",
-              "events"),
+    "score": ("bids", "tricks", "deal", "kitty", "discards", "exchanges", "play", "dealer", "before", "hands_played",
+              "last_trick", "events"),
     "game": ("hands", "before"), "solve": _POSITION, "claim": (*_POSITION, "claim"), "nil": (*_POSITION, "nil"),
 }
 def _game_hand(hand, i: int) -> Mapping:

@@ -115,6 +115,11 @@ _SLOTS = [
     Slot("deal.hand_size", INT, "param", "cards dealt to each player", probe="12"),
     Slot("deal.next_dealer", SEAT, "seating", "who deals the next hand", probe="right_of(dealer)"),
     Slot("deal.first_bidder", SEAT, "seating", "who bids first", probe="partner_of(dealer)"),
+    Slot("deal.kitty", INT, "param",
+         "cards of the pack left over once each player is dealt deal.hand_size (the kitty): the dealer takes "
+         "them and discards as many before the bids; the discards count for nobody (0: no kitty)", neutral="0",
+         probe="2", probe_with=(("deck.cards", "all_cards"),
+                                ("card.suit", "if card == BJ or card == LJ then spades else card.natural_suit"))),
     # bidding
     Slot("bid.regular_min", INT, "bid", "smallest regular (non-nil) bid a player may make"),
     Slot("bid.regular_max", INT, "bid", "largest regular bid a player may make", probe="5"),

@@ -66,9 +66,9 @@ class CompiledEngine:
         def zeros(*shape: int) -> np.ndarray:
             return np.zeros((count, *shape), dtype=np.int64)
         # deals, kinds, nums, openings, tricks, points, bags_added, bags_after, plays, leaders, winners, gave,
-        # received
+        # received, kitties
         return (zeros(4), zeros(4), zeros(4), zeros(4), zeros(4), zeros(2), zeros(2), zeros(2), zeros(self.size, 4),
-                zeros(self.size), zeros(self.size), zeros(4), zeros(4))
+                zeros(self.size), zeros(self.size), zeros(4), zeros(4), zeros(2))
 
     def _run(self, count: int, seed: int | str, dealer: int, arrays: tuple[np.ndarray, ...]) -> None:
         try:
@@ -91,8 +91,8 @@ class CompiledEngine:
 
 
 def _result(arrays: tuple[np.ndarray, ...], dealer: int) -> CompiledResult:
-    deals, kinds, nums, openings, tricks, points, bags_added, bags_after, plays, leaders, winners, gave, received = (
-        arrays)
+    (deals, kinds, nums, openings, tricks, points, bags_added, bags_after, plays, leaders, winners, gave, received,
+     kitties) = arrays
     dealers = np.full(len(deals), dealer, dtype=np.int64)
     return CompiledResult(kinds, nums, tricks, points, bags_added, bags_after, deals, dealers, plays, leaders, winners,
-                          gave, received, openings)
+                          gave, received, kitties, openings)

@@ -16,7 +16,7 @@ from .bids import seat_rule
 from .fused import play_cards, policy_card, random_card
 from .hand import HandState
 from .play import by_seat
-from .policies import POLICIES, RandomPolicy
+from .policies import POLICIES, RandomPolicy, discard_of
 from .scoring import NO_HISTORY, game_status
 from .steps import KIND_CODE
 
@@ -52,6 +52,9 @@ def play_hand(rs: Ruleset, hands: list[int], dealer: int, policy, scores=(0, 0),
         raise GameError(f"the deal holds cards that are not in the pack of variant '{rs.id}': "
                         f"{' '.join(C.card_names(foreign))}", "deal", "deck.cards", rs.rules["deck.cards"].cite)
     state = HandState(rs, hands, dealer, scores, bags)
+    kitty = state.kitty_cards()
+    if kitty:
+        state.take_kitty(discard_of(policy, rs, dealer, state.hands[dealer] | kitty, rs.params["deal.kitty"]))
     _bid_all(state, policy)
     for seat in state.exchange_seats():
         partner, count = C.partner_of(seat), state.exchange_count(seat)
@@ -70,6 +73,7 @@ def play_hand(rs: Ruleset, hands: list[int], dealer: int, policy, scores=(0, 0),
         "deal": {C.SEATS[s]: C.card_names(state.dealt[s]) for s in range(4)},
         "bids": {C.SEATS[s]: str(state.bids[s]) for s in range(4)},
         "exchanges": state.exchanges,
+        **({"kitty": state.kitty} if state.kitty else {}),
         "tricks": _trick_log(plays, winners),
         "tricks_per_seat": {C.SEATS[s]: won[s] for s in range(4)},
         "score": {C.TEAMS[t]: {"points": r.points, "bags_added": r.bags_added} for t, r in enumerate(results)},

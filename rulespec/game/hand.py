@@ -1,6 +1,6 @@
 """One hand in progress: the single scalar hand procedure every path drives.
 
-``HandState`` has a method per step: the bids (``bid``, with the nil bidder's
+``HandState`` has a method per step: the dealer's kitty (``take_kitty``), the bids (``bid``, with the nil bidder's
 partner's ``raise_bid``), the ``exchange`` (blind nil, nil pass), the card play (``legal``,
 ``play``, ``finish_trick``) and the ``score``.  The engine drives it with a
 policy, the answers layer with a recorded play, the differential tester with a
@@ -33,7 +33,7 @@ class HandState:
     what their document says with an irregular bid or card.
     """
 
-    __slots__ = ("rs", "dealer", "dealt", "hands", "scores", "bags", "bids", "order", "exchanges", "size",
+    __slots__ = ("rs", "dealer", "dealt", "hands", "scores", "bags", "bids", "order", "exchanges", "kitty", "size",
                  "leader", "number", "trick", "trick_mask", "led", "broken", "played", "won", "plays",
                  "winners", "last", "_steps")
 
@@ -47,6 +47,7 @@ class HandState:
         first = seat_rule(rs, "deal.first_bidder", dealer)
         self.order = [(first + k) % 4 for k in range(4)]    # bidding order; emptied as seats bid
         self.exchanges: list[dict] = []
+        self.kitty: dict | None = None      # once the dealer has taken it: {dealer, cards, discarded}
         self.size: int = rs.params["deal.hand_size"]
         self.leader: int = seat_rule(rs, "play.first_leader", dealer)
         self.number = 1
@@ -57,6 +58,22 @@ class HandState:
         self.winners: list[int] = []
         self.last: tuple[int, list[int]] | None = None
         self._steps = steps_of(rs)
+
+    # ----------------------------------------------------------------------- the kitty
+    def kitty_cards(self) -> int:
+        """The kitty (``deal.kitty``; 0: none): the pack's cards no seat was dealt, the dealer's to take."""
+        if not self.rs.params["deal.kitty"]:
+            return 0
+        return self.rs.deck & ~(self.dealt[0] | self.dealt[1] | self.dealt[2] | self.dealt[3])
+
+    def take_kitty(self, discard: Sequence[int]) -> None:
+        """The dealer takes the kitty and discards ``discard`` (as many cards, from its hand and the kitty: the
+        caller checks them), before the bids; the discards count for nobody."""
+        cards = self.kitty_cards()
+        self.hands[self.dealer] = (self.hands[self.dealer] | cards) & ~C.mask_of(discard)
+        self.kitty = {"dealer": C.SEATS[self.dealer], "cards": C.card_names(cards),
+                      "discarded": C.card_names(C.mask_of(discard))}
+        self._find_leader()
 
     # ----------------------------------------------------------------------- bids
     @property

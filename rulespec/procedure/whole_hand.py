@@ -1,4 +1,5 @@
-"""The lowered form: one whole hand, its phases in order -- the bids (each followed by the nil bidder's
+"""The lowered form: one whole hand, its phases in order -- the kitty (the dealer takes the cards left over by
+the deal and discards as many), the bids (each followed by the nil bidder's
 partner's raise), the exchanges (blind nil, then the nil pass), the tricks, the score -- for the back ends
 that play whole hands (the Python loop, the compiled engine, the arrays).  The deal is the back end's (its own
 generator); the players' decisions are its ``choose_*``.  The scalar steps (``game.hand.HandState``) take the
@@ -9,8 +10,23 @@ from __future__ import annotations
 from .bidding import candidate, legal_bids, may_raise, raise_options, table_of, tricks_named
 from .card_play import legal, play_card, trick_winner
 from .lang import (K_BLIND_NIL, K_NIL, K_PENDING, K_REGULAR, NO_BID, NONE, choose_bid, choose_card, choose_cards,
-                   choose_raise, fail, inline, rule, zeros)
+                   choose_discard, choose_raise, fail, inline, rule, suit_cards, zeros)
 from .scoring import score_team
+
+
+@inline
+def take_kitty(hands, dealer, kitty):
+    """The kitty (``deal.kitty``): the pack's cards no seat was dealt go to the dealer, who discards as many (its
+    choice); ``kitty``: the cards taken, then the cards discarded (they count for nobody)."""
+    count = rule("deal.kitty")
+    if count > 0:
+        pack = suit_cards(0) | suit_cards(1) | suit_cards(2) | suit_cards(3)
+        left = pack & ~(hands[0] | hands[1] | hands[2] | hands[3])
+        held = hands[dealer] | left
+        discard = choose_discard(dealer, held, count)
+        hands[dealer] = held & ~discard
+        kitty[0] = left
+        kitty[1] = discard
 
 
 def bid_all(hands, dealer, scores, bags, kind, num, opening, options, raises):
@@ -142,7 +158,7 @@ def play_tricks(hands, leader, kind, num, won, plays, leaders, winners):
 
 
 def whole_hand(hands, dealer, scores, bags, kind, num, opening, won, points, bags_added, bags_after, plays, leaders,
-               winners, gave, received, options, raises):
+               winners, gave, received, kitty, options, raises):
     """One hand from the deal ``hands`` to each team's score (from ``scores`` and ``bags`` before it)."""
     size = rule("deal.hand_size")
     for seat in range(4):
@@ -151,6 +167,7 @@ def whole_hand(hands, dealer, scores, bags, kind, num, opening, won, points, bag
         gave[seat] = 0
         received[seat] = 0
         won[seat] = 0
+    take_kitty(hands, dealer, kitty)
     bid_all(hands, dealer, scores, bags, kind, num, opening, options, raises)
     exchange(hands, kind, gave, received)
     play_tricks(hands, first_leader(hands, kind, num, dealer), kind, num, won, plays, leaders, winners)
