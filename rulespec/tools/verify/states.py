@@ -254,6 +254,7 @@ def play_one_hand(rs: Ruleset, rec: Recorder, chooser, hands: list[int], dealer:
     rec.context = {"deal": {C.SEATS[s]: C.card_names(hands[s]) for s in range(4)}, "dealer": C.SEATS[dealer],
                    "scores": {"NS": scores[0], "EW": scores[1]}}
     state = E.HandState(rs, hands, dealer, scores, bags)
+    _kitty(rec, chooser, state)
     if not _bid_round(rs, rec, chooser, state):
         return None
     _exchange(rs, rec, chooser, state)
@@ -287,6 +288,15 @@ def _bid_round(rs: Ruleset, rec: Recorder, chooser, state: E.HandState) -> bool:
             rec.trigger("nil.partner_may_raise")
             state.raise_bid(C.partner_of(seat), raises[chooser.pick(len(raises))])
     return True
+
+
+def _kitty(rec: Recorder, chooser, state: E.HandState) -> None:
+    """The dealer takes the kitty (``deal.kitty``) and discards the cards ``chooser`` picks."""
+    kitty = state.kitty_cards()
+    if kitty:
+        rec.trigger("deal.kitty")
+        held = state.hands[state.dealer] | kitty
+        state.take_kitty(chooser.sample(list(C.iter_cards(held)), state.rs.params["deal.kitty"]))
 
 
 def _exchange(rs: Ruleset, rec: Recorder, chooser, state: E.HandState) -> None:
