@@ -69,8 +69,7 @@ def replay(rs: Ruleset, result, row: int) -> list:
     state = HandState(rs, [int(m) for m in result.deals[row]], int(result.dealer[row]))
     replay_kitty(state, result, row)
     final = [_bid(k, n) for k, n in zip(result.bid_kind[row].tolist(), result.bid_n[row].tolist())]
-    opening = ([_bid(k, n) for k, n in zip(result.bid_kind[row].tolist(), result.opening[row].tolist())]
-               if isinstance(result, CompiledResult) else final)
+    opening = [_bid(k, n) for k, n in zip(result.bid_kind[row].tolist(), result.opening[row].tolist())]
     while state.bidder is not None:
         seat = state.bidder
         partner = C.partner_of(seat)
@@ -79,6 +78,10 @@ def replay(rs: Ruleset, result, row: int) -> list:
         if raises and final[partner] != state.bids[partner]:
             assert final[partner] in raises, (row, partner)
             state.raise_bid(partner, final[partner])
+    for seat in state.bidding_order():      # the raise round (raise.by)
+        if final[seat] != state.bids[seat]:
+            assert final[seat] in state.round_raise_options(seat), (row, seat, "raise round")
+            state.raise_bid(seat, final[seat])
     assert state.bids == final, row
     passing = state.exchange_seats()
     assert [seat for seat in range(4) if result.gave[row, seat]] == sorted(passing), (row, "exchanges")

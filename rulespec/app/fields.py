@@ -72,6 +72,16 @@ def cards_of(value, field: str, rs: Ruleset | None = None, seen: dict | None = N
     return out
 
 
+def per_seat_some(value, field: str, parse: Callable[[object, str], object]) -> list:
+    """The entries of an object keyed by seat, parsed (None for a seat it leaves out)."""
+    if not isinstance(value, Mapping):
+        raise InputError("expected an object keyed by seat (N, E, S, W)", field)
+    out: list = [None] * 4
+    for key, item in value.items():
+        out[seat_of(key, f"{field}.{key}")] = parse(item, f"{field}.{key}")
+    return out
+
+
 def per_seat(value, field: str, parse: Callable[[object, str], object]) -> list:
     if not isinstance(value, Mapping):
         raise InputError("expected an object with one entry per seat: N, E, S, W", field)

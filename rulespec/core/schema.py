@@ -142,6 +142,12 @@ _SLOTS = [
          probe_with=(("bid.team_max", "30"),)),
     Slot("nil.partner_may_raise", BOOL, "param",
          "whether a nil bidder's partner who already bid may raise that bid"),
+    Slot("raise.by", INT, "param",
+         "the most tricks a seat may add to its own regular bid in the raise round once every seat has bid, in "
+         "bidding order (0: no raise round)", neutral="0", probe="2", probe_with=(("raise.allowed", "true"),)),
+    Slot("raise.allowed", BOOL, "bid",
+         "whether this seat may raise its regular bid (bid.n) in the raise round (e.g. partner.kind == nil: the "
+         "partner of a nil bidder)", neutral="false", probe="true", probe_with=(("raise.by", "1"),)),
     Slot("blind_nil.exchange", INT, "param", "cards exchanged between a blind-nil bidder and partner",
          probe="2", probe_with=(("blind_nil.allowed", "true"),)),
     Slot("nil.exchange", INT, "param",

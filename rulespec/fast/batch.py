@@ -69,6 +69,7 @@ class BatchResult:
     gave: np.ndarray          # (N, 4) blind-nil exchange: the cards each seat gave (masks; 0 none)
     received: np.ndarray      # (N, 4) the cards each such seat got back
     kitty: np.ndarray         # (N, 2) the kitty (deal.kitty): the cards the dealer took, the cards it discarded
+    opening: np.ndarray       # (N, 4) each seat's bid number as bid, before any raise (a nil's partner, the round)
 
     def __len__(self) -> int:
         return len(self.points)
@@ -175,4 +176,4 @@ class BatchEngine:
         by_row = [np.ascontiguousarray(np.moveaxis(a, -1, 0)) for a in (kind, num, won, points, bags_added, bags_after)]
         return BatchResult(*by_row, dealt, np.full(n, dealer, dtype=np.int64),
                            *(np.ascontiguousarray(np.moveaxis(a, -1, 0)) for a in (plays, leaders, winners, gave,
-                                                                                    received, kitty)))
+                                                                                    received, kitty, opening)))

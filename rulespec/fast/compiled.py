@@ -28,8 +28,7 @@ _SEED_BYTES = 4      # numba's generator takes a 32-bit seed
 
 @dataclass
 class CompiledResult(BatchResult):
-    """``BatchResult`` and each seat's bid number before its partner's nil let it raise (``opening``)."""
-    opening: np.ndarray       # (N, 4)
+    """``BatchResult`` of the compiled engine."""
 
 
 def native_seed(seed: int | str) -> int:

@@ -18,7 +18,7 @@ from ..errors import GameError
 from ..lang.compiler import NONE
 from ..model.ruleset import Ruleset
 from ..procedure.lang import K_PENDING
-from .bids import BLIND_NIL, REGULAR_BIDS, Bid, bid_refusals, exchange_count, legal_bids, seat_rule
+from .bids import BLIND_NIL, REGULAR, REGULAR_BIDS, Bid, bid_refusals, exchange_count, legal_bids, seat_rule
 from .play import Legal, by_seat, irregularity, legal_cards
 from .scoring import TeamResult, score_hand
 from .steps import KIND_CODE, steps_of
@@ -126,8 +126,30 @@ class HandState:
                                   self.scores[1 - team], self.bags[1 - team])
         return [REGULAR_BIDS[n] for n in range(self.size + 1) if options[n]]
 
+    def bidding_order(self) -> list[int]:
+        """The seats in bidding order, from the first bidder."""
+        first = seat_rule(self.rs, "deal.first_bidder", self.dealer)
+        return [(first + k) % 4 for k in range(4)]
+
+    def round_raise_options(self, seat: int) -> list[Bid]:
+        """The bids ``seat`` may make in the raise round once every seat has bid (``raise.by``, ``raise.allowed``):
+        its own regular bid and each larger one it may raise to; [] where it may not raise (no raise round, not
+        every seat has bid, not a regular bid, or nothing above its bid allowed)."""
+        bid = self.bids[seat]
+        partner_bid = self.bids[C.partner_of(seat)]
+        if (not self.rs.params["raise.by"] or self.order or bid is None or bid.kind != REGULAR
+                or partner_bid is None):
+            return []
+        team = C.team_of(seat)
+        options = [False] * (self.size + 1)
+        count = self._steps.round_raise_options(options, self.hands[seat], seat, self.dealer,
+                                                self.bidding_order().index(seat) + 1, KIND_CODE[partner_bid.kind],
+                                                partner_bid.n, bid.n, self.scores[team], self.bags[team],
+                                                self.scores[1 - team], self.bags[1 - team])
+        return [REGULAR_BIDS[n] for n in range(self.size + 1) if options[n]] if count > 1 else []
+
     def raise_bid(self, seat: int, bid: Bid) -> None:
-        """``seat`` (the nil bidder's partner) raises its bid to ``bid``."""
+        """``seat`` raises its bid to ``bid`` (the nil bidder's partner; any seat in the raise round)."""
         self.bids[seat] = bid
         self._find_leader()
 
