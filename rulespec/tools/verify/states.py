@@ -276,7 +276,8 @@ def play_one_hand(rs: Ruleset, rec: Recorder, chooser, hands: list[int], dealer:
 
 
 def _bid_round(rs: Ruleset, rec: Recorder, chooser, state: E.HandState) -> bool:
-    """Every seat bids as ``chooser`` picks (the nil bidder's partner may raise); False at a dead end."""
+    """Every seat bids as ``chooser`` picks (the nil bidder's partner may raise, then the raise round); False at a
+    dead end."""
     while state.bidder is not None:
         seat = state.bidder
         bid = decide_bid(rs, rec, chooser, BidState(seat, state.hands[seat], state.dealer, tuple(state.bids),
@@ -287,6 +288,11 @@ def _bid_round(rs: Ruleset, rec: Recorder, chooser, state: E.HandState) -> bool:
         if raises:
             rec.trigger("nil.partner_may_raise")
             state.raise_bid(C.partner_of(seat), raises[chooser.pick(len(raises))])
+    for seat in state.bidding_order():        # the raise round (raise.by), where the variant has one
+        raises = state.round_raise_options(seat)
+        if raises:
+            rec.trigger("raise.by", "raise.allowed")
+            state.raise_bid(seat, raises[chooser.pick(len(raises))])
     return True
 
 
