@@ -54,8 +54,12 @@ def _replay_bids(state: HandState, result, row: int) -> None:
         if raises:
             assert final[partner] in raises, (row, partner)
             state.raise_bid(partner, final[partner])
-        else:
+        elif not state.rs.params["raise.by"]:     # (with a raise round, the bid may still change in it)
             assert final[partner] == (opening[partner] if state.bids[partner] else final[partner])
+    for seat in state.bidding_order():              # the raise round (raise.by)
+        if final[seat] != state.bids[seat]:
+            assert final[seat] in state.round_raise_options(seat), (row, seat, "raise round")
+            state.raise_bid(seat, final[seat])
     assert state.bids == final
 
 
