@@ -80,3 +80,35 @@ def test_a_new_process_reads_the_steps_from_disk(folder):
                            check=True).stdout for _ in range(2)]
     assert runs[0] == runs[1] and runs[0].strip()
     assert any(path.name.startswith("steps-") for path in folder.iterdir())
+
+
+def test_a_variant_files_array_engine_is_lowered_once_then_read_from_disk(folder, monkeypatch):
+    from rulespec.fast.array_hand import ArrayModule
+    from rulespec.model.ruleset import load_ruleset
+    rs = load_ruleset("standard")
+    first = ArrayModule(rs)
+    first.whole_hand                                    # lowered on first use, with what it calls
+    assert "sensible_card" not in first.__dict__ and "bid_refusal" not in first.__dict__
+    assert [p.name for p in folder.iterdir() if p.name.startswith("arrays-")]
+
+    def refuse(self, entries):
+        raise AssertionError(f"lowered again: {entries}")
+    monkeypatch.setattr(ArrayModule, "_lowered_text", refuse)
+    again = ArrayModule(rs)
+    assert again.whole_hand is not None and again.choosers["whole_hand"] == first.choosers["whole_hand"]
+
+
+def test_an_array_engine_of_a_variant_sent_with_a_request_is_not_kept(folder):
+    from rulespec.app.inline import compile_inline
+    from rulespec.fast.array_hand import ArrayModule
+    rs = compile_inline({"extends": "standard", "rules": {"nil.made": "75 @ house §Nil"}}, "variant", 10)
+    assert rs.sent
+    ArrayModule(rs).whole_hand
+    assert not folder.exists() or not [p for p in folder.iterdir() if p.name.startswith("arrays-")]
+
+
+def test_rulesets_that_differ_in_a_rule_have_different_array_digests():
+    from rulespec.fast.array_hand import _digest
+    from rulespec.model.ruleset import load_ruleset, ruleset_from_text
+    house = ruleset_from_text("id: h\nextends: standard\nrules:\n  nil.made: 75 @ house §Nil\n")
+    assert _digest(house) != _digest(load_ruleset("standard")) == _digest(load_ruleset("standard"))

@@ -97,7 +97,7 @@ def test_generated_code_reaches_only_the_rules_helpers_and_tables():
     env = tricks.cell_contents.__globals__
     assert set(env["__builtins__"]) == {"range", "min", "max"}
     assert set(env) - set(make_env({})) <= {"play_tricks", "NONE", "_KIND_NAME", "_fail", "_cnt", "_RANK", "_NSUIT",
-                                            "_SUIT", "_POW", "_SM"}
+                                            "_SUIT", "_POW", "_SM", "_PLACE"}
     assert fused.play_cards(rs) is play                 # generated once per ruleset
 
 

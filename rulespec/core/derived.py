@@ -1,5 +1,6 @@
-"""What the package derives from its own code alone, the same for every ruleset (the scalar steps' compiled
-module, the lowered form's expanded functions), kept on disk between processes.
+"""What the package derives from its own code (the scalar steps' compiled module, the lowered form's expanded
+functions, the same for every ruleset) and from a variant file (its array engine's code), kept on disk between
+processes.
 
 Working these out takes a new process about half a second (the lowered form is read, expanded and
 written out with ``ast``); every command and every service worker did it again.  They are kept in the
@@ -48,10 +49,12 @@ def _entry(kind: str, key: str, fmt: str) -> Path:
     return cache_root().parent / "derived" / f"{kind}-{name}.{fmt}"
 
 
-def kept(kind: str, key: str, make: Callable[[], T], fmt: str = "marshal") -> T:
+def kept(kind: str, key: str, make: Callable[[], T], fmt: str = "marshal", keep: bool = True) -> T:
     """``make()``, read from the disk entry of (``kind``, ``key``) when one was written for this package's code,
-    else worked out and written there."""
+    else worked out and written there (``keep=False``: worked out, the disk left alone)."""
     dumps, loads = _FORMATS[fmt]
+    if not keep:
+        return make()
     try:
         path = _entry(kind, key, fmt)
     except (JitUnavailable, OSError):

@@ -18,11 +18,15 @@ Bad constructs (a loop over values that differ by row, a return inside a masked 
 from __future__ import annotations
 
 import ast
+import hashlib
 import itertools
+import threading
 from collections.abc import Callable
+from types import CodeType
 
 import numpy as np
 
+from ..core import derived
 from ..core.schema import BID_KINDS, CONTEXTS
 from ..errors import DeadEndError, GameError, ProcedureError
 from ..model.ruleset import Ruleset, per_ruleset
@@ -30,7 +34,7 @@ from ..procedure import lang
 from ..procedure.form import Lowering, Target, form, read_names
 from .vector import vector_rules
 
-_TABLES = frozenset({"_SUIT", "_SM", "_POW", "_KIND_NAME"})
+_TABLES = frozenset({"_SUIT", "_SM", "_POW", "_PLACE", "_KIND_NAME"})
 
 
 def rule_global(name: str) -> str:
@@ -379,8 +383,16 @@ def distinct_rows(columns: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     return first, inverse.reshape(-1)
 
 
+MEMO_ROWS = 256        # a call with more distinct rows than this is worked out without the memo
+MEMO_LIMIT = 4096      # rows a distinct function remembers (then it forgets them all and starts again)
+
+
 def _once_per_distinct_row(rows_fn: Callable, live: tuple[int, ...], written: tuple[int, ...]) -> Callable:
-    """``rows_fn`` worked out once per distinct row of its ``live`` arguments (``written``: the arrays it fills)."""
+    """``rows_fn`` worked out once per distinct row of its ``live`` arguments (``written``: the arrays it fills),
+    each row's answer remembered from call to call (the function is pure: ``@distinct``) while a call has few
+    distinct rows."""
+    memo: dict[tuple, tuple] = {}
+
     def call(_R, *args):
         n = len(_R)
         varied = [i for i in live if np.ndim(args[i]) > 0 and n > 1 and (args[i] != args[i][..., :1]).any()]
@@ -390,19 +402,68 @@ def _once_per_distinct_row(rows_fn: Callable, live: tuple[int, ...], written: tu
             first, inverse = distinct_rows([c for i in varied for c in np.asarray(args[i]).reshape(-1, n)])
         if len(first) == n:
             return rows_fn(_R, *args)
+        if len(first) > MEMO_ROWS:
+            return _per_distinct(rows_fn, args, live, written, first, inverse)
+        answers = _remembered(memo, rows_fn, args, live, written, first)
+        for i in written:
+            args[i][...] = np.stack([a[0][written.index(i)] for a in answers], axis=-1)[..., inverse]
+        result = answers[0][1]
+        if isinstance(result, tuple):
+            return tuple(np.asarray([a[1][k] for a in answers])[inverse] for k in range(len(result)))
+        return np.asarray([a[1] for a in answers])[inverse]
+    return call
+
+
+def _remembered(memo: dict[tuple, tuple], rows_fn: Callable, args: tuple, live: tuple[int, ...],
+                written: tuple[int, ...], first: np.ndarray) -> list[tuple]:
+    """Each distinct row's answer (the rows ``first`` picks): (what it writes in each ``written`` array, its
+    result: one value per row), from ``memo`` or worked out for the rows not in it (and remembered)."""
+    keys = [tuple(_row_value(args[i], j) for i in live) for j in first.tolist()]
+    found = {k: memo.get(key) for k, key in enumerate(keys)}      # (read once: another thread may clear it)
+    missing = [k for k, answer in found.items() if answer is None]
+    if missing:
+        rows = first[missing]
         sub = list(args)
         for i in live:
             if np.ndim(args[i]) > 0:
-                sub[i] = np.asarray(args[i])[..., first]
+                sub[i] = np.asarray(args[i])[..., rows]
         for i in written:
-            sub[i] = np.zeros((*args[i].shape[:-1], len(first)), dtype=args[i].dtype)
-        result = rows_fn(np.arange(len(first)), *sub)
-        for i in written:
-            args[i][...] = sub[i][..., inverse]
-        if isinstance(result, tuple):
-            return tuple(r[inverse] if np.ndim(r) else r for r in result)
-        return result[inverse] if np.ndim(result) else result
-    return call
+            sub[i] = np.zeros((*args[i].shape[:-1], len(rows)), dtype=args[i].dtype)
+        result = rows_fn(np.arange(len(rows)), *sub)
+        if any(np.ndim(r) > 1 for r in (result if isinstance(result, tuple) else (result,))):
+            raise ProcedureError("a @distinct function gives one value per row")
+        if len(memo) + len(missing) > MEMO_LIMIT:
+            memo.clear()
+        for m, k in enumerate(missing):
+            wrote = tuple(sub[i][..., m].copy() for i in written)
+            value = tuple(_row_value(r, m) for r in result) if isinstance(result, tuple) else _row_value(result, m)
+            found[k] = memo[keys[k]] = (wrote, value)
+    return [found[k] for k in range(len(keys))]
+
+
+def _row_value(value, row: int):
+    """Row ``row`` of an argument or result (a scalar is every row's), as plain values for a key."""
+    if np.ndim(value) == 0:
+        return value.item() if isinstance(value, np.generic) else value
+    column = np.asarray(value)[..., row]
+    return column.item() if column.ndim == 0 else tuple(column.reshape(-1).tolist())
+
+
+def _per_distinct(rows_fn: Callable, args: tuple, live: tuple[int, ...], written: tuple[int, ...],
+                  first: np.ndarray, inverse: np.ndarray):
+    """``rows_fn`` on the distinct rows ``first`` only, its answers spread to every row by ``inverse``."""
+    sub = list(args)
+    for i in live:
+        if np.ndim(args[i]) > 0:
+            sub[i] = np.asarray(args[i])[..., first]
+    for i in written:
+        sub[i] = np.zeros((*args[i].shape[:-1], len(first)), dtype=args[i].dtype)
+    result = rows_fn(np.arange(len(first)), *sub)
+    for i in written:
+        args[i][...] = sub[i][..., inverse]
+    if isinstance(result, tuple):
+        return tuple(r[inverse] if np.ndim(r) else r for r in result)
+    return result[inverse] if np.ndim(result) else result
 
 
 def _fail_for(rs: Ruleset) -> Callable:
@@ -425,7 +486,7 @@ def _env(rs: Ruleset) -> dict:
             "_zeros": lambda rows, n: np.zeros((n, len(rows)), dtype=np.int64),
             "_fail": _fail_for(rs), "_KIND_NAME": np.array(BID_KINDS), "_get": _get, "_set": _set,
             "_SUIT": np.asarray(rs.suit_of, dtype=np.int64), "_SM": np.asarray(rs.suit_masks, dtype=np.int64),
-            "_POW": np.asarray(rs.power, dtype=np.int64)}
+            "_POW": np.asarray(rs.power, dtype=np.int64), "_PLACE": np.asarray(rs.places, dtype=np.int64)}
 
 
 # --------------------------------------------------------------------------- the module
@@ -438,41 +499,91 @@ ENTRIES = ("whole_hand", "bid_refusal", "legal_bids", "raise_options", "round_ra
 class ArrayModule:
     """The array functions of one ruleset (``ENTRIES`` and what they call), each taking the row numbers first;
     a function that makes the players' decisions (itself or through what it calls) takes the choosers it
-    needs last (``_choose_card``, ...), and passes them on."""
+    needs last (``_choose_card``, ...), and passes them on.  Each entry is lowered when it is first used (with
+    what it calls), so that a simulation lowers the whole hand and not the steps a replay uses."""
 
     def __init__(self, rs: Ruleset):
         self.rs = rs
         functions = form().functions
-        distinct = frozenset(name for name, fn in functions.items() if fn.distinct)
-        lowering = Lowering(rs, Target(_Rules(rs).expr, kind_arg=_kind_name))
-        env = _env(rs)
-        env.update({rule_global(name): fn for name, fn in vector_rules(rs).items()})
-        names = lowering.reachable(ENTRIES)
-        nodes = {name: _Vectorize(lowering.function(name), functions[name].same, frozenset(functions)).run()
+        self._names = frozenset(functions)
+        self._same = {name: fn.same for name, fn in functions.items()}
+        self._distinct = frozenset(name for name, fn in functions.items() if fn.distinct)
+        self._lowering = Lowering(rs, Target(_Rules(rs).expr, kind_arg=_kind_name))
+        self._env = _env(rs)
+        self._env.update({rule_global(name): fn for name, fn in vector_rules(rs).items()})
+        self._lock = threading.Lock()
+        self.choosers: dict[str, list[str]] = {}     # the chooser parameters of each function lowered, in order
+        self._sources: list[str] = []
+
+    def __getattr__(self, name: str) -> Callable:
+        """Entry ``name``, lowered now if it is not yet (only the entries are looked up here)."""
+        if name not in ENTRIES:
+            raise AttributeError(name)
+        self.lower((name,))
+        return self.__dict__[name]
+
+    @property
+    def source(self) -> str:
+        """The Python of every entry and what they call (all lowered for it)."""
+        self.lower(ENTRIES)
+        return "\n\n".join(self._sources) + "\n"
+
+    def lower(self, entries: tuple[str, ...]) -> None:
+        """Lower ``entries`` and what they call (those not lowered yet) into the module: worked out once per
+        ruleset and kept on disk (``core.derived``: under the package's digest and the ruleset's, ``_digest``),
+        but for a ruleset sent with a request (a service's disk is not filled by what clients send)."""
+        with self._lock:
+            if all(name in self.choosers for name in entries):
+                return
+            key = f"{_digest(self.rs)}|{','.join(entries)}|{sorted(self.choosers.items())}"
+            names, source, code, choices, distinct = derived.kept("arrays", key, lambda: self._lowered_text(entries),
+                                                                   keep=not self.rs.sent)
+            env = self._env
+            exec(code, env)  # noqa: S102 - the lowered form calling the checked rules (``_lowered_text``)
+            for name in names:
+                if name in distinct:
+                    live, written = distinct[name]
+                    env[name] = _once_per_distinct_row(env[name + "__rows"], tuple(live), tuple(written))
+                self.__dict__[name] = env[name]
+            self._sources.append(source.rstrip("\n"))
+            self.choosers.update(choices)
+
+    def _lowered_text(self, entries: tuple[str, ...]) -> tuple[list[str], str, CodeType, dict[str, list[str]],
+                                                              dict[str, tuple[list, list]]]:
+        """``entries`` and the functions they call not lowered yet, as array Python: their names (callees
+        first), the source and its code, the choosers each needs, and for each distinct function the positions
+        of its parameters that make a row distinct and of those it fills."""
+        names = [name for name in self._lowering.reachable(entries) if name not in self.choosers]
+        nodes = {name: _Vectorize(self._lowering.function(name), self._same[name], self._names).run()
                  for name in names}
-        choices = _choosers(nodes, names)
-        self.choosers: dict[str, list[str]] = choices      # the chooser parameters of each function, in order
+        choices = _choosers(nodes, names, self.choosers)
+        distinct: dict[str, tuple[list, list]] = {}
         for name, node in nodes.items():
             _pass_choosers(node, choices)
-            if name in distinct:
+            if name in self._distinct:
                 node.name = name + "__rows"
-        self.source = "\n\n".join(ast.unparse(nodes[name]) for name in names) + "\n"
-        exec(compile(self.source, f"<arrays {rs.id}>", "exec"), env)  # noqa: S102 - the lowered form + checked rules
-        for name in names:
-            if name in distinct:
-                node = nodes[name]
                 params = [a.arg for a in node.args.args][1:]        # (after the row numbers)
                 written = _written(node)      # (arrays it fills: not part of what makes a row distinct)
                 live = read_names(node.body) - written
-                env[name] = _once_per_distinct_row(env[name + "__rows"],
-                                                   tuple(i for i, p in enumerate(params) if p in live),
-                                                   tuple(i for i, p in enumerate(params) if p in written))
-            setattr(self, name, env[name])
+                distinct[name] = ([i for i, p in enumerate(params) if p in live],
+                                  [i for i, p in enumerate(params) if p in written])
+        source = "\n\n".join(ast.unparse(nodes[name]) for name in names) + "\n"
+        code = compile(source, f"<arrays {self.rs.id}>", "exec")
+        return names, source, code, {name: choices[name] for name in names}, distinct
 
 
-def _choosers(nodes: dict[str, ast.FunctionDef], order: list[str]) -> dict[str, list[str]]:
-    """The choosers each function needs, itself or through its callees (``order``: callees first)."""
-    needs: dict[str, list[str]] = {}
+def _digest(rs: Ruleset) -> str:
+    """What the lowering of ``rs`` reads of it: every rule's text and value, the pack and its card tables."""
+    digest = hashlib.sha256(repr((rs.deck, rs.suit_of, rs.power, rs.suit_masks)).encode())
+    for name, rule in rs.rules.items():
+        digest.update(f"\0{name}\0{rule.text}\0{rule.value!r}".encode())
+    return digest.hexdigest()
+
+
+def _choosers(nodes: dict[str, ast.FunctionDef], order: list[str], known: dict[str, list[str]]) -> dict[str, list[str]]:
+    """The choosers each function needs, itself or through its callees (``order``: callees first; ``known``:
+    those of functions lowered before)."""
+    needs: dict[str, list[str]] = dict(known)
     for name in order:
         found: set[str] = set()
         for sub in ast.walk(nodes[name]):

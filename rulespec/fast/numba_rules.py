@@ -21,7 +21,7 @@ from ..errors import NativeRuleError
 from ..model.ruleset import Ruleset
 from ..procedure.python import inline_rule
 
-TABLES = ("_RANK", "_NSUIT", "_SUIT", "_POW", "_SM")
+TABLES = ("_RANK", "_NSUIT", "_SUIT", "_POW", "_SM", "_PLACE")
 CALLS = frozenset({"_cnt", "_hi", "_lo", "_abs", "_div", "_mod", "_bit", "_min2", "_max2"})
 MAX_CONSTANT = 1 << 31     # larger literals could overflow 64-bit arithmetic where Python's ints do not
 _OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Mod, ast.BitOr, ast.BitAnd, ast.RShift, ast.LShift,

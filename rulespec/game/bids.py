@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from ..core import cards as C
 from ..core.contexts import ARGS
+from ..core.schema import CONTEXTS
 from ..errors import GameError
 from ..model.ruleset import Ruleset, per_ruleset
 from ..procedure.bidding import BID_RULES
@@ -212,26 +213,34 @@ _BID_MEMO_LIMIT = 4096
 _candidates = per_ruleset(lambda rs: tuple(bid_candidates(rs)))
 
 
+_TABLE_NAMES = frozenset(CONTEXTS["table_bid"]) - frozenset(CONTEXTS["bid"]) - {"bid.tricks"}
+_SCORE_NAMES = frozenset(("team.score", "team.bags", "opponents.score", "opponents.bags"))
+
+
 @per_ruleset
-def _bid_memo(rs: Ruleset) -> tuple[bool, dict]:
-    """Whether a bid rule of ``rs`` reads the hand, and its ``legal_bids`` answers by their inputs."""
-    return not rs.hand_rules.isdisjoint(BID_RULES), {}
+def _bid_memo(rs: Ruleset) -> tuple[bool, bool, bool, dict]:
+    """Which of the inputs that vary from bid to bid a bid rule of ``rs`` names (the hand, the other bids so
+    far, the scores), and its ``legal_bids`` answers by their inputs."""
+    named = frozenset().union(*(rs.rules[name].names for name in BID_RULES if name in rs.rules))
+    return (not rs.hand_rules.isdisjoint(BID_RULES), not named.isdisjoint(_TABLE_NAMES),
+            not named.isdisjoint(_SCORE_NAMES), {})
 
 
 def legal_bids(rs: Ruleset, seat: int, hand: int, dealer: int, bids, scores, bags) -> list[Bid]:
     """Every bid ``seat`` may make now: the candidates (``bid_candidates``) the lowered form's
-    ``legal_bids`` allows.  Memoised per ruleset (rules are pure) on every input the rules see; the hand is
-    part of the key only when a bid rule names it."""
+    ``legal_bids`` allows.  Memoised per ruleset (rules are pure) on every input the rules see; the hand, the
+    other bids so far and the scores are part of the key only when a bid rule names them."""
     pbid = bids[C.partner_of(seat)]
-    reads_hand, answers = _bid_memo(rs)
-    table = table_of(seat, bids)
-    key = (seat, dealer, pbid and (pbid.kind, pbid.n), scores[0], scores[1], bags[0], bags[1],
-           hand if reads_hand else None, table)
+    reads_hand, reads_table, reads_scores, answers = _bid_memo(rs)
+    table = table_of(seat, bids) if reads_table else None
+    key = (seat, dealer, pbid and (pbid.kind, pbid.n), (scores[0], scores[1], bags[0], bags[1]) if reads_scores
+           else None, hand if reads_hand else None, table)
     found = answers.get(key)
     if found is None:
         if len(answers) >= _BID_MEMO_LIMIT:
             answers.clear()
-        found = answers[key] = tuple(_legal_bids(rs, seat, hand, dealer, pbid, scores, bags, table))
+        found = answers[key] = tuple(_legal_bids(rs, seat, hand, dealer, pbid, scores, bags,
+                                                 table or table_of(seat, bids)))
     return list(found)
 
 

@@ -16,7 +16,7 @@ from .bids import seat_rule
 from .fused import play_cards, policy_card, random_card
 from .hand import HandState
 from .play import by_seat
-from .policies import POLICIES, RandomPolicy, discard_of
+from .policies import POLICIES, RandomPolicy, SensiblePolicy, discard_of, lowered
 from .scoring import NO_HISTORY, game_status
 from .steps import KIND_CODE
 
@@ -95,7 +95,12 @@ def play_out(state: HandState, policy) -> None:
 def _play_out_fused(state: HandState, policy) -> None:
     """``play_out`` from the first trick by the whole-hand loop ``fused`` generates (the same cards)."""
     rs = state.rs
-    choose = random_card(policy.rng.random) if type(policy) is RandomPolicy else policy_card(rs, policy.play)
+    if type(policy) is RandomPolicy:
+        choose = random_card(policy.rng.random)
+    elif type(policy) is SensiblePolicy:      # the lowered player called by the loop itself: no table to keep
+        choose = lowered(rs).card
+    else:
+        choose = policy_card(rs, policy.play)
     bids = [bid for bid in state.bids if bid is not None]      # (every seat has bid: the play has begun)
     kind = [KIND_CODE[bid.kind] for bid in bids]
     won, plays, winners = play_cards(rs)(state.hands, state.leader, choose, kind, [bid.n for bid in bids])

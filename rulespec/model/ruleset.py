@@ -70,11 +70,13 @@ class Ruleset:
         self.spec = spec
         self.chain = [s.id for s in chain]
         self.specs = list(chain)       # the variant files, root first (for ablation: see ablation.py)
+        self.sent = False              # sent with a request (``compile_spec``): nothing derived from it is kept on disk
         order = {name: i for i, name in enumerate(SLOTS)}
         self.rules = dict(sorted(rules.items(), key=lambda item: order.get(item[0], len(order))))
         self.params = {name: r.value for name, r in rules.items() if r.is_param or r.slot.context == "param"}
         self.deck: int = tables["deck"]
         self.suit_of: tuple[int, ...] = tables["_SUIT"]
+        self.places: tuple[int, ...] = tables["_PLACE"]
         self.power: tuple[int, ...] = tables["_POW"]
         self.suit_masks: tuple[int, ...] = tables["_SM"]
         self.fn = {name: r.fn for name, r in rules.items() if r.fn is not None}
@@ -136,7 +138,8 @@ def _natural_tables() -> dict:
 
 
 def _card_tables(deck: int, suit_rule, power_rule, natural: dict) -> dict:
-    """The suit (for following), power and suit masks of the cards in ``deck``."""
+    """The suit (for following), power and suit masks of the cards in ``deck``, and each card's place in its
+    suit (how many of the pack's cards of its suit beat it)."""
     suit_of = [NONE] * C.NUM_CARDS
     power = [0] * C.NUM_CARDS
     for card in C.iter_cards(deck):
@@ -147,7 +150,9 @@ def _card_tables(deck: int, suit_rule, power_rule, natural: dict) -> dict:
     for card in C.iter_cards(deck):
         if 0 <= suit_of[card] <= 3:
             masks[suit_of[card]] |= 1 << card
-    return {**natural, "_SUIT": tuple(suit_of), "_POW": tuple(power), "_SM": tuple(masks)}
+    place = [sum(1 for other in C.iter_cards(masks[suit_of[card]]) if power[other] > power[card])
+             if 0 <= suit_of[card] <= 3 else 0 for card in range(C.NUM_CARDS)]
+    return {**natural, "_SUIT": tuple(suit_of), "_POW": tuple(power), "_SM": tuple(masks), "_PLACE": tuple(place)}
 
 
 NEUTRAL_FILE = "<schema>"      # where a rule no variant sets comes from: its slot's neutral value
@@ -360,8 +365,10 @@ def compile_chain(chain: list[VariantSpec]) -> Ruleset:
 
 def compile_spec(spec: VariantSpec, bundled_only: bool = False) -> Ruleset:
     """Compile a variant with its ``extends`` chain (``bundled_only``: a variant sent with a request,
-    which may extend bundled variants only, never a path)."""
-    return compile_chain(resolve_chain(spec, bundled_only))
+    which may extend bundled variants only, never a path, and whose derived code is not kept on disk)."""
+    rs = compile_chain(resolve_chain(spec, bundled_only))
+    rs.sent = bundled_only
+    return rs
 
 
 @functools.lru_cache(maxsize=64)

@@ -138,19 +138,22 @@ def tricks_named(kind, n):
 def table_of(kind, num, seat):
     """The bids so far as ``bid.table_valid`` sees them from ``seat`` (``kind``, ``num``: every seat's, pending
     where not yet made): how many were made, the tricks they name, how many of the other side bid and the
-    tricks it named."""
+    tricks it named (all 0 where the rule names none of them)."""
     bids_made = 0
     bids_total = 0
     opponents_bids = 0
     opponents_tricks = 0
-    for other in range(4):
-        if other != seat and kind[other] != K_PENDING:
-            named = tricks_named(kind[other], num[other])
-            bids_made = bids_made + 1
-            bids_total = bids_total + named
-            if other % 2 != seat % 2:
-                opponents_bids = opponents_bids + 1
-                opponents_tricks = opponents_tricks + named
+    seen = (reads("bid.table_valid", "bids.made") or reads("bid.table_valid", "bids.total")
+            or reads("bid.table_valid", "opponents.bids") or reads("bid.table_valid", "opponents.tricks"))
+    if seen:
+        for other in range(4):
+            if other != seat and kind[other] != K_PENDING:
+                named = tricks_named(kind[other], num[other])
+                bids_made = bids_made + 1
+                bids_total = bids_total + named
+                if other % 2 != seat % 2:
+                    opponents_bids = opponents_bids + 1
+                    opponents_tricks = opponents_tricks + named
     return bids_made, bids_total, opponents_bids, opponents_tricks
 
 

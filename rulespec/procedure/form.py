@@ -40,7 +40,8 @@ _EXPRESSIONS = (ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.
                 ast.Subscript, ast.Tuple, ast.keyword, ast.Load, ast.Store, ast.operator, ast.unaryop, ast.boolop,
                 ast.cmpop)
 BUILTINS = frozenset({"range", "min", "max"})
-HOLES = frozenset({"rule", "reads", "note", "fail", "zeros", "popcount", "suit_of", "power_of", "suit_cards"})
+HOLES = frozenset({"rule", "reads", "note", "fail", "zeros", "popcount", "suit_of", "power_of", "suit_cards",
+                   "place_of"})
 CHOICES = frozenset({"choose_bid", "choose_raise", "choose_cards", "choose_discard", "choose_card"})
 
 
@@ -304,13 +305,14 @@ def expander(inline: frozenset[str], external: frozenset[str]) -> _Expander:
     return _Expander(inline, external)
 
 
-_CARD_TABLES = {"suit_of": "_SUIT", "power_of": "_POW", "suit_cards": "_SM"}   # holes read from a card table
+# holes read from a card table
+_CARD_TABLES = {"suit_of": "_SUIT", "power_of": "_POW", "suit_cards": "_SM", "place_of": "_PLACE"}
 
 
 class _Explicit(ast.NodeTransformer):
     """``rule("x.y")`` as ``rule("x.y", v1, v2, ...)``: the variables of its context's names, as named where
     it is written (so that writing the function into another keeps them its own); ``suit_of(c)`` as the
-    ruleset's table ``_SUIT[c]`` (``power_of``, ``suit_cards``: ``_POW``, ``_SM``)."""
+    ruleset's table ``_SUIT[c]`` (``power_of``, ``suit_cards``, ``place_of``: ``_POW``, ``_SM``, ``_PLACE``)."""
 
     def __init__(self, fn: Function):
         self.fn = fn

@@ -17,7 +17,8 @@ ever runs.  What each name means is said once, here:
   in the form (``players``) is a function of the same arguments.
 * ``zeros(n)``: a new array of ``n`` zeros (per hand).  ``popcount(mask)``: the cards in a set.
 * ``suit_of(card)``: the suit a card counts in (rule ``card.suit``), from the ruleset's card table;
-  ``power_of(card)`` its power (rule ``card.power``), ``suit_cards(suit)`` the pack's cards of a suit.
+  ``power_of(card)`` its power (rule ``card.power``), ``suit_cards(suit)`` the pack's cards of a suit,
+  ``place_of(card)`` how many cards of the pack's suit beat it.
 
 Decorators: ``@inline`` (the function's body is written into each caller by the back ends that inline),
 ``@distinct`` (pure: the array back end evaluates it once per distinct row of its arguments).
@@ -95,6 +96,11 @@ def power_of(card: int) -> int:
 def suit_cards(suit: int) -> int:
     """The pack's cards of ``suit`` (by rule ``card.suit``), from the ruleset's card table."""
     raise NotImplementedError(suit)
+
+
+def place_of(card: int) -> int:
+    """How many of the pack's cards of ``card``'s suit beat it (0: the top card), from the ruleset's card table."""
+    raise NotImplementedError(card)
 
 
 def choose_bid(seat: int, options, count: int, hand: int, kind, num, scores) -> int:

@@ -26,8 +26,8 @@ from __future__ import annotations
 
 from .bidding import candidate
 from .card_play import winner_card
-from .lang import (K_BLIND, K_BLIND_NIL, K_NIL, K_REGULAR, NONE, Same, inline, popcount, power_of, rule, suit_cards,
-                   suit_of, zeros)
+from .lang import (K_BLIND, K_BLIND_NIL, K_NIL, K_REGULAR, NONE, Same, inline, place_of, popcount, power_of, rule,
+                   suit_cards, suit_of, zeros)
 
 PACK_IDS = 54           # card ids (``core.cards.NUM_CARDS``): a loop over cards runs over these
 BLIND_BEHIND = 100      # points behind at which the sensible player bids blind nil where it may
@@ -38,16 +38,6 @@ TOP = 1073741824        # above every order key (2 ** 30)
 def order_key(card, trump):
     """Where ``card`` stands in the sensible player's order: side suits before trumps, then power, then id."""
     return (1 if suit_of(card) == trump else 0) * 65536 + (power_of(card) + 256) * 64 + card
-
-
-@inline
-def place_in_suit(card):
-    """How many cards of the pack beat ``card`` in its suit (0: the top card)."""
-    place = 0
-    for other in range(PACK_IDS):
-        if suit_of(other) == suit_of(card) and power_of(other) > power_of(card):
-            place = place + 1
-    return place
 
 
 @inline
@@ -92,11 +82,10 @@ def hand_value(hand):
     half, trumps = shape_value(hand, trump)
     safe = trumps <= 3
     for card in range(PACK_IDS):
-        suit = suit_of(card)
-        if suit >= 0 and suit < 4:
-            place = place_in_suit(card)
-            if ((hand >> card) & 1) == 1:
-                counted, unsafe = card_value(place, popcount(hand & suit_cards(suit)), suit == trump)
+        if ((hand >> card) & 1) == 1:
+            suit = suit_of(card)
+            if suit >= 0 and suit < 4:
+                counted, unsafe = card_value(place_of(card), popcount(hand & suit_cards(suit)), suit == trump)
                 half = half + counted
                 if unsafe:
                     safe = False
@@ -207,9 +196,9 @@ def suit_tops(played):
     for suit in range(4):
         tops[suit] = NONE
     for card in range(PACK_IDS):
-        suit = suit_of(card)
-        if suit >= 0 and suit < 4:
-            if ((played >> card) & 1) == 0:
+        if ((played >> card) & 1) == 0:
+            suit = suit_of(card)
+            if suit >= 0 and suit < 4:
                 if tops[suit] == NONE or power_of(card) > power_of(tops[suit]):
                     tops[suit] = card
     return tops
@@ -224,9 +213,9 @@ def lead_card(allowed, played, trump, low):
     side = NONE
     side_key = TOP
     for card in range(PACK_IDS):
-        suit = suit_of(card)
-        if suit >= 0 and suit < 4:
-            if ((allowed >> card) & 1) == 1:
+        if ((allowed >> card) & 1) == 1:
+            suit = suit_of(card)
+            if suit >= 0 and suit < 4:
                 if tops[suit] == card and (suit != trump or master == NONE):
                     master = card
                 key = order_key(card, trump)

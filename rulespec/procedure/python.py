@@ -24,7 +24,7 @@ from ..lang.compiler import NONE, make_env
 from ..model.ruleset import Ruleset
 from .form import ALL, CHOICES, Lowering, Target, form, param_global, reads_global, renamed
 
-_TABLES = ("_RANK", "_NSUIT", "_SUIT", "_POW", "_SM")
+_TABLES = ("_RANK", "_NSUIT", "_SUIT", "_POW", "_SM", "_PLACE")
 _ENV_NAMES = frozenset(make_env(dict.fromkeys(_TABLES))) - {"__builtins__"}
 _LOCAL_NAME = re.compile(r"^v\d+$")   # a comprehension's variable in a compiled rule
 _BUILTINS = {"range": range, "min": min, "max": max}
