@@ -15,6 +15,7 @@ from rulespec.fast.batch import BatchEngine
 from rulespec.fast.native_hand import source as native_source
 from rulespec.game.policies import RandomPolicy, SensiblePolicy
 from rulespec.model.ruleset import load_ruleset, ruleset_from_text
+from rulespec.tools.diff import DiffConfig, diff
 from slot_probes import native_hands
 
 KITTY = load_ruleset("kitty")
@@ -161,3 +162,12 @@ def test_a_game_takes_each_hands_kitty():
     with pytest.raises(InputError) as err:
         answer("game", {"variant": "kitty", "hands": [hand, bad]})
     assert err.value.field == "hands[1].discards"
+
+
+def test_diff_finds_the_kitty_on_every_deal_though_its_rule_alone_does_not_compile_into_standard():
+    report = diff(DiffConfig(("standard", "kitty"), deals=6, games=1, attribute=6), jobs=1)
+    p = report["pairs"][0]
+    kitty = p["transcript"]["stages"]["kitty"]
+    assert kitty["count"] == p["transcript"]["n"] == 12 and kitty["rate"] == 1.0   # each deal, by each player
+    assert p["transcript"]["stages"]["bid"]["count"] == 0
+    assert any(e["rule"] == "deal.kitty" and e["example"] is None for e in p["examples"])
