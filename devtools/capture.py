@@ -59,7 +59,8 @@ def _replayed(rng: random.Random, vid: str) -> dict:
     if rng.random() < 0.4:
         i, j = sorted(rng.sample(range(len(play)), 2))
         play[i], play[j] = play[j], play[i]
-    return {"variant": vid, "deal": record["deal"], "bids": record["bids"], "play": play, "dealer": "N"}
+    kitty = {"kitty": record["kitty"]["cards"], "discards": record["kitty"]["discarded"]} if "kitty" in record else {}
+    return {"variant": vid, "deal": record["deal"], "bids": record["bids"], "play": play, "dealer": "N", **kitty}
 
 
 def _trick(rng: random.Random, vid: str) -> dict:

@@ -146,6 +146,14 @@ def _base_schemas(max_deals: int, time_limit: float) -> dict:
     hand_score = obj({"bids": per(SEATS, bid), "tricks": per(SEATS, {"type": "integer", "minimum": 0, "maximum": 13},
                                                             "tricks taken by each seat; they sum to the hand size"),
                       "deal": per(SEATS, arr(ref("Card"), maxItems=27), "the four hands as dealt"),
+                      "raises": obj({seat: bid for seat in SEATS}, (), "where the variant has a raise round "
+                                    "(raise.by): the seats that raised once every seat had bid, each to its new bid"),
+                      "kitty": arr(ref("Card"), maxItems=54,
+                                   description="with deal, where the variant deals a kitty (deal.kitty): the pack's "
+                                               "cards the deal left over, which the dealer takes before the bids"),
+                      "discards": arr(ref("Card"), maxItems=54,
+                                      description="with kitty: the cards the dealer discards from its hand and the "
+                                                  "kitty (as many as the kitty; they count for nobody)"),
                       "exchanges": arr(obj({"from": ref("Seat"), "gave": arr(ref("Card"), maxItems=13),
                                             "received": arr(ref("Card"), maxItems=13)}, ("from", "gave", "received"),
                                            additionalProperties=False), maxItems=4,

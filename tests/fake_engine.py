@@ -16,7 +16,7 @@ SPADES = 3
 
 
 def _suit(card: int) -> int:
-    return card // 13
+    return SPADES if card >= 52 else card // 13     # (the jokers, where a pack has them: spades)
 
 
 def _mask(cards) -> int:
@@ -228,3 +228,27 @@ class NilPassing(Sound):
 
     def new_hand(self, deal) -> FakeHand:
         return NilPassingHand(deal, self.breaks)
+
+
+class KittyHand(FakeHand):
+    """Has the discard step: the dealer takes the kitty and discards; the jokers are the top spades, the big one
+    (53) highest (005 §Kitty, as the kitty variant reads it)."""
+
+    def __init__(self, deal, breaks: bool):
+        super().__init__(deal, breaks)
+        self.dealer = deal.dealer
+
+    def take_kitty(self, kitty: int, discard: list[int]) -> None:
+        self.hands[self.dealer] = (self.hands[self.dealer] | set(C.iter_cards(kitty))) - set(discard)
+
+    def _rank(self, card: int) -> int:
+        return {52: 13, 53: 14}.get(card, card % 13)
+
+
+class Kitty(Sound):
+    """001's rules with the 54-card pack and a kitty of two for the dealer (005 §Kitty)."""
+    name = "fake-kitty"
+
+    def new_hand(self, deal) -> FakeHand:
+        return KittyHand(deal, self.breaks)
+

@@ -69,9 +69,9 @@ def replay(rs: Ruleset, result, row: int) -> list:
     seats = rs.params["table.seats"]
     assert len(result.deals[row]) == seats, (row, "seats")
     state = HandState(rs, [int(m) for m in result.deals[row]], int(result.dealer[row]))
+    replay_kitty(state, result, row)
     final = [_bid(k, n) for k, n in zip(result.bid_kind[row].tolist()[:seats], result.bid_n[row].tolist())]
-    opening = ([_bid(k, n) for k, n in zip(result.bid_kind[row].tolist()[:seats], result.opening[row].tolist())]
-               if isinstance(result, CompiledResult) else final)
+    opening = [_bid(k, n) for k, n in zip(result.bid_kind[row].tolist()[:seats], result.opening[row].tolist())]
     while state.bidder is not None:
         seat = state.bidder
         partner = C.partner_of(seat)
@@ -80,6 +80,10 @@ def replay(rs: Ruleset, result, row: int) -> list:
         if raises and final[partner] != state.bids[partner]:
             assert final[partner] in raises, (row, partner)
             state.raise_bid(partner, final[partner])
+    for seat in state.bidding_order():      # the raise round (raise.by)
+        if final[seat] != state.bids[seat]:
+            assert final[seat] in state.round_raise_options(seat), (row, seat, "raise round")
+            state.raise_bid(seat, final[seat])
     assert state.bids == final, row
     passing = state.exchange_seats()
     assert [seat for seat in range(seats) if result.gave[row, seat]] == sorted(passing), (row, "exchanges")
@@ -89,6 +93,17 @@ def replay(rs: Ruleset, result, row: int) -> list:
         state.exchange(seat, give, back)
     scored = replay_play(state, result, row)
     return [[str(b) for b in state.bids], list(state.won), [t.points for t in scored], [t.bags for t in scored]]
+
+
+def replay_kitty(state: HandState, result, row: int) -> None:
+    """The dealer's kitty of hand ``row`` taken through ``state``: the same cards left by the deal, as many
+    discarded, each from the dealer's hand or the kitty."""
+    taken, discarded = (int(m) for m in result.kitty[row])
+    assert taken == state.kitty_cards(), (row, "kitty")
+    if taken:
+        held = state.hands[state.dealer] | taken
+        assert discarded & ~held == 0 and discarded.bit_count() == state.rs.params["deal.kitty"], (row, "discard")
+        state.take_kitty(C.card_list(discarded))
 
 
 def replay_play(state: HandState, result, row: int) -> list:
@@ -164,12 +179,13 @@ def native_hands(rs: Ruleset, count: int, seed: int) -> CompiledResult:
     def zeros(*shape: int) -> np.ndarray:
         return np.zeros((count, *shape), dtype=np.int64)
     arrays = (zeros(table.seats), zeros(4), zeros(4), zeros(4), zeros(4), zeros(table.sides), zeros(table.sides),
-              zeros(table.sides), zeros(size, 4), zeros(size), zeros(size), zeros(4), zeros(4))
+              zeros(table.sides), zeros(size, 4), zeros(size), zeros(size), zeros(4), zeros(4), zeros(2))
     module["play"](count, seed, dealer, *arrays)
-    deals, kinds, nums, openings, tricks, points, bags_added, bags_after, plays, leaders, winners, gave, received = (
-        arrays)
+    (deals, kinds, nums, openings, tricks, points, bags_added, bags_after, plays, leaders, winners, gave, received,
+     kitties) = arrays
     return CompiledResult(kinds, nums, tricks, points, bags_added, bags_after, deals,
-                          np.full(count, dealer, dtype=np.int64), plays, leaders, winners, gave, received, openings)
+                          np.full(count, dealer, dtype=np.int64), plays, leaders, winners, gave, received, kitties,
+                          openings)
 
 
 def loop_agrees(rs: Ruleset, count: int, seed: int) -> list:

@@ -26,6 +26,8 @@ class LowestPolicy(RandomPolicy):
     def exchange(self, rs, seat, hand, count):
         return C.card_list(hand)[:count]
 
+    discard = exchange         # (the dealer's discard from the kitty: the lowest cards too)
+
 
 class HashedPolicy(LowestPolicy):
     """The batch engine's 'hashed' policy, on the scalar engine."""
@@ -95,6 +97,8 @@ def _replay(rs, result, i) -> E.HandState:
     plays (each card checked legal for the seat whose turn it is, each trick's winner checked)."""
     dealer = int(result.dealer[i])
     state = E.HandState(rs, [int(m) for m in result.deals[i]], dealer)
+    if result.kitty[i, 0]:          # (the dealer's discard from the kitty, before the bids)
+        state.take_kitty(C.card_list(int(result.kitty[i, 1])))
     while state.bidder is not None:
         seat = state.bidder
         bid = E.Bid(KIND_NAMES[int(result.bid_kind[i, seat])], int(result.bid_n[i, seat]))

@@ -22,7 +22,7 @@ from rulespec.game import BLIND, BLIND_NIL, NIL, REGULAR, Bid, HandState, deal_f
 from rulespec.game.policies import RandomPolicy
 from rulespec.model.ruleset import load_ruleset, ruleset_from_text
 from rulespec.model.variants import bundled_ids
-from slot_probes import replay_play
+from slot_probes import replay_kitty, replay_play
 
 KINDS = {0: REGULAR, 1: NIL, 2: BLIND_NIL, 3: BLIND}
 HANDS_PER_DEALER = 60      # 240 hands per variant, every dealer
@@ -55,8 +55,12 @@ def _replay_bids(state: HandState, result, row: int) -> None:
         if raises:
             assert partner is not None and final[partner] in raises, (row, partner)
             state.raise_bid(partner, final[partner])
-        elif partner is not None:
+        elif partner is not None and not state.rs.params["raise.by"]:   # (a raise round may still change it)
             assert final[partner] == (opening[partner] if state.bids[partner] else final[partner])
+    for seat in state.bidding_order():              # the raise round (raise.by)
+        if final[seat] != state.bids[seat]:
+            assert final[seat] in state.round_raise_options(seat), (row, seat, "raise round")
+            state.raise_bid(seat, final[seat])
     assert state.bids == final
 
 
@@ -74,6 +78,7 @@ def _replay_exchange(state: HandState, result, row: int) -> None:
 
 def _replay(rs, result, row: int) -> None:
     state = HandState(rs, [int(m) for m in result.deals[row]], int(result.dealer[row]))
+    replay_kitty(state, result, row)
     _replay_bids(state, result, row)
     _replay_exchange(state, result, row)
     replay_play(state, result, row)

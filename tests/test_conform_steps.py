@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rulespec.tools.conform import ConformConfig, conform
+from rulespec.tools.conform.cli import _verdict
 
 RAISE_AND_EXCHANGE = """\
 id: raise-and-exchange
@@ -86,3 +87,17 @@ def test_an_engine_with_the_nil_pass_conforms_to_nil_pass_and_not_to_standard():
     assert other["differing"] == ["exchange"]
     kind = other["sections"]["deals"]["stages"]["exchange"]["kinds"]["exchange"]
     assert {r["rule"] for r in kind["attribution"]} == {"nil.exchange"}
+
+
+def test_an_engine_with_the_discard_step_conforms_to_kitty():
+    report = _run("Kitty", "kitty")
+    assert report["conforms"], report["differing"]
+    assert _states(report, "legal") > 0 and _states(report, "score") > 0
+
+
+def test_an_engine_without_the_discard_step_cannot_play_kitty_and_says_so():
+    report = _run("Sound", "kitty")
+    assert not report["conforms"] and report["compared"] == []
+    [error] = report["errors"]
+    assert "no discard step (take_kitty)" in error and "deal.kitty @ 005 §Kitty" in error
+    assert "cannot play it" in _verdict(report)

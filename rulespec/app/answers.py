@@ -164,9 +164,41 @@ def answer_bid(rs: Ruleset, req: Mapping) -> dict:
                                      partner=partner)
     for step in refusals:
         step["reason"] = _bid_reason(rs, step, seat, bid, pair, scores, refused=True, partner=partner)
-    return {"variant": rs.id, "seat": C.SEATS[seat], "bid": str(bid), "allowed": not refusals,
-            "refusals": refusals, "notes": notes, "explanation": checked,
-            "exchange": _bid_exchange(rs, seat, bid, partner)}
+    out = {"variant": rs.id, "seat": C.SEATS[seat], "bid": str(bid), "allowed": not refusals,
+           "refusals": refusals, "notes": notes, "explanation": checked,
+           "exchange": _bid_exchange(rs, seat, bid, partner)}
+    if rs.params["raise.by"]:           # (the key only where the variant has a raise round)
+        out["raise"] = _bid_raise(rs, seat, bid, bids, hand, dealer, scores, bags)
+    return out
+
+
+def _raise_state(rs: Ruleset, bids: list[E.Bid], hand: int | None, seat: int, dealer: int, scores, bags
+                 ) -> E.HandState:
+    """A hand whose every seat has bid ``bids`` (``seat`` holding ``hand`` where known), for the raise round."""
+    state = E.HandState(rs, [(hand or 0) if s == seat else 0 for s in range(4)], dealer, scores, bags)
+    state.set_bids(bids)
+    return state
+
+
+def _bid_raise(rs: Ruleset, seat: int, bid: E.Bid, bids: list[E.Bid | None], hand: int | None, dealer: int,
+               scores, bags) -> dict:
+    """Whether ``seat``'s bid may be raised in the raise round once every seat has bid (``raise.by``,
+    ``raise.allowed``, the side's limits): the bids it may raise to, the rule and why."""
+    cite = rs.cite("raise.allowed")
+    if bid.kind != E.REGULAR:
+        return {"allowed": False, "to": [], **cite, "reason": f"only a regular bid is raised; {bid} is not"}
+    filled = [b if b is not None else E.Bid(E.REGULAR, 1) for b in bids]      # (a bid to come: the smallest)
+    filled[seat] = bid
+    state = _raise_state(rs, filled, hand, seat, dealer, scores, bags)
+    to = [str(b) for b in state.round_raise_options(seat) if b != bid]
+    by = rs.params["raise.by"]
+    reason = (f"once every seat has bid, {R.SEAT_NAMES[C.SEATS[seat]]} may raise {bid} to {', '.join(to)} "
+              f"(up to {by} more)" if to else
+              f"{R.SEAT_NAMES[C.SEATS[seat]]} may not raise {bid} here: rule raise.allowed, or the side's limits, "
+              "leave no larger bid")
+    notes = ["raise.allowed not checked without the hand"] if hand is None and "hand" in rs.rules[
+        "raise.allowed"].names else []
+    return {"allowed": bool(to), "to": to, **cite, "reason": reason, **({"notes": notes} if notes else {})}
 
 
 def _bid_exchange(rs: Ruleset, seat: int, bid: E.Bid, partner: E.Bid | None) -> dict | None:
@@ -261,6 +293,29 @@ def _validate_bids(rs: Ruleset, bids: list[E.Bid], scores, bags, dealer: int | N
         _validate_table(rs, bids, scores, bags, first, dealer if dealer is not None else table.seats - 1)
 
 
+def _raised(rs: Ruleset, req: Mapping, bids: list[E.Bid], dealer: int | None, scores, bags) -> list[E.Bid]:
+    """The bids after the raise round (``raises``: the seats that raised, each to its new number), each checked
+    against the variant's round (``raise.by``, ``raise.allowed``, the side's limits), in bidding order."""
+    value = req.get("raises")
+    if value is None:
+        return bids
+    if not rs.params["raise.by"]:
+        raise InputError(f"variant '{rs.id}' has no raise round once every seat has bid", "raises", "raise.by",
+                         rs.rules["raise.by"].cite)
+    raised = F.per_seat_some(value, "raises", F.bid_of)
+    state = _raise_state(rs, bids, None, 0, dealer if dealer is not None else 3, scores, bags)
+    for seat in state.bidding_order():
+        if raised[seat] is None:
+            continue
+        options = state.round_raise_options(seat)
+        if raised[seat] not in options or raised[seat] == bids[seat]:
+            to = ", ".join(str(b) for b in options if b != bids[seat]) or "nothing"
+            raise InputError(f"{C.SEATS[seat]}'s {bids[seat]} may be raised to {to} here, not {raised[seat]}",
+                             f"raises.{C.SEATS[seat]}", "raise.allowed", rs.rules["raise.allowed"].cite)
+        state.raise_bid(seat, raised[seat])
+    return list(state.bids)
+
+
 def _validate_table(rs: Ruleset, bids: list[E.Bid], scores, bags, first: int, dealer: int) -> None:
     """Refuse the first bid, in bidding order, that rule ``bid.table_valid`` refuses beside the bids before it."""
     seats = rs.params["table.seats"]
@@ -292,6 +347,7 @@ def _replay(rs: Ruleset, req: Mapping, bids: list[E.Bid], irregular: list[dict],
             raise InputError(f"{C.SEATS[s]} holds {hands[s].bit_count()} cards; each seat is dealt {size}",
                              f"deal.{C.SEATS[s]}")
     state = E.HandState(rs, hands, dealer)
+    _take_kitty(state, req, seen)
     state.set_bids(bids)        # (the first leader may depend on them: play.first_leader_by)
     if req.get("exchanges") is not None:
         _exchange_all(state, req["exchanges"])
@@ -311,6 +367,38 @@ def _replay(rs: Ruleset, req: Mapping, bids: list[E.Bid], irregular: list[dict],
     if not state.over and not (reneges and forfeit):
         raise InputError(f"the play covers {state.number - 1} tricks; a hand has {size}", "play")
     return state.won, reneges, state.last, size - sum(state.won)
+
+
+def _take_kitty(state: E.HandState, req: Mapping, seen: dict) -> None:
+    """The dealer's kitty (``deal.kitty``) before the bids: ``kitty``, the pack's cards the deal left over, and
+    ``discards``, as many cards of the dealer's hand and the kitty, both required where the variant has one."""
+    rs, count = state.rs, state.rs.params["deal.kitty"]
+    cite = rs.rules["deal.kitty"].cite
+    if not count:
+        for key in ("kitty", "discards"):
+            if req.get(key) is not None:
+                raise InputError(f"variant '{rs.id}' deals no kitty: the deal gives every card", key, "deal.kitty",
+                                 cite)
+        return
+    for key in ("kitty", "discards"):
+        if req.get(key) is None:
+            raise InputError(f"variant '{rs.id}' leaves {count} cards over after the deal, which the dealer takes and "
+                             f"then discards {count}: '{key}' is missing", key, "deal.kitty", cite)
+    kitty = F.cards_of(req["kitty"], "kitty", rs, seen)
+    left = state.kitty_cards()
+    if C.mask_of(kitty) != left:
+        raise InputError(f"the kitty is the pack's cards the deal leaves over ({', '.join(C.card_names(left))}), "
+                         f"not {', '.join(C.card_name(c) for c in kitty) or 'none'}", "kitty", "deal.kitty", cite)
+    discards = F.cards_of(req["discards"], "discards", rs)
+    if len(discards) != count:
+        raise InputError(f"{len(discards)} card(s) discarded; the dealer discards {count}", "discards", "deal.kitty",
+                         cite)
+    held = state.hands[state.dealer] | left
+    for i, card in enumerate(discards):
+        if not (held >> card) & 1:
+            raise InputError(f"{C.card_name(card)} is neither in {C.SEATS[state.dealer]}'s hand (the dealer's) nor "
+                             "in the kitty", f"discards[{i}]", "deal.kitty", cite)
+    state.take_kitty(discards)
 
 
 def _exchange_all(state: E.HandState, value) -> None:
@@ -433,6 +521,7 @@ def _scored(rs: Ruleset, req: Mapping, on_card: CardHook | None = None,
     scores, bags = F.scores_before(req, table)
     dealer = F.seat_of(req["dealer"], "dealer", table) if req.get("dealer") is not None else None
     _validate_bids(rs, bids, scores, bags, dealer)
+    bids = _raised(rs, req, bids, dealer, scores, bags)
     irregular: list[dict] = []
     tricks, reneges, last = _hand_tricks(rs, req, bids, irregular, on_card)
     reneges += _renege_events(req, table)
@@ -497,8 +586,10 @@ def _hand_tricks(rs: Ruleset, req: Mapping, bids: list[E.Bid], irregular: list[d
     """Tricks per seat, the reneges found and the last trick: replayed from the deal and play (the
     irregular cards found go to ``irregular``), or as given."""
     size = rs.params["deal.hand_size"]
-    if req.get("deal") is None and req.get("exchanges") is not None:
-        raise InputError("the exchanges go with the deal and play", "exchanges")
+    for key in ("exchanges", "kitty", "discards"):
+        if req.get("deal") is None and req.get(key) is not None:
+            raise InputError(f"the {key} go with the deal and play" if key != "kitty" else
+                             "the kitty goes with the deal and play", key)
     if req.get("deal") is not None or req.get("play") is not None:
         if req.get("tricks") is not None:
             raise InputError("give either tricks per seat or the deal and play, not both", "tricks")
@@ -632,8 +723,8 @@ _POSITION = ("hands", "leader", "trick", "broken", "deal", "dealer", "play", "bu
 FIELDS: dict[str, tuple[str, ...]] = {       # the fields each kind reads (and 'variant' or 'variants')
     "trick": ("leader", "cards", "number"), "legal": ("hand", "trick", "number", "broken"),
     "bid": ("seat", "bid", "dealer", "bids", "hand", "before"),
-    "score": ("bids", "tricks", "deal", "exchanges", "play", "dealer", "before", "hands_played", "last_trick",
-              "events"),
+    "score": ("bids", "raises", "tricks", "deal", "kitty", "discards", "exchanges", "play", "dealer", "before",
+              "hands_played", "last_trick", "events"),
     "game": ("hands", "before"), "solve": _POSITION, "claim": (*_POSITION, "claim"), "nil": (*_POSITION, "nil"),
 }
 def _game_hand(hand, i: int) -> Mapping:

@@ -73,6 +73,16 @@ def cards_of(value, field: str, rs: Ruleset | None = None, seen: dict | None = N
     return out
 
 
+def per_seat_some(value, field: str, parse: Callable[[object, str], object], table: C.Table = C.FOUR) -> list:
+    """The entries of an object keyed by the seats of ``table``, parsed (None for a seat it leaves out)."""
+    if not isinstance(value, Mapping):
+        raise InputError(f"expected an object keyed by seat ({', '.join(table.seat_names)})", field)
+    out: list = [None] * table.seats
+    for key, item in value.items():
+        out[seat_of(key, f"{field}.{key}", table)] = parse(item, f"{field}.{key}")
+    return out
+
+
 def per_seat(value, field: str, parse: Callable[[object, str], object], table: C.Table = C.FOUR) -> list:
     """One value per seat of ``table`` (every seat given, no other)."""
     if not isinstance(value, Mapping):

@@ -129,6 +129,11 @@ _SLOTS = [
     Slot("deal.hand_size", INT, "param", "cards dealt to each player", probe="12"),
     Slot("deal.next_dealer", SEAT, "seating", "who deals the next hand", probe="right_of(dealer)"),
     Slot("deal.first_bidder", SEAT, "seating", "who bids first", probe="partner_of(dealer)"),
+    Slot("deal.kitty", INT, "param",
+         "cards of the pack left over once each player is dealt deal.hand_size (the kitty): the dealer takes "
+         "them and discards as many before the bids; the discards count for nobody (0: no kitty)", neutral="0",
+         probe="2", probe_with=(("deck.cards", "all_cards"),
+                                ("card.suit", "if card == BJ or card == LJ then spades else card.natural_suit"))),
     # bidding
     Slot("bid.regular_min", INT, "bid", "smallest regular (non-nil) bid a player may make"),
     Slot("bid.regular_max", INT, "bid", "largest regular bid a player may make", probe="5"),
@@ -151,6 +156,12 @@ _SLOTS = [
          probe_with=(("bid.team_max", "30"),)),
     Slot("nil.partner_may_raise", BOOL, "param",
          "whether a nil bidder's partner who already bid may raise that bid"),
+    Slot("raise.by", INT, "param",
+         "the most tricks a seat may add to its own regular bid in the raise round once every seat has bid, in "
+         "bidding order (0: no raise round)", neutral="0", probe="2", probe_with=(("raise.allowed", "true"),)),
+    Slot("raise.allowed", BOOL, "bid",
+         "whether this seat may raise its regular bid (bid.n) in the raise round (e.g. partner.kind == nil: the "
+         "partner of a nil bidder)", neutral="false", probe="true", probe_with=(("raise.by", "1"),)),
     Slot("blind_nil.exchange", INT, "param", "cards exchanged between a blind-nil bidder and partner",
          probe="2", probe_with=(("blind_nil.allowed", "true"),)),
     Slot("nil.exchange", INT, "param",

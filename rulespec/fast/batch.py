@@ -68,6 +68,8 @@ class BatchResult:
     winners: np.ndarray       # (N, size) the seat that won each trick
     gave: np.ndarray          # (N, 4) blind-nil exchange: the cards each seat gave (masks; 0 none)
     received: np.ndarray      # (N, 4) the cards each such seat got back
+    kitty: np.ndarray         # (N, 2) the kitty (deal.kitty): the cards the dealer took, the cards it discarded
+    opening: np.ndarray       # (N, 4) each seat's bid number as bid, before any raise (a nil's partner, the round)
 
     def __len__(self) -> int:
         return len(self.points)
@@ -133,7 +135,8 @@ class BatchEngine:
         if policy == "sensible":
             m = self.module
             return {"_choose_bid": m.sensible_bid, "_choose_raise": m.sensible_raise,
-                    "_choose_cards": m.sensible_cards, "_choose_card": m.sensible_card}
+                    "_choose_cards": m.sensible_cards, "_choose_discard": m.sensible_discard,
+                    "_choose_card": m.sensible_card}
 
         def bid(rows, seat, options, count, hand, *known):
             return self._choose(options.T != 0, policy, rng, lambda: hash_key(hand, 13 + size))
@@ -144,9 +147,13 @@ class BatchEngine:
         def cards(rows, seat, hand, count, kind):
             return self._pick_cards(np.broadcast_to(hand, (len(rows),)).copy(), count, policy, rng)
 
+        def discard(rows, seat, hand, count):
+            return self._pick_cards(np.broadcast_to(hand, (len(rows),)).copy(), count, policy, rng)
+
         def card(rows, seat, allowed, trick, position, hand, number, *known):
             return self._choose_card(allowed, policy, rng, lambda: hash_key(dealt[seat, rows], number))
-        return {"_choose_bid": bid, "_choose_raise": raise_, "_choose_cards": cards, "_choose_card": card}
+        return {"_choose_bid": bid, "_choose_raise": raise_, "_choose_cards": cards, "_choose_discard": discard,
+                "_choose_card": card}
 
     # ------------------------------------------------------------------ the hand
     def play(self, count: int, seed: int = 0, policy: str = "random", dealer: int = 0,
@@ -163,14 +170,14 @@ class BatchEngine:
         kind, num, opening, won = zeros(4), zeros(4), zeros(4), zeros(4)
         points, bags_added, bags_after = zeros(sides), zeros(sides), zeros(sides)
         plays, leaders = zeros(size, 4, dtype=np.int8), zeros(size, dtype=np.int8)
-        winners, gave, received = zeros(size), zeros(4), zeros(4)
+        winners, gave, received, kitty = zeros(size), zeros(4), zeros(4), zeros(2)
         choosers = self._choosers(policy, rng, hands.copy())
         self.module.whole_hand(np.arange(n), hands, np.full(n, dealer, dtype=np.int64), zeros(sides), zeros(sides),
                                kind, num,
                                opening, won, points, bags_added, bags_after, plays, leaders, winners, gave, received,
-                               zeros(2 * size + 3), zeros(size + 1),
+                               kitty, zeros(2 * size + 3), zeros(size + 1),
                                *(choosers[name] for name in self.module.choosers["whole_hand"]))
         by_row = [np.ascontiguousarray(np.moveaxis(a, -1, 0)) for a in (kind, num, won, points, bags_added, bags_after)]
         return BatchResult(*by_row, dealt, np.full(n, dealer, dtype=np.int64),
                            *(np.ascontiguousarray(np.moveaxis(a, -1, 0)) for a in (plays, leaders, winners, gave,
-                                                                                    received)))
+                                                                                    received, kitty, opening)))

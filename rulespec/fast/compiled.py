@@ -29,8 +29,7 @@ _SEED_BYTES = 4      # numba's generator takes a 32-bit seed
 
 @dataclass
 class CompiledResult(BatchResult):
-    """``BatchResult`` and each seat's bid number before its partner's nil let it raise (``opening``)."""
-    opening: np.ndarray       # (N, 4)
+    """``BatchResult`` of the compiled engine."""
 
 
 def native_seed(seed: int | str) -> int:
@@ -68,11 +67,10 @@ class CompiledEngine:
         def zeros(*shape: int) -> np.ndarray:
             return np.zeros((count, *shape), dtype=np.int64)
         # deals, kinds, nums, openings, tricks, points, bags_added, bags_after, plays, leaders, winners, gave,
-        # received
+        # received, kitties (the kitty taken and the cards discarded: two masks)
         seats, sides = self.table.seats, self.table.sides
         return (zeros(seats), zeros(4), zeros(4), zeros(4), zeros(4), zeros(sides), zeros(sides), zeros(sides),
-                zeros(self.size, 4),
-                zeros(self.size), zeros(self.size), zeros(4), zeros(4))
+                zeros(self.size, 4), zeros(self.size), zeros(self.size), zeros(4), zeros(4), zeros(2))
 
     def _run(self, count: int, seed: int | str, dealer: int, arrays: tuple[np.ndarray, ...]) -> None:
         try:
@@ -95,8 +93,8 @@ class CompiledEngine:
 
 
 def _result(arrays: tuple[np.ndarray, ...], dealer: int) -> CompiledResult:
-    deals, kinds, nums, openings, tricks, points, bags_added, bags_after, plays, leaders, winners, gave, received = (
-        arrays)
+    (deals, kinds, nums, openings, tricks, points, bags_added, bags_after, plays, leaders, winners, gave, received,
+     kitties) = arrays
     dealers = np.full(len(deals), dealer, dtype=np.int64)
     return CompiledResult(kinds, nums, tricks, points, bags_added, bags_after, deals, dealers, plays, leaders, winners,
-                          gave, received, openings)
+                          gave, received, kitties, openings)

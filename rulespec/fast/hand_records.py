@@ -97,7 +97,8 @@ class RecordWriter:
         for seat, name in enumerate(self.table.seat_names):
             pieces += [f'{"," if seat else ""}"{name}":'.encode(), self.bid[r.bid_kind[:, seat] * (self.size + 1)
                                                                            + r.bid_n[:, seat]]]
-        pieces += [b'},"exchanges":[', *self._exchanges(r), b'],"tricks":[', self._tricks(r), b'],"tricks_per_seat":{']
+        pieces += [b'},"exchanges":[', *self._exchanges(r), b"]", *self._kitty(r), b',"tricks":[', self._tricks(r),
+                   b'],"tricks_per_seat":{']
         pieces += [p for seat, name in enumerate(self.table.seat_names)
                    for p in (f'{"," if seat else ""}"{name}":'.encode(), tricks[seat])]
         pieces.append(b'},"score":{')
@@ -148,6 +149,15 @@ class RecordWriter:
             entry[:, 0] = np.where(earlier[:, i] > 0, entry[:, 0], 0)
             out.append(np.where(present[:, i, None], entry, 0).astype(np.uint8))
         return out
+
+    def _kitty(self, r: BatchResult) -> list[Piece]:
+        """The dealer's kitty as ``engine.play_hand`` records it (``{"dealer", "cards", "discarded"}``), where the
+        variant deals one (none: no pieces)."""
+        if not self.rs.params["deal.kitty"]:
+            return []
+        taken, discarded = (self._cards(self._sorted(r.kitty[:, k])) for k in (0, 1))
+        return [b',"kitty":{"dealer":', self.seat[r.dealer], b',"cards":[', taken, b'],"discarded":[', discarded,
+                b"]}"]
 
     def _status(self, r: BatchResult) -> np.ndarray:
         """(N, width) ``game_status`` after each hand from 0-0: the end rules on arrays, the status's text

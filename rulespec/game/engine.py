@@ -16,7 +16,7 @@ from .bids import seat_rule
 from .fused import play_cards, policy_card, random_card
 from .hand import HandState
 from .play import by_seat
-from .policies import POLICIES, RandomPolicy, SensiblePolicy, lowered
+from .policies import POLICIES, RandomPolicy, SensiblePolicy, discard_of, lowered
 from .scoring import NO_HISTORY, game_status
 from .steps import KIND_CODE
 
@@ -56,6 +56,9 @@ def play_hand(rs: Ruleset, hands: list[int], dealer: int, policy, scores=None, b
                         f"{' '.join(C.card_names(foreign))}", "deal", "deck.cards", rs.rules["deck.cards"].cite)
     zero = (0,) * C.table_of(rs.params).sides
     state = HandState(rs, hands, dealer, zero if scores is None else scores, zero if bags is None else bags)
+    kitty = state.kitty_cards()
+    if kitty:
+        state.take_kitty(discard_of(policy, rs, dealer, state.hands[dealer] | kitty, rs.params["deal.kitty"]))
     _bid_all(state, policy)
     for seat in state.exchange_seats():
         partner, count = C.partner_of(seat), state.exchange_count(seat)
@@ -76,6 +79,7 @@ def play_hand(rs: Ruleset, hands: list[int], dealer: int, policy, scores=None, b
         "deal": {C.SEATS[s]: C.card_names(state.dealt[s]) for s in seats},
         "bids": {C.SEATS[s]: str(state.bids[s]) for s in seats},
         "exchanges": state.exchanges,
+        **({"kitty": state.kitty} if state.kitty else {}),
         "tricks": _trick_log(plays, winners, table.seats),
         "tricks_per_seat": {C.SEATS[s]: won[s] for s in seats},
         "score": {sides[t]: {"points": r.points, "bags_added": r.bags_added} for t, r in enumerate(results)},
@@ -126,6 +130,10 @@ def _bid_all(state: HandState, policy) -> None:
         if raises:
             partner = C.partner_of(seat)
             state.raise_bid(partner, policy.raise_bid(rs, partner, raises, state.hands[partner]))
+    for seat in state.bidding_order():         # the raise round, where the variant has one (raise.by)
+        raises = state.round_raise_options(seat)
+        if raises:
+            state.raise_bid(seat, policy.raise_bid(rs, seat, raises, state.hands[seat]))
 
 
 def totals(results) -> tuple[tuple[int, ...], tuple[int, ...]]:

@@ -1,6 +1,6 @@
 """One hand in progress: the single scalar hand procedure every path drives.
 
-``HandState`` has a method per step: the bids (``bid``, with the nil bidder's
+``HandState`` has a method per step: the dealer's kitty (``take_kitty``), the bids (``bid``, with the nil bidder's
 partner's ``raise_bid``), the ``exchange`` (blind nil, nil pass), the card play (``legal``,
 ``play``, ``finish_trick``) and the ``score``.  The engine drives it with a
 policy, the answers layer with a recorded play, the differential tester with a
@@ -18,7 +18,7 @@ from ..errors import GameError
 from ..lang.compiler import NONE
 from ..model.ruleset import Ruleset
 from ..procedure.lang import K_PENDING
-from .bids import BLIND_NIL, REGULAR_BIDS, Bid, bid_refusals, exchange_count, legal_bids, seat_rule
+from .bids import BLIND_NIL, REGULAR, REGULAR_BIDS, Bid, bid_refusals, exchange_count, legal_bids, seat_rule
 from .play import Legal, by_seat, irregularity, legal_cards
 from .scoring import TeamResult, score_hand
 from .steps import KIND_CODE, steps_of
@@ -33,7 +33,7 @@ class HandState:
     what their document says with an irregular bid or card.
     """
 
-    __slots__ = ("rs", "dealer", "dealt", "hands", "scores", "bags", "bids", "order", "exchanges", "size",
+    __slots__ = ("rs", "dealer", "dealt", "hands", "scores", "bags", "bids", "order", "exchanges", "kitty", "size",
                  "leader", "number", "trick", "trick_mask", "led", "broken", "played", "won", "plays",
                  "winners", "last", "_steps", "table")
 
@@ -48,6 +48,7 @@ class HandState:
         first = seat_rule(rs, "deal.first_bidder", dealer)
         self.order = [table.left(first, k) for k in range(table.seats)]    # bidding order; emptied as seats bid
         self.exchanges: list[dict] = []
+        self.kitty: dict | None = None      # once the dealer has taken it: {dealer, cards, discarded}
         self.size: int = rs.params["deal.hand_size"]
         self.leader: int = seat_rule(rs, "play.first_leader", dealer)
         self.number = 1
@@ -58,6 +59,22 @@ class HandState:
         self.winners: list[int] = []
         self.last: tuple[int, list[int]] | None = None
         self._steps = steps_of(rs)
+
+    # ----------------------------------------------------------------------- the kitty
+    def kitty_cards(self) -> int:
+        """The kitty (``deal.kitty``; 0: none): the pack's cards no seat was dealt, the dealer's to take."""
+        if not self.rs.params["deal.kitty"]:
+            return 0
+        return self.rs.deck & ~(self.dealt[0] | self.dealt[1] | self.dealt[2] | self.dealt[3])
+
+    def take_kitty(self, discard: Sequence[int]) -> None:
+        """The dealer takes the kitty and discards ``discard`` (as many cards, from its hand and the kitty: the
+        caller checks them), before the bids; the discards count for nobody."""
+        cards = self.kitty_cards()
+        self.hands[self.dealer] = (self.hands[self.dealer] | cards) & ~C.mask_of(discard)
+        self.kitty = {"dealer": C.SEATS[self.dealer], "cards": C.card_names(cards),
+                      "discarded": C.card_names(C.mask_of(discard))}
+        self._find_leader()
 
     # ----------------------------------------------------------------------- bids
     @property
@@ -113,8 +130,30 @@ class HandState:
                                   self.scores[1 - team], self.bags[1 - team])
         return [REGULAR_BIDS[n] for n in range(self.size + 1) if options[n]]
 
+    def bidding_order(self) -> list[int]:
+        """The seats in bidding order, from the first bidder."""
+        first = seat_rule(self.rs, "deal.first_bidder", self.dealer)
+        return [(first + k) % 4 for k in range(4)]
+
+    def round_raise_options(self, seat: int) -> list[Bid]:
+        """The bids ``seat`` may make in the raise round once every seat has bid (``raise.by``, ``raise.allowed``):
+        its own regular bid and each larger one it may raise to; [] where it may not raise (no raise round, not
+        every seat has bid, not a regular bid, or nothing above its bid allowed)."""
+        bid = self.bids[seat]
+        partner_bid = self.bids[C.partner_of(seat)]
+        if (not self.rs.params["raise.by"] or self.order or bid is None or bid.kind != REGULAR
+                or partner_bid is None):
+            return []
+        team = C.team_of(seat)
+        options = [False] * (self.size + 1)
+        count = self._steps.round_raise_options(options, self.hands[seat], seat, self.dealer,
+                                                self.bidding_order().index(seat) + 1, KIND_CODE[partner_bid.kind],
+                                                partner_bid.n, bid.n, self.scores[team], self.bags[team],
+                                                self.scores[1 - team], self.bags[1 - team])
+        return [REGULAR_BIDS[n] for n in range(self.size + 1) if options[n]] if count > 1 else []
+
     def raise_bid(self, seat: int, bid: Bid) -> None:
-        """``seat`` (the nil bidder's partner) raises its bid to ``bid``."""
+        """``seat`` raises its bid to ``bid`` (the nil bidder's partner; any seat in the raise round)."""
         self.bids[seat] = bid
         self._find_leader()
 

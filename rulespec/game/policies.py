@@ -46,6 +46,10 @@ class RandomPolicy:
     def exchange(self, rs: Ruleset, seat: int, hand: int, count: int) -> list[int]:
         return self.rng.sample(list(C.iter_cards(hand)), count)
 
+    def discard(self, rs: Ruleset, seat: int, hand: int, count: int) -> list[int]:
+        """The dealer's discard from its hand and the kitty (``deal.kitty``): ``count`` cards at random."""
+        return self.rng.sample(list(C.iter_cards(hand)), count)
+
 
 class Table:
     """What every seat at the table knows of the hand so far: the bids (as codes), the tricks won by seat, the
@@ -133,13 +137,13 @@ class _Lowered:
 
     def __init__(self, rs: Ruleset):
         fns = steps(rs, SENSIBLE, failure(rs), explain=False)
-        self.bid, self.raise_, self.cards, self.card = (fns[name] for name in SENSIBLE[:4])
+        self.bid, self.raise_, self.cards, self.discard, self.card = (fns[name] for name in SENSIBLE[:5])
         size = rs.params["deal.hand_size"]
         self.candidates = [Bid(BID_KINDS[k], n) for k, n in map(fns["bid_candidate"], range(2 * size + 3))]
         self.index = {bid: i for i, bid in enumerate(self.candidates)}
 
 
-SENSIBLE = ("sensible_bid", "sensible_raise", "sensible_cards", "sensible_card", "bid_candidate")
+SENSIBLE = ("sensible_bid", "sensible_raise", "sensible_cards", "sensible_discard", "sensible_card", "bid_candidate")
 lowered: Callable[[Ruleset], _Lowered] = per_ruleset(_Lowered)
 
 
@@ -163,6 +167,9 @@ class SensiblePolicy(_Watching):
 
     def exchange(self, rs: Ruleset, seat: int, hand: int, count: int) -> list[int]:
         return C.card_list(lowered(rs).cards(seat, hand, count, self.table.kind))
+
+    def discard(self, rs: Ruleset, seat: int, hand: int, count: int) -> list[int]:
+        return C.card_list(lowered(rs).discard(seat, hand, count))
 
     def choose_card(self, rs: Ruleset, seat: int, legal: int, trick: Sequence[int], hand: int) -> int:
         t = self.table
@@ -208,12 +215,22 @@ class Seats:
     def exchange(self, rs: Ruleset, seat: int, hand: int, count: int) -> list[int]:
         return self.players[seat].exchange(rs, seat, hand, count)
 
+    def discard(self, rs: Ruleset, seat: int, hand: int, count: int) -> list[int]:
+        return discard_of(self.players[seat], rs, seat, hand, count)
+
     def play(self, rs: Ruleset, seat: int, legal: int, trick: Sequence[int], hand: int) -> int:
         p = self.players[seat]
         card = p.choose_card(rs, seat, legal, trick, hand) if hasattr(p, "choose_card") else p.play(rs, seat, legal,
                                                                                                       trick, hand)
         self._seen("seen_card", rs, seat, card)
         return card
+
+
+def discard_of(player, rs: Ruleset, seat: int, hand: int, count: int) -> list[int]:
+    """The dealer's discard by ``player``: its ``discard`` (a player without one discards as it would pass
+    cards, ``exchange``)."""
+    chooser = getattr(player, "discard", None) or player.exchange
+    return chooser(rs, seat, hand, count)
 
 
 POLICIES = {"random": RandomPolicy, "sensible": SensiblePolicy}

@@ -16,8 +16,8 @@ from ..procedure import lang
 from ..procedure.python import steps as generate
 
 # the functions the scalar steps call (and what they call in turn)
-ENTRIES = ("legal", "play_card", "trick_winner", "bid_refusal", "legal_bids", "raise_options", "may_raise",
-           "contract_of", "pair_refusal", "exchange_count", "renege_transfers", "score_team", "game_end",
+ENTRIES = ("legal", "play_card", "trick_winner", "bid_refusal", "legal_bids", "raise_options", "round_raise_options",
+           "may_raise", "contract_of", "pair_refusal", "exchange_count", "renege_transfers", "score_team", "game_end",
            "first_leader")
 KIND_CODE = {"regular": lang.K_REGULAR, "nil": lang.K_NIL, "blind_nil": lang.K_BLIND_NIL, "blind": lang.K_BLIND}
 

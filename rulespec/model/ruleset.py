@@ -199,6 +199,7 @@ class _ChainCompiler:
         tables, deck = self.card_tables()   # 2. deck and card tables
         self.check_table()
         self.check_hand_size(deck)
+        self.check_kitty(deck, tables["_SUIT"])
         for name in self.merged:            # 3. every other rule
             if name not in self.rules and name not in _STATIC and name in self.trees:
                 self.compile_rule(name, tables)
@@ -369,6 +370,24 @@ class _ChainCompiler:
                 self.problems.append(_problem_rule(self.merged["deal.hand_size"], self.by_id,
                                                    f"cannot deal {hand_size} cards to each of {seats} players "
                                                    f"from a pack of {deck.bit_count()}"))
+
+    def check_kitty(self, deck: int, suit_of: tuple[int, ...]) -> None:
+        """A kitty (``deal.kitty``) is exactly the pack's cards left after the deal, each of them in a suit (the
+        lowered form finds it from the pack's suits)."""
+        kitty = self.values.get("deal.kitty", (None, 0))[1]
+        if not kitty or "deal.kitty" not in self.merged or "deal.hand_size" not in self.values:
+            return
+        hand_size = self.values["deal.hand_size"][1]
+        left = deck.bit_count() - 4 * hand_size
+        if kitty != left:
+            self.problems.append(_problem_rule(self.merged["deal.kitty"], self.by_id,
+                                               f"a pack of {deck.bit_count()} cards dealt {hand_size} to each of 4 "
+                                               f"players leaves {left} for a kitty, not {kitty}"))
+        suitless = [C.NAMES[c] for c in C.iter_cards(deck) if not 0 <= suit_of[c] <= 3]
+        if suitless:
+            self.problems.append(_problem_rule(self.merged["deal.kitty"], self.by_id,
+                                               f"a pack with a kitty needs every card in a suit (rule card.suit): "
+                                               f"{', '.join(suitless)} have none"))
 
 
 def compile_chain(chain: list[VariantSpec]) -> Ruleset:

@@ -237,6 +237,29 @@ def raise_options(options, partner_n, kind, team_score, team_bags, opponents_sco
     return count
 
 
+@distinct
+def round_raise_options(options, hand, seat, dealer, position, partner_kind, partner_n, bid_n, team_score, team_bags,
+                        opponents_score, opponents_bags):
+    """The numbers ``seat``, whose regular bid is ``bid_n``, may bid in the raise round once every seat has bid
+    (``options[n]``, its own bid included): up to ``raise.by`` more where rule ``raise.allowed`` lets it, each
+    a regular bid its own rules and its side's allow; returns how many (0: it may not raise)."""
+    size = rule("deal.hand_size")
+    count = 0
+    allowed = rule("raise.allowed")
+    top = bid_n + rule("raise.by")
+    for value in range(size + 1):
+        ok = allowed and value >= bid_n and value <= top
+        if ok and value > bid_n:
+            ok = own_refusal(K_REGULAR, value, hand, seat, dealer, position, partner_kind, partner_n, team_score,
+                             team_bags, opponents_score, opponents_bags, True) == NO_RULE
+        if ok and value > bid_n and partner_kind != K_PENDING:
+            ok = pair_refusal(partner_kind, partner_n, K_REGULAR, value, False, team_score, team_bags,
+                              opponents_score, opponents_bags) == NO_RULE
+        options[value] = ok
+        count = count + (1 if ok else 0)
+    return count
+
+
 def may_raise(kind, partner_kind):
     """Whether a seat's bid of ``kind`` lets its partner, who bid ``partner_kind``, raise that bid."""
     return rule("nil.partner_may_raise") and (kind == K_NIL or kind == K_BLIND_NIL) and partner_kind == K_REGULAR

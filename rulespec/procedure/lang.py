@@ -119,6 +119,11 @@ def choose_cards(seat: int, hand: int, count: int, kind) -> int:
     raise NotImplementedError(seat)
 
 
+def choose_discard(seat: int, hand: int, count: int) -> int:
+    """``count`` cards of ``hand`` (the dealer's, the kitty taken) the dealer discards, as a set."""
+    raise NotImplementedError(seat)
+
+
 def choose_card(seat: int, allowed: int, trick, position: int, hand: int, number: int, kind, num, won,
                 trick_cards: int, trick_led_suit: int, played: int) -> int:
     """The card a seat plays from its legal cards ``allowed`` (``trick``: the cards so far, ``position``

@@ -11,6 +11,7 @@ every trump past the third, and ruffs (a short side suit while trumps are left o
 counts less than one and a half tricks and holds no high card it cannot shed, unless the partner bid nil;
 blind nil where the rules offer it while the side is ``BLIND_BEHIND`` or more behind.  The regular bid
 nearest the count (rounded down; the lower of two), else the first legal bid.  A raise: the smallest allowed.
+A dealer with a kitty discards its lowest cards, side suits before trumps.
 
 Play: a seat that still needs tricks (for its side's contract, to set the opponents' while theirs is open, or
 to cover its partner's clean nil) leads the top card left of a side suit (else its lowest side-suit card, else
@@ -139,11 +140,11 @@ def sensible_raise(seat, options, count, hand):
     return choice
 
 
-def sensible_cards(seat, hand, count: Same, kind):
-    """The cards the sensible player passes in the blind-nil exchange: a nil bidder its highest, its partner
-    its lowest."""
+@inline
+def picked(hand, count, high):
+    """``count`` cards of ``hand`` taken one by one in the order of ``order_key``: its highest where ``high``,
+    else its lowest."""
     trump = rule("trump.suit")
-    high = is_nil(kind[seat])
     out = 0
     for turn in range(count):
         pick = NONE
@@ -156,6 +157,18 @@ def sensible_cards(seat, hand, count: Same, kind):
                     pick_key = key
         out = out | (1 << pick)
     return out
+
+
+def sensible_cards(seat, hand, count: Same, kind):
+    """The cards the sensible player passes in the blind-nil exchange: a nil bidder its highest, its partner
+    its lowest."""
+    return picked(hand, count, is_nil(kind[seat]))
+
+
+def sensible_discard(seat, hand, count: Same):
+    """The cards the sensible dealer discards from its hand and the kitty: its lowest, side suits before trumps
+    (the order of ``order_key``)."""
+    return picked(hand, count, False)
 
 
 @inline

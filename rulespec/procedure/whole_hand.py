@@ -1,17 +1,34 @@
-"""The lowered form: one whole hand, its phases in order -- the bids (each followed by the nil bidder's
-partner's raise), the exchanges (blind nil, then the nil pass), the tricks, the score -- for the back ends
+"""The lowered form: one whole hand, its phases in order -- the kitty (the dealer takes the cards the deal left
+over and discards as many), the bids (each followed by the nil bidder's partner's raise), the raise round once
+every seat has bid, the exchanges (blind nil, then the nil pass), the tricks, the score -- for the back ends
 that play whole hands (the Python loop, the compiled engine, the arrays).  The deal is the back end's (its own
 generator); the players' decisions are its ``choose_*``.  The scalar steps (``game.hand.HandState``) take the
 phases one call at a time instead, from the same functions.
 """
 from __future__ import annotations
 
-from .bidding import candidate, legal_bids, may_raise, raise_options, table_of, tricks_named
+from .bidding import candidate, legal_bids, may_raise, raise_options, round_raise_options, table_of, tricks_named
 from .card_play import legal, play_card, trick_winner
 from .lang import (K_BLIND_NIL, K_NIL, K_PENDING, K_REGULAR, NO_BID, NONE, choose_bid, choose_card, choose_cards,
-                   choose_raise, fail, inline, rule, zeros)
+                   choose_discard, choose_raise, fail, inline, rule, suit_cards, zeros)
 from .scoring import score_team
 from .seating import next_seat, partner_bid_kind, partner_of, partnered, rival, seat_count, side_count, side_of
+
+
+@inline
+def take_kitty(hands, dealer, kitty):
+    """The kitty (``deal.kitty``): the pack's cards no seat was dealt go to the dealer, who discards as many (its
+    choice); ``kitty``: the cards taken, then the cards discarded (they count for nobody)."""
+    count = rule("deal.kitty")
+    if count > 0:
+        left = suit_cards(0) | suit_cards(1) | suit_cards(2) | suit_cards(3)
+        for seat in range(seat_count()):
+            left = left & ~hands[seat]
+        held = hands[dealer] | left
+        discard = choose_discard(dealer, held, count)
+        hands[dealer] = held & ~discard
+        kitty[0] = left
+        kitty[1] = discard
 
 
 def bid_all(hands, dealer, scores, bags, kind, num, opening, options, raises):
@@ -40,6 +57,23 @@ def bid_all(hands, dealer, scores, bags, kind, num, opening, options, raises):
                                   bags[rival_side])
             if count > 0:
                 num[partner] = choose_raise(partner, raises, count, hands[partner])
+
+
+@inline
+def raise_round(hands, dealer, scores, bags, kind, num, raises):
+    """The raise round once every seat has bid (``raise.by`` > 0): in bidding order, each seat with a regular
+    bid that rule ``raise.allowed`` lets raise bids again, its own number or up to ``raise.by`` more."""
+    if rule("raise.by") > 0:
+        first = rule("deal.first_bidder")
+        for turn in range(4):
+            seat = (first + turn) % 4
+            partner = (seat + 2) % 4
+            team = seat % 2
+            if kind[seat] == K_REGULAR:
+                count = round_raise_options(raises, hands[seat], seat, dealer, turn + 1, kind[partner], num[partner],
+                                            num[seat], scores[team], bags[team], scores[1 - team], bags[1 - team])
+                if count > 1:
+                    num[seat] = choose_raise(seat, raises, count, hands[seat])
 
 
 @inline
@@ -146,7 +180,7 @@ def play_tricks(hands, leader, kind, num, won, plays, leaders, winners):
 
 
 def whole_hand(hands, dealer, scores, bags, kind, num, opening, won, points, bags_added, bags_after, plays, leaders,
-               winners, gave, received, options, raises):
+               winners, gave, received, kitty, options, raises):
     """One hand from the deal ``hands`` to each team's score (from ``scores`` and ``bags`` before it)."""
     size = rule("deal.hand_size")
     for seat in range(4):
@@ -155,7 +189,9 @@ def whole_hand(hands, dealer, scores, bags, kind, num, opening, won, points, bag
         gave[seat] = 0
         received[seat] = 0
         won[seat] = 0
+    take_kitty(hands, dealer, kitty)
     bid_all(hands, dealer, scores, bags, kind, num, opening, options, raises)
+    raise_round(hands, dealer, scores, bags, kind, num, raises)
     exchange(hands, kind, gave, received)
     play_tricks(hands, first_leader(hands, kind, num, dealer), kind, num, won, plays, leaders, winners)
     last_cards = zeros(4)

@@ -153,6 +153,16 @@ def _mercy(value: object) -> OptionReading:
     return _not("mercyRule", value, "only value 1 (a floor of −200) is attested in a record")
 
 
+def _nil_pass(value: object) -> OptionReading:
+    if value == 0:
+        return OptionReading("nilPass", value, True, "no cards passed for a nil: the base's")
+    if _whole(value) and value in (1, 2, 4):
+        return _done("nilPass", value, f"an ordinary nil bidder whose partner bid a number passes the partner "
+                     f"{value} card{'s' if value > 1 else ''} and takes as many back after the bids (as nil-pass, "
+                     "005 §Nil pass)", nil__exchange=value)
+    return _not("nilPass", value, "only 0, 1, 2 or 4 cards are offered (SpadesBot.cs, TestSpadesBot.cs)")
+
+
 def _no_rule(why: str) -> Callable[[object], OptionReading]:
     def reading(value: object) -> OptionReading:
         return OptionReading("", value, value in (False, 0, None), why)
@@ -165,7 +175,7 @@ MAPPERS: dict[str, Callable[[object], OptionReading]] = {
     "tenBagsPenalty": _bags_penalty, "leadSpades": _lead_spades, "mercyRule": _mercy,
     "firstHandBidsItself": _no_rule("\"1st hand bids itself\": no rule slot says how the first hand of a game "
                                     "is bid (issue 30)"),
-    "nilPass": _no_rule("cards passed between an ordinary nil bidder and partner: no rule slot yet (issue 30)"),
+    "nilPass": _nil_pass,
     "tenBonus": lambda value: _not("tenBonus", value, "no record attests what its values mean (tenForTwoHundred "
                                    "is the 10-for-200 option)"),
     "noWatching": lambda value: OptionReading("noWatching", value, True, "who may watch the table: not a rule of "

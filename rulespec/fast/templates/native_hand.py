@@ -21,7 +21,7 @@ def deal(pack, hands):
 
 @numba.njit(cache=True)
 def play(count, seed, dealer, deals, kinds, nums, openings, tricks, points, bags_added, bags_after, plays, leaders,
-         winners, gave, received):
+         winners, gave, received, kitties):
     np.random.seed(seed)
     pack = PACK.copy()
     hands = np.zeros(4, dtype=np.int64)
@@ -34,4 +34,4 @@ def play(count, seed, dealer, deals, kinds, nums, openings, tricks, points, bags
         for seat in range(SEATS):
             deals[i, seat] = hands[seat]
         whole_hand(hands, dealer, scores, bags, kinds[i], nums[i], openings[i], tricks[i], points[i], bags_added[i],
-                   bags_after[i], plays[i], leaders[i], winners[i], gave[i], received[i], options, raises)
+                   bags_after[i], plays[i], leaders[i], winners[i], gave[i], received[i], kitties[i], options, raises)

@@ -43,6 +43,11 @@ def _choose_cards(seat, mask, count, kind):
 
 
 @numba.njit(cache=True, no_cpython_wrapper=True)
+def _choose_discard(seat, mask, count):
+    return _choose_cards(seat, mask, count, None)
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True)
 def _choose_card(seat, allowed, trick, position, hand, number, kind, num, won, trick_cards, trick_led_suit,
                  played):
     k = int(np.random.random() * popcount(allowed))

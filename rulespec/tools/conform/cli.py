@@ -58,6 +58,9 @@ def _verdict(report: dict) -> str:
         verdict = "differs on " + ", ".join(report["differing"])
     else:
         verdict = "has hands that could not be compared"
+        cannot = [error for error in report.get("errors", {}) if "cannot play it" in error]
+        if cannot:
+            verdict += ": " + cannot[0]
     if report["withheld"]:
         verdict += (" (played without " + " or ".join(f"{w['bid']} bids" for w in report["withheld"])
                     + ": the engine has no exchange step)")

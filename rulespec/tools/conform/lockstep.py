@@ -18,6 +18,7 @@ from ...core import cards as C
 from ...errors import EngineError
 from ...game import (BLIND_NIL, NIL, REGULAR, Bid, HandState, applicable_constraints, bid_refusals, game_status,
                      team_refusals)
+from ...game.policies import discard_of
 from ...model.ruleset import Ruleset
 from ..diff.deals import Deal
 from .protocol import EngineHand, HandResult
@@ -87,7 +88,7 @@ class Lockstep:
 
     def run(self) -> Lockstep:
         """Play and compare the whole hand (a hand whose seat to act differs stops there)."""
-        if self._bids() and self._exchange() and self._play():
+        if self._kitty() and self._bids() and self._exchange() and self._play():
             self._score()
         return self
 
@@ -103,6 +104,26 @@ class Lockstep:
             return True
         self._find("turn", "seat", [rule], {"book": C.SEATS[seat], "engine": C.SEATS[theirs]})
         return False
+
+    # ------------------------------------------------------------------ the kitty
+    def _kitty(self) -> bool:
+        """The dealer's kitty (``deal.kitty``), before the bids: the runner's player discards from the book's
+        hand and both sides are told (the engine by its ``take_kitty`` step: without it, the variant cannot be
+        played, and the run stops saying so)."""
+        count = self.rs.params["deal.kitty"]
+        if not count:
+            return True
+        take = getattr(self.eng, "take_kitty", None)
+        if take is None:
+            raise EngineError(f"the engine has no discard step (take_kitty): variant '{self.rs.id}' deals a kitty of "
+                              f"{count} cards that the dealer takes and discards from before the bids (deal.kitty @ "
+                              f"{self.rs.rules['deal.kitty'].cite}), so it cannot play it")
+        book = self.book
+        kitty = book.kitty_cards()
+        discard = discard_of(self.policy, self.rs, book.dealer, book.hands[book.dealer] | kitty, count)
+        book.take_kitty(discard)
+        take(kitty, list(discard))
+        return True
 
     # ------------------------------------------------------------------ bids
     def _unexchanged_kinds(self) -> set[str]:

@@ -73,6 +73,11 @@ class OptionalSteps(Protocol):
     def exchange(self, seat: int, give: list[int], back: list[int]) -> None:
         """``seat`` passes ``give`` to its partner and receives ``back``."""
 
+    def take_kitty(self, kitty: int, discard: list[int]) -> None:
+        """Before the bids, where the book deals a kitty (``deal.kitty``): the dealer takes the cards ``kitty``
+        (a mask: the pack's cards the deal left over) and discards ``discard``.  An engine without this step
+        cannot play such a variant (``rulespec conform`` stops, saying so)."""
+
 
 class Engine(Protocol):
     """A Spades engine: ``new_hand`` starts a hand from a deal (hands, dealer, scores before).  An engine may say

@@ -202,7 +202,8 @@ class Replays:
             exact = np.zeros(n, dtype=bool)
             keys = {stage: np.full(n, -2, dtype=np.int64) for stage in ("bid", "legal", "game")}
             keys.update(trick=np.zeros((n, length // 4), dtype=np.int64), score=np.zeros((n, 2), dtype=np.int64),
-                        bags=np.zeros((n, 2), dtype=np.int64), exchange=np.zeros((n, 4), dtype=np.int64))
+                        bags=np.zeros((n, 2), dtype=np.int64), exchange=np.zeros((n, 4), dtype=np.int64),
+                        kitty=np.full(n, rs.params["deal.kitty"], dtype=np.int64))
             rule = {"bid": np.full(n, -1, dtype=np.int64), "legal": np.full(n, -1, dtype=np.int64)}
             if len(fast):
                 try:
@@ -244,6 +245,7 @@ class Replays:
         t, keys, rule = self.ts[k], self.keys[w], self.rule[w]
         o = Outcome(source=(self.rss[w], t))
         seat, step = int(keys["bid"][k]), int(keys["legal"][k])
+        o.sig["kitty"] = int(keys["kitty"][k])
         o.sig["bid"] = None if seat < 0 else (seat, str(t.bids[seat]))
         if seat >= 0:
             o.rules["bid"] = BID_RULES[rule["bid"][k]]

@@ -80,11 +80,16 @@ class Context:
         self.replayers = replayers_for(self.rs)
         self._swapped: dict[tuple[int, int, str], Ruleset] = {}
 
-    def swapped(self, i: int, j: int, rule: str) -> Ruleset:
-        """Variant i with ``rule`` from variant j."""
+    def swapped(self, i: int, j: int, rule: str) -> Ruleset | None:
+        """Variant i with ``rule`` from variant j; None where that does not compile (a kitty that i's pack does
+        not leave): such a rule alone explains nothing, and a difference only rules together make is credited
+        to their interaction."""
         key = (i, j, rule)
         if key not in self._swapped:
-            self._swapped[key] = with_rule_from(self.rs[i], self.rs[j], rule)
+            try:
+                self._swapped[key] = with_rule_from(self.rs[i], self.rs[j], rule)
+            except RulespecError:
+                self._swapped[key] = None
         return self._swapped[key]
 
     def deal(self, index: int, v: int) -> Deal:
@@ -163,6 +168,8 @@ def _situation(stage: str, d: Direction) -> dict | None:
         return source.full().situations.get(stage)
     if stage == "exchange":
         return d.a.full().situations.get(stage)
+    if stage == "kitty":        # (no request asks whether the dealer takes a kitty: the variant's rule says it)
+        return None
     if stage == "trick":
         return _trick_situation(d)
     rec = (d.a if d.recorder_is_a else d.b).full()
@@ -254,7 +261,8 @@ def _movers(ctx: Context, pair: tuple[int, int], stage: str, d: Direction,
     fixers = []
     for rule in rules:
         if (id(d), rule) not in swapped_out:
-            swapped_out[(id(d), rule)] = replay(ctx.swapped(i, j, rule), d.t)
+            swapped = ctx.swapped(i, j, rule)
+            swapped_out[(id(d), rule)] = replay(swapped, d.t) if swapped is not None else d.a   # (moves nothing)
         if swapped_out[(id(d), rule)].sig[stage] == d.b.sig[stage]:
             fixers.append(rule)
     return fixers or [r for r in rules if swapped_out[(id(d), r)].sig[stage] != d.a.sig[stage]]
@@ -436,8 +444,11 @@ def run_games(ctx: Context, start: int, stop: int) -> dict:
     return acc
 
 
-def _ablated_winner(ctx: Context, rs: Ruleset, game: int) -> str:
-    """The winner of a game under a ruleset with one swapped rule ("error" if that mix cannot be played)."""
+def _ablated_winner(ctx: Context, rs: Ruleset | None, game: int) -> str:
+    """The winner of a game under a ruleset with one swapped rule ("error" if that mix cannot be played, or
+    does not compile: None)."""
+    if rs is None:
+        return "error"
     try:
         return _game_result(play_game(ctx, rs, game))["winner"]
     except RulespecError:

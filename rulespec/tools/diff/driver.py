@@ -6,7 +6,7 @@ import multiprocessing
 import multiprocessing.pool
 import os
 
-from ...errors import DiffError, RulespecError
+from ...errors import DiffError
 from ..common import collect
 from .cluster import run_on_cluster
 from .deal_runs import Context, DiffConfig, merge, new_acc, run_deals, run_games
@@ -15,14 +15,11 @@ _CTX: Context | None = None
 
 
 def _warm_swaps(ctx: Context) -> None:
-    """Compile every single-rule swap the attribution may ask for (a swap that does not compile is
-    left to fail where it is used, as in a one-process run)."""
+    """Compile every single-rule swap the attribution may ask for (one that does not compile is kept as
+    None: that rule alone explains nothing)."""
     for i, j in ctx.pairs:
         for rule in ctx.rules[(i, j)]:
-            try:
-                ctx.swapped(i, j, rule)
-            except RulespecError:
-                pass
+            ctx.swapped(i, j, rule)
 
 
 def _init(cfg: DiffConfig) -> None:

@@ -19,7 +19,7 @@ from ...app.answers import KINDS
 from ...errors import RulespecError
 from ...model.ruleset import Ruleset
 
-KIND_OF_STAGE = {"bid": "bid", "exchange": "exchange", "legal": "legal",
+KIND_OF_STAGE = {"kitty": "score", "bid": "bid", "exchange": "exchange", "legal": "legal",
                  "trick": "trick", "score": "score", "bags": "score", "game": "game"}
 # the request kind of each example kind that is not one ("exchange": a bid's answer, as to the cards it passes)
 ANSWER_KIND = {"exchange": "bid"}

@@ -19,9 +19,10 @@ from ...model.ruleset import Ruleset
 from ...core.schema import PLAY_CONSTRAINTS
 from .deals import Deal
 
-STAGES = ("bid", "exchange", "legal", "trick", "score", "bags", "game")
-STAGE_TITLES = {"bid": "bid validity", "exchange": "cards passed", "legal": "legal cards", "trick": "trick winner",
-                "score": "hand score", "bags": "bags", "game": "game over/winner"}
+STAGES = ("kitty", "bid", "exchange", "legal", "trick", "score", "bags", "game")
+STAGE_TITLES = {"kitty": "the dealer's kitty", "bid": "bid validity", "exchange": "cards passed",
+                "legal": "legal cards", "trick": "trick winner", "score": "hand score", "bags": "bags",
+                "game": "game over/winner"}
 
 
 @dataclass(frozen=True)
@@ -214,6 +215,7 @@ class _Play:
 def replay(rs: Ruleset, t: Transcript) -> Outcome:
     """Replay ``t`` under ``rs`` (the recorded play stands as it is under the play rules it was recorded with)."""
     out = Outcome()
+    out.sig["kitty"] = rs.params["deal.kitty"]     # the cards the dealer takes and discards before the bids
     try:
         _replay_bids(rs, t, out)
         _replay_exchange(rs, t, out)

@@ -77,9 +77,10 @@ def _examples(ctx: Context, i: int, j: int, p: dict, candidates: dict, deadline:
         late = deadline is not None and time.monotonic() > deadline
         seeds = [] if late else [(stage, cand) for _, stage in credits
                                  for cand in candidates.get(rule, {}).get(stage, [])]
-        for stage, cand in seeds:
+        swapped = ctx.swapped(i, j, rule)
+        for stage, cand in seeds if swapped is not None else ():
             inp = {k: v for k, v in cand["input"].items() if v is not None}
-            example = minimal_example(cand["kind"], inp, a, b, ctx.swapped(i, j, rule))
+            example = minimal_example(cand["kind"], inp, a, b, swapped)
             if example is not None:
                 example.update(stage=stage, found_in=cand["where"])
                 break

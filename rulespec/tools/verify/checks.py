@@ -94,8 +94,9 @@ def inert_reason(rs: Ruleset, name: str) -> str | None:
                "play.first_trick_trump": "hand", "play.first_trick_suit": "hand",
                "bid.regular_min": "1", "bid.regular_max": size, "bid.team_min": "0", "bid.team_max": size,
                "bid.team_valid": "true", "nil.partner_may_raise": "false", "blind_nil.exchange": "0",
-               "nil.exchange": "0", "bonus.last_trick": "0", "game.mercy": "false", "renege.mode": "none",
-               "scoring.overtrick_points": "0", "bags.limit": "0"}
+               "nil.exchange": "0", "deal.kitty": "0", "raise.by": "0", "raise.allowed": "false",
+               "bonus.last_trick": "0", "game.mercy": "false",
+               "renege.mode": "none", "scoring.overtrick_points": "0", "bags.limit": "0"}
     if neutral.get(name) == text:
         return f"neutral value ({text}): restricts nothing by design"
     off = {"blind_bid.": "blind_bid.allowed", "blind_nil.": "blind_nil.allowed", "nil.": "nil.allowed"}

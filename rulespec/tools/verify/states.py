@@ -257,6 +257,7 @@ def play_one_hand(rs: Ruleset, rec: Recorder, chooser, hands: list[int], dealer:
     rec.context = {"deal": {C.SEATS[s]: C.card_names(hands[s]) for s in range(len(hands))},
                    "dealer": C.SEATS[dealer], "scores": _by_side(rs, scores)}
     state = E.HandState(rs, hands, dealer, scores, bags)
+    _kitty(rec, chooser, state)
     if not _bid_round(rs, rec, chooser, state):
         return None
     _exchange(rs, rec, chooser, state)
@@ -278,7 +279,8 @@ def play_one_hand(rs: Ruleset, rec: Recorder, chooser, hands: list[int], dealer:
 
 
 def _bid_round(rs: Ruleset, rec: Recorder, chooser, state: E.HandState) -> bool:
-    """Every seat bids as ``chooser`` picks (the nil bidder's partner may raise); False at a dead end."""
+    """Every seat bids as ``chooser`` picks (the nil bidder's partner may raise, then the raise round); False at a
+    dead end."""
     while state.bidder is not None:
         seat = state.bidder
         bid = decide_bid(rs, rec, chooser, BidState(seat, state.hands[seat], state.dealer, tuple(state.bids),
@@ -289,7 +291,21 @@ def _bid_round(rs: Ruleset, rec: Recorder, chooser, state: E.HandState) -> bool:
         if raises:
             rec.trigger("nil.partner_may_raise")
             state.raise_bid(C.partner_of(seat), raises[chooser.pick(len(raises))])
+    for seat in state.bidding_order():        # the raise round (raise.by), where the variant has one
+        raises = state.round_raise_options(seat)
+        if raises:
+            rec.trigger("raise.by", "raise.allowed")
+            state.raise_bid(seat, raises[chooser.pick(len(raises))])
     return True
+
+
+def _kitty(rec: Recorder, chooser, state: E.HandState) -> None:
+    """The dealer takes the kitty (``deal.kitty``) and discards the cards ``chooser`` picks."""
+    kitty = state.kitty_cards()
+    if kitty:
+        rec.trigger("deal.kitty")
+        held = state.hands[state.dealer] | kitty
+        state.take_kitty(chooser.sample(list(C.iter_cards(held)), state.rs.params["deal.kitty"]))
 
 
 def _exchange(rs: Ruleset, rec: Recorder, chooser, state: E.HandState) -> None:
