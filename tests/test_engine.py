@@ -424,11 +424,23 @@ def test_a_team_contract_by_default_is_at_the_start_of_a_game():
     assert E.team_contract(rs, pair, (5, 1), (0, 0), 0) == 13
 
 
-def test_the_legal_bids_memo_stays_bounded(standard):
+def test_the_legal_bids_memo_stays_bounded():
     from rulespec.game import bids as B
+    house = load_ruleset("house")                 # (its blind nil reads the scores: they are part of the key)
+    assert B._bid_memo(house)[2]
     for score in range(B._BID_MEMO_LIMIT + 10):                       # each score a new memo key
-        E.legal_bids(standard, 0, 0, 3, [None] * 4, (score, 0), (0, 0))
-    assert 0 < len(B._bid_memo(standard)[1]) <= B._BID_MEMO_LIMIT
+        E.legal_bids(house, 0, 0, 3, [None] * 4, (score, 0), (0, 0))
+    assert 0 < len(B._bid_memo(house)[3]) <= B._BID_MEMO_LIMIT
+
+
+def test_the_legal_bids_memo_keys_only_what_the_bid_rules_read(standard):
+    """Under standard no bid rule reads the scores or the other bids: one answer serves every score."""
+    from rulespec.game import bids as B
+    assert B._bid_memo(standard)[:3] == (False, False, False)
+    first = E.legal_bids(standard, 0, 0, 3, [None] * 4, (0, 0), (0, 0))
+    count = len(B._bid_memo(standard)[3])
+    assert E.legal_bids(standard, 0, 0, 3, [None] * 4, (250, -90), (3, 4)) == first
+    assert len(B._bid_memo(standard)[3]) == count
 
 
 # --------------------------------------------------------------------------- survivors of the merged mutation run

@@ -175,7 +175,8 @@ def answer_bid(rs: Ruleset, req: Mapping) -> dict:
 def _raise_state(rs: Ruleset, bids: list[E.Bid], hand: int | None, seat: int, dealer: int, scores, bags
                  ) -> E.HandState:
     """A hand whose every seat has bid ``bids`` (``seat`` holding ``hand`` where known), for the raise round."""
-    state = E.HandState(rs, [(hand or 0) if s == seat else 0 for s in range(4)], dealer, scores, bags)
+    state = E.HandState(rs, [(hand or 0) if s == seat else 0 for s in range(C.table_of(rs.params).seats)], dealer,
+                        scores, bags)
     state.set_bids(bids)
     return state
 
@@ -302,8 +303,9 @@ def _raised(rs: Ruleset, req: Mapping, bids: list[E.Bid], dealer: int | None, sc
     if not rs.params["raise.by"]:
         raise InputError(f"variant '{rs.id}' has no raise round once every seat has bid", "raises", "raise.by",
                          rs.rules["raise.by"].cite)
-    raised = F.per_seat_some(value, "raises", F.bid_of)
-    state = _raise_state(rs, bids, None, 0, dealer if dealer is not None else 3, scores, bags)
+    table = C.table_of(rs.params)
+    raised = F.per_seat_some(value, "raises", F.bid_of, table)
+    state = _raise_state(rs, bids, None, 0, dealer if dealer is not None else table.seats - 1, scores, bags)
     for seat in state.bidding_order():
         if raised[seat] is None:
             continue

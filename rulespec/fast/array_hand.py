@@ -426,17 +426,25 @@ def _remembered(memo: dict[tuple, tuple], rows_fn: Callable, args: tuple, live: 
     found = {k: memo.get(key) for k, key in enumerate(keys)}      # (read once: another thread may clear it)
     missing = [k for k, answer in found.items() if answer is None]
     if missing:
-        sub = _rows_of(args, live, written, first[missing])
-        result = rows_fn(np.arange(len(missing)), *sub)
-        if any(np.ndim(r) > 1 for r in (result if isinstance(result, tuple) else (result,))):
-            raise ProcedureError("a @distinct function gives one value per row")
+        answers = _answers(rows_fn, _rows_of(args, live, written, first[missing]), written, len(missing))
         if len(memo) + len(missing) > MEMO_LIMIT:
             memo.clear()
-        for m, k in enumerate(missing):
-            wrote = tuple(sub[i][..., m].copy() for i in written)
-            value = tuple(_row_value(r, m) for r in result) if isinstance(result, tuple) else _row_value(result, m)
-            found[k] = memo[keys[k]] = (wrote, value)
+        for k, answer in zip(missing, answers):
+            found[k] = memo[keys[k]] = answer
     return [found[k] for k in range(len(keys))]
+
+
+def _answers(rows_fn: Callable, sub: list, written: tuple[int, ...], count: int) -> list[tuple]:
+    """``rows_fn`` on ``count`` rows (their arguments ``sub``): each row's (what it wrote, its result)."""
+    result = rows_fn(np.arange(count), *sub)
+    results = result if isinstance(result, tuple) else (result,)
+    if any(np.ndim(r) > 1 for r in results):
+        raise ProcedureError("a @distinct function gives one value per row")
+    out = []
+    for m in range(count):
+        values = tuple(_row_value(r, m) for r in results)
+        out.append((tuple(sub[i][..., m].copy() for i in written), values if isinstance(result, tuple) else values[0]))
+    return out
 
 
 def _rows_of(args: tuple, live: tuple[int, ...], written: tuple[int, ...], rows: np.ndarray) -> list:

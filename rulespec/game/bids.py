@@ -90,7 +90,7 @@ def _text_bid(text: str, field: str) -> Bid | None:
 
 
 # --------------------------------------------------------------------------- bid rules
-def _team_basics(rs: Ruleset, scores: Sequence[int], bags: Sequence[int], team: int) -> tuple[int, int, int, int]:
+def team_basics(rs: Ruleset, scores: Sequence[int], bags: Sequence[int], team: int) -> tuple[int, int, int, int]:
     """A side's score and bags, and its rival's (``core.cards.Table.rival``: the other partnership, or the leader
     among the other players)."""
     table = C.table_of(rs.params)
@@ -164,7 +164,7 @@ class _BidNotes:
 def team_contract(rs: Ruleset, pair: Sequence[Bid], scores=(0, 0), bags=(0, 0), team: int = 0) -> int:
     """The contract a partnership plays for (a blind team bid's n, else rule bid.team_contract)."""
     (ka, na), (kb, nb) = _code(pair[0]), _code(pair[1])
-    return steps_of(rs).contract_of(ka, na, kb, nb, *_team_basics(rs, scores, bags, team))
+    return steps_of(rs).contract_of(ka, na, kb, nb, *team_basics(rs, scores, bags, team))
 
 
 def team_refusals(rs: Ruleset, pair: Sequence[Bid], scores, bags, team: int, checked: list | None = None) -> list:
@@ -172,7 +172,7 @@ def team_refusals(rs: Ruleset, pair: Sequence[Bid], scores, bags, team: int, che
     ``checked`` receives a step for every rule consulted."""
     notes = _BidNotes(rs, pair[1], pair[0], scores, team, checked)
     (pk, pn), (kind, n) = _code(pair[0]), _code(pair[1])
-    steps_of(rs).pair_refusal__x(notes, pk, pn, kind, n, False, *_team_basics(rs, scores, bags, team))
+    steps_of(rs).pair_refusal__x(notes, pk, pn, kind, n, False, *team_basics(rs, scores, bags, team))
     return notes.refusals
 
 
@@ -196,7 +196,7 @@ def bid_refusals(rs: Ruleset, seat: int, bid: Bid, *, hand: int | None, dealer: 
     notes = _BidNotes(rs, bid, partner, scores, team, checked)
     kind, n = _code(bid)
     steps_of(rs).bid_refusal__x(notes, kind, n, hand or 0, seat, dealer, _position(rs, seat, dealer),
-                                *_code(partner), *_team_basics(rs, scores, bags, team),
+                                *_code(partner), *team_basics(rs, scores, bags, team),
                                 *table_of(seat, bids, table), hand is not None)
     return notes.refusals
 
@@ -265,7 +265,7 @@ def _legal_bids(rs: Ruleset, seat: int, hand: int, dealer: int, pbid: Bid | None
     """``legal_bids`` without the memo (``pbid``: the partner's bid so far; ``table``: ``table_of``)."""
     options = [False] * len(_candidates(rs))
     steps_of(rs).legal_bids(options, hand, seat, dealer, _position(rs, seat, dealer), *_code(pbid),
-                            *_team_basics(rs, scores, bags, C.table_of(rs.params).side_of(seat)), *table)
+                            *team_basics(rs, scores, bags, C.table_of(rs.params).side_of(seat)), *table)
     return [b for b, ok in zip(_candidates(rs), options) if ok]
 
 

@@ -18,7 +18,8 @@ from ..errors import GameError
 from ..lang.compiler import NONE
 from ..model.ruleset import Ruleset
 from ..procedure.lang import K_PENDING
-from .bids import BLIND_NIL, REGULAR, REGULAR_BIDS, Bid, bid_refusals, exchange_count, legal_bids, seat_rule
+from .bids import (BLIND_NIL, REGULAR, REGULAR_BIDS, Bid, bid_refusals, exchange_count, legal_bids, seat_rule,
+                   team_basics)
 from .play import Legal, by_seat, irregularity, legal_cards
 from .scoring import TeamResult, score_hand
 from .steps import KIND_CODE, steps_of
@@ -65,7 +66,10 @@ class HandState:
         """The kitty (``deal.kitty``; 0: none): the pack's cards no seat was dealt, the dealer's to take."""
         if not self.rs.params["deal.kitty"]:
             return 0
-        return self.rs.deck & ~(self.dealt[0] | self.dealt[1] | self.dealt[2] | self.dealt[3])
+        dealt = 0
+        for hand in self.dealt:
+            dealt |= hand
+        return self.rs.deck & ~dealt
 
     def take_kitty(self, discard: Sequence[int]) -> None:
         """The dealer takes the kitty and discards ``discard`` (as many cards, from its hand and the kitty: the
@@ -124,32 +128,31 @@ class HandState:
         if bid is None or partner_bid is None or not self._steps.may_raise(KIND_CODE[bid.kind],
                                                                           KIND_CODE[partner_bid.kind]):
             return []
-        team = C.team_of(seat)
         options = [False] * (self.size + 1)
-        self._steps.raise_options(options, partner_bid.n, KIND_CODE[bid.kind], self.scores[team], self.bags[team],
-                                  self.scores[1 - team], self.bags[1 - team])
+        self._steps.raise_options(options, partner_bid.n, KIND_CODE[bid.kind],
+                                  *team_basics(self.rs, self.scores, self.bags, self.table.side_of(seat)))
         return [REGULAR_BIDS[n] for n in range(self.size + 1) if options[n]]
 
     def bidding_order(self) -> list[int]:
         """The seats in bidding order, from the first bidder."""
-        first = seat_rule(self.rs, "deal.first_bidder", self.dealer)
-        return [(first + k) % 4 for k in range(4)]
+        first, seats = seat_rule(self.rs, "deal.first_bidder", self.dealer), self.table.seats
+        return [(first + k) % seats for k in range(seats)]
 
     def round_raise_options(self, seat: int) -> list[Bid]:
         """The bids ``seat`` may make in the raise round once every seat has bid (``raise.by``, ``raise.allowed``):
         its own regular bid and each larger one it may raise to; [] where it may not raise (no raise round, not
         every seat has bid, not a regular bid, or nothing above its bid allowed)."""
-        bid = self.bids[seat]
-        partner_bid = self.bids[C.partner_of(seat)]
+        bid, partner = self.bids[seat], self.table.partner(seat)
+        partner_bid = None if partner is None else self.bids[partner]
         if (not self.rs.params["raise.by"] or self.order or bid is None or bid.kind != REGULAR
-                or partner_bid is None):
+                or partner is not None and partner_bid is None):
             return []
-        team = C.team_of(seat)
+        partner_kind, partner_n = ((K_PENDING, 0) if partner_bid is None
+                                   else (KIND_CODE[partner_bid.kind], partner_bid.n))
         options = [False] * (self.size + 1)
         count = self._steps.round_raise_options(options, self.hands[seat], seat, self.dealer,
-                                                self.bidding_order().index(seat) + 1, KIND_CODE[partner_bid.kind],
-                                                partner_bid.n, bid.n, self.scores[team], self.bags[team],
-                                                self.scores[1 - team], self.bags[1 - team])
+                                                self.bidding_order().index(seat) + 1, partner_kind, partner_n, bid.n,
+                                                *team_basics(self.rs, self.scores, self.bags, self.table.side_of(seat)))
         return [REGULAR_BIDS[n] for n in range(self.size + 1) if options[n]] if count > 1 else []
 
     def raise_bid(self, seat: int, bid: Bid) -> None:

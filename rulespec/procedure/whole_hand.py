@@ -65,13 +65,16 @@ def raise_round(hands, dealer, scores, bags, kind, num, raises):
     bid that rule ``raise.allowed`` lets raise bids again, its own number or up to ``raise.by`` more."""
     if rule("raise.by") > 0:
         first = rule("deal.first_bidder")
-        for turn in range(4):
-            seat = (first + turn) % 4
-            partner = (seat + 2) % 4
-            team = seat % 2
+        for turn in range(seat_count()):
+            seat = next_seat(first, turn)
+            partner = partner_of(seat)
+            team = side_of(seat)
+            rival_side = rival(scores, team)
             if kind[seat] == K_REGULAR:
-                count = round_raise_options(raises, hands[seat], seat, dealer, turn + 1, kind[partner], num[partner],
-                                            num[seat], scores[team], bags[team], scores[1 - team], bags[1 - team])
+                count = round_raise_options(raises, hands[seat], seat, dealer, turn + 1,
+                                            partner_bid_kind(kind, partner), num[partner] if partnered() else 0,
+                                            num[seat], scores[team], bags[team], scores[rival_side],
+                                            bags[rival_side])
                 if count > 1:
                     num[seat] = choose_raise(seat, raises, count, hands[seat])
 
