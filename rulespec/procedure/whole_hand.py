@@ -31,16 +31,22 @@ def take_kitty(hands, dealer, kitty):
         kitty[1] = discard
 
 
+@inline
+def bidder(first, turn, scores):
+    """The seat ``turn`` places after the first bidder ``first``, its partner, its side and the side its score is
+    compared with (``seating.rival``)."""
+    seat = next_seat(first, turn)
+    team = side_of(seat)
+    return seat, partner_of(seat), team, rival(scores, team)
+
+
 def bid_all(hands, dealer, scores, bags, kind, num, opening, options, raises):
     """Every seat bids in turn from the first bidder (``kind``, ``num``; ``opening``: the number bid before a
     raise); after a nil the partner who bid a number may raise it."""
     size = rule("deal.hand_size")
     first = rule("deal.first_bidder")
     for turn in range(seat_count()):
-        seat = next_seat(first, turn)
-        partner = partner_of(seat)
-        team = side_of(seat)
-        rival_side = rival(scores, team)
+        seat, partner, team, rival_side = bidder(first, turn, scores)
         bids_made, bids_total, opponents_bids, opponents_tricks = table_of(kind, num, seat)
         count = legal_bids(options, hands[seat], seat, dealer, turn + 1, partner_bid_kind(kind, partner),
                            num[partner] if partnered() else 0, scores[team], bags[team], scores[rival_side],
@@ -66,10 +72,7 @@ def raise_round(hands, dealer, scores, bags, kind, num, raises):
     if rule("raise.by") > 0:
         first = rule("deal.first_bidder")
         for turn in range(seat_count()):
-            seat = next_seat(first, turn)
-            partner = partner_of(seat)
-            team = side_of(seat)
-            rival_side = rival(scores, team)
+            seat, partner, team, rival_side = bidder(first, turn, scores)
             if kind[seat] == K_REGULAR:
                 count = round_raise_options(raises, hands[seat], seat, dealer, turn + 1,
                                             partner_bid_kind(kind, partner), num[partner] if partnered() else 0,
