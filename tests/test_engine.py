@@ -433,6 +433,17 @@ def test_the_legal_bids_memo_stays_bounded():
     assert 0 < len(B._bid_memo(house)[3]) <= B._BID_MEMO_LIMIT
 
 
+def test_the_legal_bids_memo_keys_the_scores_where_the_contract_rule_reads_them():
+    """A side's contract rule is asked by the pair's refusal: where it reads the scores, they are in the key."""
+    from rulespec.game import bids as B
+    rs = ruleset_from_text("id: h\nextends: standard\nrules:\n"
+                           "  bid.team_contract: if team.score > 100 then 14 else team.regular_sum @ house §B\n")
+    assert B._bid_memo(rs)[2]
+    assert E.Bid(E.REGULAR, 2) in E.legal_bids(rs, 0, 0, 3, [None, None, E.Bid(E.REGULAR, 4), None], (0, 0), (0, 0))
+    assert E.Bid(E.REGULAR, 2) not in E.legal_bids(rs, 0, 0, 3, [None, None, E.Bid(E.REGULAR, 4), None], (200, 0),
+                                                   (0, 0))
+
+
 def test_the_legal_bids_memo_keys_only_what_the_bid_rules_read(standard):
     """Under standard no bid rule reads the scores or the other bids: one answer serves every score."""
     from rulespec.game import bids as B

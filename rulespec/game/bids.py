@@ -236,7 +236,8 @@ _SCORE_NAMES = frozenset(("team.score", "team.bags", "opponents.score", "opponen
 def _bid_memo(rs: Ruleset) -> tuple[bool, bool, bool, dict]:
     """Which of the inputs that vary from bid to bid a bid rule of ``rs`` names (the hand, the other bids so
     far, the scores), and its ``legal_bids`` answers by their inputs."""
-    named = frozenset().union(*(rs.rules[name].names for name in BID_RULES if name in rs.rules))
+    asked = (*BID_RULES, "bid.team_contract")      # (the pair's refusal works out the side's contract too)
+    named = frozenset().union(*(rs.rules[name].names for name in asked if name in rs.rules))
     return (not rs.hand_rules.isdisjoint(BID_RULES), not named.isdisjoint(_TABLE_NAMES),
             not named.isdisjoint(_SCORE_NAMES), {})
 
