@@ -14,7 +14,9 @@ from rulespec.tools.verify import Budget, verify
 from rulespec.tools.verify.checks import problems
 from rulespec.tools.verify.doc_claims import CLAIMS, run_claim
 from rulespec.tools.verify.nonterm import witnesses
-from rulespec.tools.verify.states import Evidence, explore, random_games
+from rulespec.tools.verify.bidding import search_bidding
+from rulespec.tools.verify.report import markdown
+from rulespec.tools.verify.states import Evidence, bidding_roots, every_bid_sequence, explore, random_games
 
 SMALL = Budget(hands=60, examples=40, endgame_tricks=2, endgame_roots=2)
 
@@ -135,3 +137,49 @@ def test_cli_strict_exit_and_reports(tmp_path):
     assert (out / "000-first-trick.md").read_text().startswith("# Verification of `first-trick`")
     assert CliRunner().invoke(main, ["verify", "standard", "--hands", "20", "--examples", "0",
                                      "--strict"]).exit_code == 0
+
+
+NO_THIRTEEN = """\
+id: no-thirteen-scratch
+title: the bids may not total 13
+source: {doc: "001", title: test}
+extends: standard
+rules:
+  bid.table_valid: bids.made < 3 or bids.total + bid.tricks != 13 @ 001 §Setup
+"""
+
+
+def test_bidding_dead_end_found_by_exhaustive_search(tmp_path):
+    """Nil, 13, nil leaves the fourth bidder nothing: nil makes 13 in all, any number breaks bid.team_max."""
+    rs = load_ruleset(write(tmp_path, NO_THIRTEEN))
+    rec = verify(rs, Budget(hands=1, examples=0, endgame_tricks=0))
+    dead = [d for d in rec["dead_ends"] if d["phase"] == "bid"]
+    assert len(dead) == 1, rec["dead_ends"]
+    example = dead[0]["example"]
+    assert len(example["bid_sequence"]) == 3 and [b.split()[1] for b in example["bid_sequence"]] == ["nil", "13", "nil"]
+    assert example["refused"]["bid.table_valid"] == ["nil"] and "bid.team_max" in example["refused"]
+    assert rec["explored"]["bidding"]["method"] == "exhaustive" and rec["explored"]["bidding"]["complete"]
+    bids = [None] * 4
+    for step in example["bid_sequence"]:
+        seat, bid = step.split(" ", 1)
+        bids["NESW".index(seat)] = E.parse_bid(bid)
+    seat = "NESW".index(example["seat"])
+    assert E.legal_bids(rs, seat, 0, "NESW".index(example["dealer"]), bids, (0, 0), (0, 0)) == []
+    assert "Shortest bid sequence" in markdown(rec)
+
+
+def test_bidding_search_finds_nothing_in_standard_and_samples_where_bids_read_the_cards():
+    for ref in ("standard", "no-thirteen", "raise-one", "tournament", "cutthroat"):
+        rs = load_ruleset(ref)
+        search = search_bidding(rs, bidding_roots(rs, Evidence(rs)), 20_000)
+        assert search.method == "exhaustive" and search.complete and search.states and not search.dead, ref
+    ev = Evidence(load_ruleset("whiz"))
+    every_bid_sequence(ev.rs, ev, 20_000)
+    assert ev.bidding["method"] == "sampled" and "bid.regular_max" in ev.bidding["hand_rules"]
+    assert "sampled" in ev.notes[0] and not ev.events
+
+
+def test_bidding_search_keeps_to_its_budget():
+    ev = Evidence(load_ruleset("standard"))
+    every_bid_sequence(ev.rs, ev, 50)
+    assert ev.bidding["states_visited"] == 50 and not ev.bidding["complete"] and "budget of 50 states" in ev.notes[0]

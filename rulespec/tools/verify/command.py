@@ -19,13 +19,17 @@ import click
               help="How many recorded hands' endgames to search exhaustively.")
 @click.option("--max-game-hands", default=200, show_default=True, type=click.IntRange(1, 100_000),
               help="A random game still running after this many hands counts as unfinished.")
+@click.option("--bidding-states", default=20_000, show_default=True, type=click.IntRange(1, 10_000_000),
+              help="States the exhaustive search of the bid sequences may visit (where no bid rule reads the "
+                   "cards).")
 @click.option("--seed", default="0", show_default=True)
 @click.option("--out", "out_dir", type=click.Path(file_okay=False),
               help="Write NAME.md, NAME.html, NAME.json here (and index.html, all documents side by side).")
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON record instead of the Markdown report.")
 @click.option("--strict", is_flag=True, help="Exit 1 when any dead end or conflict is found.")
 def verify(variants: tuple[str, ...], hands: int, examples: int, endgame_tricks: int, endgame_roots: int,
-           max_game_hands: int, seed: str, out_dir: str | None, as_json: bool, strict: bool) -> None:
+           max_game_hands: int, bidding_states: int, seed: str, out_dir: str | None, as_json: bool,
+           strict: bool) -> None:
     """Verify rules documents against themselves: dead ends, conflicts, endless
     games, dead rules, open points and the documents' own claims."""
     from ...app.progress import terminal_progress
@@ -36,7 +40,8 @@ def verify(variants: tuple[str, ...], hands: int, examples: int, endgame_tricks:
     from .states import Budget
     try:
         budget = Budget(hands=hands, seed=seed, examples=examples, endgame_tricks=endgame_tricks,
-                        endgame_roots=endgame_roots, max_game_hands=max_game_hands)
+                        endgame_roots=endgame_roots, max_game_hands=max_game_hands,
+                        bidding_states=bidding_states)
         rulesets = [load_ruleset(ref) for ref in variants]
     except RulespecError as exc:
         click.echo(str(exc), err=True)

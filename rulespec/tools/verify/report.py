@@ -26,7 +26,9 @@ def _problem_lines(title: str, items: list[dict], empty: str) -> list[str]:
             out.append(f"   - Clause `{r['rule']}` = `{r['text']}`" + (f" — {r['note']}" if r.get("note") else ""))
         if f.get("core"):
             out.append(f"   - Minimal state: `{_kv(f['core'])}`")
-        kind = "minimal reachable example (shrunk by Hypothesis)" if f["example_is_minimal"] else "reachable example"
+        kind = ("shortest bid sequence (every bid sequence searched)" if "bid_sequence" in f["example"]
+                else "minimal reachable example (shrunk by Hypothesis)" if f["example_is_minimal"]
+                else "reachable example")
         out.append(f"   - {kind.capitalize()}: `{_kv(f['example'])}`")
     return out + [""]
 
@@ -38,7 +40,8 @@ def markdown(rec: dict) -> str:
            f"Document {rec['doc'] or '(none)'}; variant chain {' > '.join(rec['chain'])}.", "",
            f"Explored: {ex['hands']} hands, {ex['play_states']} play states, {ex['bid_states']} bid states, "
            f"{ex['game_states']} game states, {ex['endgame_nodes']} endgame nodes from {ex['endgame_roots']} "
-           f"positions searched exhaustively. Budget: `{_kv(rec['budget'])}`.", ""]
+           f"positions searched exhaustively. {_bidding_md(ex.get('bidding') or {})} "
+           f"Budget: `{_kv(rec['budget'])}`.", ""]
     out += [f"> {n}" for n in rec["notes"]]
     out += _problem_lines("Dead ends", rec["dead_ends"], "No reachable state leaves a player without a legal "
                           "card or bid.")
@@ -47,6 +50,17 @@ def markdown(rec: dict) -> str:
     out += _nontermination_md(rec["nontermination"]) + _dead_rules_md(rec) + _open_points_md(rec["open_points"])
     out += _claims_md(rec["claims"])
     return "\n".join(out) + "\n"
+
+
+def _bidding_md(search: dict) -> str:
+    """How the bidding was searched for dead ends."""
+    if search.get("method") == "exhaustive":
+        done = "every bid sequence" if search["complete"] else "bid sequences, up to the state budget,"
+        return (f"Bidding: {done} searched from {search['roots_searched']} of {search['roots']} dealer and score "
+                f"root(s), {search['states_visited']} states visited (budget {search['state_budget']}).")
+    if search.get("method") == "sampled":
+        return f"Bidding: sampled only (bid rules read the cards: {', '.join(search['hand_rules'])})."
+    return ""
 
 
 def _nontermination_md(nt: dict) -> list[str]:

@@ -68,7 +68,7 @@ def verify(rs: Ruleset, budget: Budget = Budget(), progress: Progress | None = N
         "budget": budget.__dict__,
         "explored": {"hands": ev.hands, "play_states": len(ev.play_states), "bid_states": len(ev.bid_states),
                      "game_states": len(ev.game_states), "endgame_roots": len(ev.endgame_roots),
-                     "endgame_nodes": ev.endgame_nodes},
+                     "endgame_nodes": ev.endgame_nodes, "bidding": ev.bidding},
         "dead_ends": [f.as_dict() for f in found if f.kind == "dead_end"],
         "conflicts": [f.as_dict() for f in found if f.kind == "conflict"],
         "nontermination": {"witnesses": nonterm.witnesses(rs) if partners else [],

@@ -19,6 +19,7 @@ from ... import game as E
 from ...game import BLIND, BLIND_NIL, REGULAR, Bid
 from ...model.ruleset import Ruleset
 from ...errors import VerifyError
+from .bidding import DeadBid, reads_scores, search_bidding
 
 PLAY_CAP, BID_CAP = 3000, 1500
 # the rule that admits a bid of each kind (regular bids: the contract they form)
@@ -94,6 +95,7 @@ class Evidence:
     endgame_roots: list = field(default_factory=list)   # HandState copies
     endgame_nodes: int = 0
     notes: list[str] = field(default_factory=list)
+    bidding: dict = field(default_factory=dict)     # what the exhaustive bidding search did (``bidding``)
 
 
 class _Found(Exception):
@@ -186,7 +188,7 @@ def _bid_event(rs: Ruleset, rec: Recorder, st: BidState) -> None:
             refused.setdefault(step["rule"], []).append(str(bid))
     state = {"seat": C.SEATS[st.seat], "hand": C.card_names(st.hand), "dealer": C.SEATS[st.dealer],
              "bids_so_far": {C.SEATS[s]: str(b) for s, b in enumerate(st.bids) if b is not None},
-             "scores": _by_side(rs, st.scores), "refused": refused}
+             "scores": by_side(rs, st.scores), "refused": refused}
     rec.event(Event("dead_end", "bid", tuple(sorted(refused)), "no bid is allowed", state, st))
 
 
@@ -255,7 +257,7 @@ def play_one_hand(rs: Ruleset, rec: Recorder, chooser, hands: list[int], dealer:
     ``endgame`` tricks is kept as a root for exhaustive search."""
     ev = rec.ev
     rec.context = {"deal": {C.SEATS[s]: C.card_names(hands[s]) for s in range(len(hands))},
-                   "dealer": C.SEATS[dealer], "scores": _by_side(rs, scores)}
+                   "dealer": C.SEATS[dealer], "scores": by_side(rs, scores)}
     state = E.HandState(rs, hands, dealer, scores, bags)
     _kitty(rec, chooser, state)
     if not _bid_round(rs, rec, chooser, state):
@@ -358,11 +360,11 @@ def check_game_state(rs: Ruleset, rec: Recorder, scores: tuple[int, int], bags: 
         if len(at_target) == 1 and status["over"] and status["winner"] != names[at_target[0]]:
             rec.event(Event("conflict", "game_end", ("game.target_reached", "game.winner"),
                             f"only {names[at_target[0]]} reached the target but game.winner names "
-                            f"{status['winner']}", {"scores": _by_side(rs, scores), "bags": _by_side(rs, bags)}))
+                            f"{status['winner']}", {"scores": by_side(rs, scores), "bags": by_side(rs, bags)}))
     return status
 
 
-def _by_side(rs: Ruleset, values) -> dict:
+def by_side(rs: Ruleset, values) -> dict:
     """Scores or bags by side's name (NS and EW, or each player alone)."""
     table = C.table_of(rs.params)
     return dict(zip(table.side_names, table.padded(values)))
@@ -400,7 +402,7 @@ def random_games(rs: Ruleset, ev: Evidence, hands: int, seed: str, max_game_hand
 
 
 # Starting totals for guided hands: level, and each side 200 behind (opens blind nil).
-_STARTS = ((0, 0), (-200, 0), (0, -200))
+STARTS = ((0, 0), (-200, 0), (0, -200))
 
 
 def _strategy(rs: Ruleset):
@@ -408,7 +410,7 @@ def _strategy(rs: Ruleset):
     pack = list(C.iter_cards(rs.deck))
     seats = rs.params["table.seats"]
     return st.tuples(st.permutations(pack), st.integers(0, seats - 1), st.lists(st.integers(0, 63), max_size=80),
-                     st.sampled_from(_STARTS))
+                     st.sampled_from(STARTS))
 
 
 def _run_case(rs: Ruleset, rec: Recorder, case) -> None:
@@ -495,6 +497,48 @@ def endgames(rs: Ruleset, ev: Evidence, progress: Progress | None = None) -> Non
         walk(root.copy())
 
 
+def bidding_roots(rs: Ruleset, ev: Evidence) -> list[tuple[tuple, tuple]]:
+    """The totals to search every bid sequence from: 0-0, then (where a bid rule reads the scores) the guided
+    hands' starting totals and every total the explorers reached, each once."""
+    table = C.table_of(rs.params)
+    zero = table.padded((0,) * table.sides)
+    roots = {(zero, zero): None}
+    if reads_scores(rs):
+        for scores in STARTS:
+            roots.setdefault((table.padded(scores), zero), None)
+        for scores, bags, _hands in ev.game_states:
+            roots.setdefault((tuple(scores), tuple(bags)), None)
+    return list(roots)
+
+
+def every_bid_sequence(rs: Ruleset, ev: Evidence, budget: int) -> None:
+    """The exhaustive bidding search (``bidding``): its dead ends as events, each with its shortest bid
+    sequence as the best example, and what it did in ``ev.bidding``."""
+    search = search_bidding(rs, bidding_roots(rs, ev), budget)
+    ev.bidding = search.as_dict()
+    if search.method == "sampled":
+        ev.notes.append("the bidding was sampled, not searched exhaustively: bid rules read the cards ("
+                        + ", ".join(search.hand_rules) + ")")
+    elif not search.complete:
+        ev.notes.append(f"the bidding search stopped at its budget of {budget} states after "
+                        f"{search.roots_searched} of {search.roots} dealer and score roots; the rest of the "
+                        "bidding was sampled")
+    for key, dead in search.dead.items():
+        event = _dead_bid_event(rs, dead)
+        ev.counts[event.key] += search.met[key]
+        ev.events.setdefault(event.key, event)
+        ev.minimal[event.key] = event
+
+
+def _dead_bid_event(rs: Ruleset, dead: DeadBid) -> Event:
+    state = {"seat": C.SEATS[dead.seat], "hand": "any (no bid rule reads the cards)",
+             "dealer": C.SEATS[dead.dealer], "bid_sequence": dead.sequence,
+             "bids_so_far": {C.SEATS[s]: str(b) for s, b in enumerate(dead.bids) if b is not None},
+             "scores": by_side(rs, dead.scores), "bags": by_side(rs, dead.bags), "refused": dead.refused}
+    where = BidState(dead.seat, 0, dead.dealer, dead.bids, dead.scores, dead.bags)
+    return Event("dead_end", "bid", tuple(sorted(dead.refused)), "no bid is allowed", state, where)
+
+
 @dataclass(frozen=True)
 class Budget:
     """How hard to search; the defaults keep one variant to a few seconds."""
@@ -504,10 +548,13 @@ class Budget:
     endgame_tricks: int = 3
     endgame_roots: int = 10
     max_game_hands: int = 200
+    bidding_states: int = 20_000
 
     def __post_init__(self):
-        if self.hands < 1 or self.examples < 0 or not 0 <= self.endgame_tricks <= 4 or self.max_game_hands < 1:
-            raise VerifyError("budget: hands >= 1, examples >= 0, endgame tricks 0..4, max game hands >= 1")
+        if (self.hands < 1 or self.examples < 0 or not 0 <= self.endgame_tricks <= 4 or self.max_game_hands < 1
+                or self.bidding_states < 1):
+            raise VerifyError("budget: hands >= 1, examples >= 0, endgame tricks 0..4, max game hands >= 1, "
+                              "bidding states >= 1")
 
 
 def sweep_game_states(rs: Ruleset, ev: Evidence) -> None:
@@ -537,10 +584,14 @@ def explore(rs: Ruleset, budget: Budget = Budget(), progress: Progress | None = 
                   endgame_cap=budget.endgame_roots if budget.endgame_tricks else 0)
     sweep_game_states(rs, ev)
     random_games(rs, ev, budget.hands, budget.seed, budget.max_game_hands, progress)
+    if progress:
+        progress(f"{rs.id}: every bid sequence", 0, 0)
+    every_bid_sequence(rs, ev, budget.bidding_states)
     near_bag_limit(rs, ev)
     guided = budget.examples > 0 and guided_search(rs, ev, budget.examples, progress)
     endgames(rs, ev, progress)
     if guided:
-        for key in counted(list(ev.events), f"{rs.id}: shrinking problems", progress):
+        shrink = [key for key in ev.events if key not in ev.minimal]   # (the bidding search's are shortest)
+        for key in counted(shrink, f"{rs.id}: shrinking problems", progress):
             minimize(rs, ev, key, budget.examples)
     return ev
