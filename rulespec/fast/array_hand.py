@@ -524,6 +524,7 @@ class ArrayModule:
         self._env = _env(rs)
         self._env.update({rule_global(name): fn for name, fn in vector_rules(rs).items()})
         self._lock = threading.Lock()
+        self._digest = _digest(rs)        # (what a lowering of it is kept on disk under)
         self.choosers: dict[str, list[str]] = {}     # the chooser parameters of each function lowered, in order
         self._sources: list[str] = []
 
@@ -547,7 +548,7 @@ class ArrayModule:
         with self._lock:
             if all(name in self.choosers for name in entries):
                 return
-            key = f"{_digest(self.rs)}|{','.join(entries)}|{sorted(self.choosers.items())}"
+            key = f"{self._digest}|{','.join(entries)}|{sorted(self.choosers.items())}"
             names, source, code, choices, distinct = derived.kept("arrays", key, lambda: self._lowered_text(entries),
                                                                    keep=not self.rs.sent)
             env = self._env
