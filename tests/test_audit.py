@@ -156,6 +156,9 @@ def test_the_command_line_audit(tmp_path):
     assert "platform: NS +41, EW -130 (the change in the record's totals)" in good.output
     bad = runner.invoke(main, ["audit", str(EXAMPLES / "renege.pbn")])
     assert bad.exit_code == 1 and "FIRST IRREGULARITY: line 25: East: K♦ may not be played" in bad.output
+    # the hand refused is not scored, and the text says what the running score does with it
+    assert "  score: not scored (the hand could not be scored under the rules: the running score leaves it out)" \
+        in bad.output.splitlines()
     as_json = runner.invoke(main, ["audit", str(EXAMPLES / "renege.pbn"), "--json", "--variant", "three-trick-renege"])
     assert json.loads(as_json.output) == answer_audit({"record": RENEGE, "variant": "three-trick-renege"})
     cut = tmp_path / "cut.ptn"
