@@ -156,6 +156,9 @@ def test_the_command_line_audit(tmp_path):
     assert "platform: NS +41, EW -130 (the change in the record's totals)" in good.output
     bad = runner.invoke(main, ["audit", str(EXAMPLES / "renege.pbn")])
     assert bad.exit_code == 1 and "FIRST IRREGULARITY: line 25: East: K♦ may not be played" in bad.output
+    # the hand refused is not scored, and the text says what the running score does with it
+    assert "  score: not scored (the hand could not be scored under the rules: the running score leaves it out)" \
+        in bad.output.splitlines()
     as_json = runner.invoke(main, ["audit", str(EXAMPLES / "renege.pbn"), "--json", "--variant", "three-trick-renege"])
     assert json.loads(as_json.output) == answer_audit({"record": RENEGE, "variant": "three-trick-renege"})
     cut = tmp_path / "cut.ptn"
@@ -163,3 +166,14 @@ def test_the_command_line_audit(tmp_path):
     refused = runner.invoke(main, ["audit", str(cut)])
     assert refused.exit_code == 2 and "line 25 [Play]: the play is cut short" in refused.output
     assert runner.invoke(main, ["audit", str(tmp_path / "none.ptn")]).exit_code == 2
+
+
+def test_a_first_hand_that_cannot_be_replayed_does_not_claim_a_score_worked_out_before_it():
+    # the record gives only the totals after the hand; the rule book's points for it are needed to work out the
+    # score before it, and a hand refused under the rules has none
+    text = PTN.split("\n\n[Event")[0].replace("4 10 9 2", "1 10 2 2")
+    hand = answer_audit({"record": text})["hands"][0]
+    assert hand["score"] is None and hand["first_irregular"]["rule"] == "bid.team_min"
+    assert hand["before"] == {"NS": {"score": 0, "bags": 0}, "EW": {"score": 0, "bags": 0}}
+    assert not hand["before_from"].startswith("the platform's total after the hand less the rule book's points")
+    assert "could not be replayed" in hand["before_from"]

@@ -61,6 +61,7 @@ def test_claim_errors_are_said_in_words_at_their_box(page, shots):
     assert error.inner_text().startswith("West's card 3: not a card: 'ZZ'")
     assert page.get_attribute("#claim-W", "aria-invalid") == "true"
     assert page.evaluate("document.activeElement.id") == "claim-W"
+    assert_accessible(page, shots, "claim-error-at-box")
     claim(page, {**ENDING, "S": "8H KC KC"}, 2)
     page.locator("#claim-answer .error").filter(has_text="South's card 3: K♣ appears twice "
                                                          "(also entered as South's card 2)").wait_for()

@@ -60,21 +60,25 @@ def test_every_answer_lands_in_view_with_the_focus(page, shots):
     page.click("#legal-form button[type=submit]")
     page.locator("#legal-answer .verdict").wait_for()
     assert page.evaluate("document.activeElement.id") == "legal-answer" and in_view(page, "#legal-answer")
+    assert_accessible(page, shots, "table-legal-answer")
 
     page.click("#claim-example")
     page.click("#claim-form button[type=submit]")
     page.locator("#claim-answer .verdict").wait_for()
     assert page.evaluate("document.activeElement.id") == "claim-answer" and in_view(page, "#claim-answer")
+    assert_accessible(page, shots, "table-claim-answer")
 
     enter_hand(page, [4, 3, 4, 2], [4, 3, 4, 2])
     rule(page)
     page.locator("#ruling .ruling").wait_for()
     assert page.evaluate("document.activeElement.id") == "ruling" and in_view(page, "#ruling")
+    assert_accessible(page, shots, "table-ruling-answer")
     # A card question the service refuses puts the focus on the box at fault instead.
     page.fill("#trick-1", "1X")
     page.click("#trick-form button[type=submit]")
     page.locator("#trick-answer .error").wait_for()
     assert page.evaluate("document.activeElement.id") == "trick-1"
+    assert_accessible(page, shots, "table-trick-refused")
 
 
 # --------------------------------------------------------------------------- 2: why they differ
@@ -117,6 +121,7 @@ def test_the_sheet_starts_a_game_from_the_scores_entered(page, shots):
     assert "Game over after 1 hand(s): NS won. NS 182 (2 bags), EW −520 (0 bags)." in sheet
     assert "This game started from NS 100 · EW −450." in sheet
     assert page.input_value("#score-EW") == "0"          # the game is over: the next hand starts a new one
+    assert_accessible(page, shots, "table-sheet-game-over")
 
     # A game in progress, then a hand ruled from other scores: it starts a game of its own, and says so.
     enter_hand(page, [4, 3, 4, 2], [4, 3, 4, 2])
@@ -130,6 +135,7 @@ def test_the_sheet_starts_a_game_from_the_scores_entered(page, shots):
     assert page.inner_text("#add-note") == ("Game 2 stands at NS 80 · EW 50, not the scores this hand was ruled from; "
                                             "it stays as it is, and this hand starts game 3.")
     assert page.inner_text("#add-hand").endswith("starting from NS 300 · EW 50")
+    assert_accessible(page, shots, "table-sheet-new-game-note")
     page.click("#add-hand")
     page.locator("#sheet-status").filter(has_text="Hand 1 added to game 3").wait_for()
     page.reload()
@@ -285,6 +291,7 @@ def test_house_rules_made_by_tapping_and_shared_by_a_link(page, browser, shots):
     # The YAML typed by hand sets the form.
     page.fill("#house-yaml", yaml.replace("nil.made: 75", "nil.made: 80"))
     page.wait_for_function("document.getElementById('hf-nil-made').value === '80'")
+    assert_accessible(page, shots, "table-house-form-from-yaml")
 
     page.click("#share")
     page.wait_for_function("document.getElementById('share-link').value.includes('#rules=')")
@@ -336,10 +343,12 @@ def test_house_rules_made_by_tapping_and_shared_by_a_link(page, browser, shots):
     # The phone's own house rules come back with one tap.
     tab.click("#shared-note button")
     tab.locator("#house-status").filter(has_text="✓ mine").wait_for()
+    assert_accessible(tab, shots, "table-shared-own-back")
     other.close()
     # A link cut short, or naming a book the service does not have, changes nothing and says so.
     page.evaluate("window.location.hash = 'rules=z.AAAA'")
     page.locator("#shared-note").filter(has_text="The link's rules were not opened").wait_for()
+    assert_accessible(page, shots, "table-shared-link-refused")
     page.evaluate("window.location.hash = 'variant=nosuch'")
     page.locator("#shared-note").filter(has_text="“nosuch”, which this service does not have").wait_for()
     assert page.input_value("#variant") == MINE

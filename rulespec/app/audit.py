@@ -114,8 +114,11 @@ def _start(judge: Judge, record: HandRecord) -> tuple[Before, str]:
         return (tuple(t - p for t, p in zip(got.totals, got.points)), bags), "the record's totals less its points"
     if got is not None and got.totals is not None:
         before: Before = ((0, 0), (0, 0))
-        for _ in range(2):   # the points may depend on the bags before, read from the score derived
+        for k in range(2):   # the points may depend on the bags before, read from the score derived
             answer, _, _ = _replay(judge, record, before, 0)
+            if answer is None and k == 0:
+                return before, ("0 to 0: the record does not give the score before the hand, and the hand could not "
+                                "be replayed to work it out from the platform's total after it")
             if answer is None:
                 break
             scores = tuple(t - p for t, p in zip(got.totals, _points(answer)))

@@ -61,6 +61,8 @@ def _score_lines(h: dict) -> list[str]:
         platform = h["platform"]
         out.append("  platform: " + (", ".join(f"{t} {p:+d}" for t, p in platform["points"].items())
                                      + f" ({platform['how']})" if platform["checked"] else platform["how"]))
+    elif h.get("running_note"):
+        out.append(f"  score: not scored ({h['running_note']})")
     if h.get("after_game_over"):
         out.append(f"  NOTE: under the rules the game ended after hand {h['after_game_over']['after_hand']}")
     for d in h.get("differences", []):

@@ -2,7 +2,7 @@
 // have each hand replayed under the rules (POST /v1/audit) or reviewed card by card (POST /v1/review).
 // It adds its own section to the page and talks to the JSON API directly.
 
-import {Problem, clause, getJSON, h, num, postJSON, prettyCards, signed} from './api.js';
+import {Problem, clause, getJSON, h, num, postJSON, prettyCards, showAnswer, signed} from './api.js';
 
 // examples/records/renege.pbn and the first hand of examples/records/jokers-deuces.ptn, written by this
 // project (tests/test_records_page.py keeps them the same as the files)
@@ -79,7 +79,7 @@ function panel() {
       h('div', {class: 'actions'},
         h('button', {type: 'submit', class: 'primary'}, 'Check the record'),
         h('button', {type: 'button', id: 'record-review'}, 'Review card by card')),
-      h('div', {id: 'record-answer', class: 'answer', 'aria-live': 'polite'})));
+      h('div', {id: 'record-answer', class: 'answer', 'aria-live': 'polite', tabindex: '-1'})));
 }
 
 function place(p) {
@@ -171,16 +171,28 @@ function request() {
   return variant ? {...body, variant} : body;
 }
 
+// The record's box marked as refused (tied to the refusal's text) or not.
+function markRecord(refusal) {
+  const box = document.getElementById('record-text');
+  box.setAttribute('aria-invalid', String(Boolean(refusal)));
+  box.setAttribute('aria-describedby', refusal ? `record-help ${refusal.id}` : 'record-help');
+}
+
+// An answer or a refusal, scrolled to the top of the view and focused, as every answer on the page.
 async function send(path, show) {
   const out = document.getElementById('record-answer');
   out.replaceChildren(h('p', {class: 'hint'}, path.endsWith('review') ? 'reviewing…' : 'checking…'));
   try {
     show(out, await postJSON(path, request()));
+    markRecord(null);
   } catch (err) {
     const body = err instanceof Problem ? err.body : {detail: String(err)};
-    out.replaceChildren(h('p', {class: 'error record-refused', role: 'alert'},
-      `${body.field ? `${body.field}: ` : ''}${prettyCards(String(body.detail || 'the record could not be read'))}`));
+    const refusal = h('p', {class: 'error record-refused', id: 'record-refusal', role: 'alert'},
+      `${body.field ? `${body.field}: ` : ''}${prettyCards(String(body.detail || 'the record could not be read'))}`);
+    out.replaceChildren(refusal);
+    markRecord(body.field === 'record' ? refusal : null);
   }
+  showAnswer(out);
 }
 
 async function loadVariants() {
