@@ -65,3 +65,10 @@ def test_lazy_commands_listed_with_their_own_short_help():
     result = run("--help")
     assert "diff" in result.output and "verify" in result.output
     assert run("diff", "--help").exit_code == 0 and run("verify", "--help").exit_code == 0
+
+
+def test_python_dash_m_rulespec_is_the_command_line():
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-m", "rulespec", "--help"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and done.stdout.startswith("Usage: rulespec ") and "verify" in done.stdout
