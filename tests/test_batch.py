@@ -178,3 +178,16 @@ def test_best_card_of_a_chosen_set_is_searched_once():
     expected = [rs.fn["trick.winner"](*ARGS["trick"](trick_cards=t, trick_led_suit=s, trick_number=1, trick_lead=0))
                 for t, s in zip(tricks, led)]
     assert got.tolist() == expected
+
+
+def test_lane_tables_give_each_masks_highest_key():
+    """The picker's lane table holds, for every 16-bit lane value, the highest key among its cards (cards past
+    the pack count for nothing), as the plain definition says."""
+    from rulespec.fast.vector import _LANES, _lane_best
+    rng = np.random.default_rng(7)
+    key = rng.permutation(C.NUM_CARDS).astype(np.int64) + 1
+    table = _lane_best(key.tobytes())
+    for lane in range(_LANES):
+        for value in [0, 1, 0xFFFF, *rng.integers(0, 1 << 16, 300).tolist()]:
+            cards = [lane * 16 + b for b in range(16) if value >> b & 1 and lane * 16 + b < C.NUM_CARDS]
+            assert table[lane][value] == max((key[c] for c in cards), default=0), (lane, value)

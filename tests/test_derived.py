@@ -104,7 +104,29 @@ def test_an_array_engine_of_a_variant_sent_with_a_request_is_not_kept(folder):
     rs = compile_inline({"extends": "standard", "rules": {"nil.made": "75 @ house §Nil"}}, "variant", 10)
     assert rs.sent
     ArrayModule(rs).whole_hand
-    assert not folder.exists() or not [p for p in folder.iterdir() if p.name.startswith("arrays-")]
+    assert not folder.exists() or not [p for p in folder.iterdir() if p.name.startswith("array")]
+
+
+def test_a_ruleset_that_differs_in_a_rule_lowers_again_only_the_functions_that_read_it(folder, monkeypatch):
+    """Each array function is kept under the rules it reads: a house rule that changes only the nil's value
+    lowers the score again and takes every other function of the whole hand from disk, and its module is the
+    one lowered from scratch."""
+    from rulespec.fast import array_hand
+    from rulespec.model.ruleset import load_ruleset, ruleset_from_text
+    array_hand.ArrayModule(load_ruleset("standard")).whole_hand
+    lowered: list[str] = []
+    real = array_hand._Vectorize.__init__
+
+    def record(self, node, same, functions):
+        lowered.append(node.name)
+        real(self, node, same, functions)
+    monkeypatch.setattr(array_hand._Vectorize, "__init__", record)
+    house = ruleset_from_text("id: h\nextends: standard\nrules:\n  nil.made: 75 @ house §Nil\n")
+    kept = array_hand.ArrayModule(house)
+    kept.whole_hand
+    assert lowered == ["score_team"]
+    monkeypatch.setattr(derived, "kept", lambda kind, key, make, fmt="marshal", keep=True: make())
+    assert array_hand.ArrayModule(house).source == kept.source
 
 
 def test_rulesets_that_differ_in_a_rule_have_different_array_digests():

@@ -525,6 +525,7 @@ class ArrayModule:
         self._env.update({rule_global(name): fn for name, fn in vector_rules(rs).items()})
         self._lock = threading.Lock()
         self._digest = _digest(rs)        # (what a lowering of it is kept on disk under)
+        self._tables = _tables_digest(rs)     # (what every function's lowering reads of the pack)
         self.choosers: dict[str, list[str]] = {}     # the chooser parameters of each function lowered, in order
         self._sources: list[str] = []
 
@@ -567,8 +568,8 @@ class ArrayModule:
         first), the source and its code, the choosers each needs, and for each distinct function the positions
         of its parameters that make a row distinct and of those it fills."""
         names = [name for name in self._lowering.reachable(entries) if name not in self.choosers]
-        nodes = {name: _Vectorize(self._lowering.function(name), self._same[name], self._names).run()
-                 for name in names}
+        parsed = ast.parse("\n\n".join(self._vectorized(name) for name in names)).body
+        nodes = {name: node for name, node in zip(names, parsed) if isinstance(node, ast.FunctionDef)}
         choices = _choosers(nodes, names, self.choosers)
         distinct: dict[str, tuple[list, list]] = {}
         for name, node in nodes.items():
@@ -583,6 +584,28 @@ class ArrayModule:
         source = "\n\n".join(ast.unparse(nodes[name]) for name in names) + "\n"
         code = compile(source, f"<arrays {self.rs.id}>", "exec")
         return names, source, code, {name: choices[name] for name in names}, distinct
+
+
+    def _vectorized(self, name: str) -> str:
+        """Function ``name`` lowered and written for arrays, as text: kept on disk under the rules it reads (its
+        own and those of what is written into it), so a ruleset that differs from a known one in a rule lowers
+        again only the functions that read it."""
+        key = f"{name}|{self._tables}|{_reads_digest(self.rs, self._lowering.reads_of(name))}"
+        return derived.kept("array-function", key, lambda: ast.unparse(
+            _Vectorize(self._lowering.function(name), self._same[name], self._names).run()), keep=not self.rs.sent)
+
+
+def _tables_digest(rs: Ruleset) -> str:
+    return hashlib.sha256(repr((rs.deck, rs.suit_of, rs.power, rs.suit_masks)).encode()).hexdigest()
+
+
+def _reads_digest(rs: Ruleset, names: tuple[str, ...]) -> str:
+    """A digest of what a lowering reads of rules ``names``: each one's text and value."""
+    digest = hashlib.sha256()
+    for name in names:
+        rule = rs.rules.get(name)
+        digest.update(f"\0{name}\0{rule.text if rule else ''}\0{rule.value if rule else None!r}".encode())
+    return digest.hexdigest()
 
 
 def _digest(rs: Ruleset) -> str:

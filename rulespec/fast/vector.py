@@ -67,14 +67,19 @@ _LANES = 4          # a mask's 16-bit lanes (cards 0-15, 16-31, 32-47, 48-53)
 @functools.lru_cache(maxsize=16)
 def _lane_best(key: bytes) -> np.ndarray:
     """(4, 65536): for each 16-card lane of a mask and each value of that lane, the highest ``key`` of
-    its cards (0: none).  Built once per key (card order), shared by every variant using it."""
-    order = np.frombuffer(key, dtype=np.int64)
-    values = np.arange(1 << 16, dtype=np.int64)
-    bits = ((values[:, None] >> np.arange(16)) & 1).astype(bool)
+    its cards (0: none).  Built once per key (card order), shared by every variant using it: the values
+    with bit ``b`` as their top bit are those below ``1 << b`` with card ``b``'s key added (a card past
+    the pack adds nothing)."""
+    order = np.frombuffer(key, dtype=np.int64).astype(np.uint8)
     table = np.zeros((_LANES, 1 << 16), dtype=np.uint8)
     for lane in range(_LANES):
-        ids = lane * 16 + np.arange(16)
-        table[lane] = np.where(bits & (ids < C.NUM_CARDS), order[np.minimum(ids, C.NUM_CARDS - 1)], 0).max(axis=1)
+        row = table[lane]
+        for bit in range(16):
+            card, low, high = lane * 16 + bit, row[:1 << bit], row[1 << bit:2 << bit]
+            if card < C.NUM_CARDS:
+                np.maximum(low, order[card], out=high)
+            else:
+                high[:] = low
     return table
 
 

@@ -197,7 +197,7 @@ class _Expander:
     def __init__(self, inline: frozenset[str], external: frozenset[str]):
         self.form, self.inline, self.external = form(), inline, external
         self._done: dict[str, ast.FunctionDef] = {}
-        self._callees: dict[str, list[str]] = {}
+        self._known: dict[str, tuple[list[str], tuple[str, ...]]] = {}     # name -> (callees, rules read)
         self._counter = itertools.count(1)
 
     def inlines(self, name: str) -> bool:
@@ -223,14 +223,34 @@ class _Expander:
 
     def callees(self, name: str) -> list[str]:
         """The functions ``name`` calls once expanded, in ``ast.walk``'s order, without repeats."""
-        if name not in self._callees:
-            seen: dict[str, None] = {}
-            functions = self.form.functions
-            for node in ast.walk(self.function(name)):
-                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in functions:
-                    seen.setdefault(node.func.id)
-            self._callees[name] = list(seen)
-        return self._callees[name]
+        return self._facts(name)[0]
+
+    def reads_of(self, name: str) -> tuple[str, ...]:
+        """The rules function ``name`` names once expanded (its holes, ``rule`` and ``reads``), sorted: what
+        its lowering for a ruleset reads of that ruleset besides the pack."""
+        return self._facts(name)[1]
+
+    def _facts(self, name: str) -> tuple[list[str], tuple[str, ...]]:
+        """``callees`` and ``reads_of`` of ``name``: kept on disk like the expansion they are read from, so a
+        process that finds its lowerings kept need not read the expansions."""
+        if name not in self._known:
+            policy = f"{sorted(self.inline)}|{sorted(self.external)}|{name}"
+            callees, reads = derived.kept("expanded-facts", policy, lambda: self._facts_of(name))
+            self._known[name] = (list(callees), tuple(reads))
+        return self._known[name]
+
+    def _facts_of(self, name: str) -> tuple[list[str], list[str]]:
+        callees: dict[str, None] = {}
+        reads: set[str] = set()
+        functions = self.form.functions
+        for node in ast.walk(self.function(name)):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                if node.func.id in functions:
+                    callees.setdefault(node.func.id)
+                elif node.func.id in ("rule", "reads") and node.args and isinstance(node.args[0], ast.Constant) \
+                        and isinstance(node.args[0].value, str):
+                    reads.add(node.args[0].value)
+        return list(callees), sorted(reads)
 
     def _expanded(self, name: str) -> ast.FunctionDef:
         """Function ``name`` with its calls of inline functions written in, their variables numbered from 1 in
@@ -375,6 +395,10 @@ class Lowering:
     def callees(self, name: str) -> list[str]:
         """The functions ``name`` calls once expanded (inline ones written in), in call order, without repeats."""
         return self.expander.callees(name)
+
+    def reads_of(self, name: str) -> tuple[str, ...]:
+        """The rules function ``name`` reads (its own holes and those of the functions written into it)."""
+        return self.expander.reads_of(name)
 
     def reachable(self, entries: tuple[str, ...]) -> list[str]:
         """``entries`` and every function they call, callees first."""
