@@ -90,6 +90,8 @@ def heavy_requests() -> dict[str, tuple[str, dict]]:
             "nil.made": "-" * 1999 + "1"}}}),
         "score, 490 nested not": ("/v1/score", {**SCORE, "variant": {"extends": "standard", "rules": {
             "nil.allowed": "not " * 490 + "true"}}}),
+        "score, 999,999,999 bags (a bags.penalty line for each penalty)": ("/v1/score", {**SCORE, "variant": {
+            "extends": "standard", "rules": {"scoring.bags": "999999999"}}}),
     }
 
 

@@ -2,6 +2,7 @@
 it is refused (issue 28).  A row without a check here, or a check without its row, fails the test."""
 from __future__ import annotations
 
+import gc
 import inspect
 import json
 import random
@@ -17,8 +18,9 @@ from rulespec.core.schema import SLOTS
 from rulespec.errors import BudgetExceeded, CompileError, GameError, RulesFileError
 from rulespec.game import deal_for, parse_bid, play_hand
 from rulespec.game.policies import RandomPolicy
+from rulespec.game.scoring import LINE_STEPS
 from rulespec.lang import compiler, limits as L
-from rulespec.model.ruleset import compile_spec, load_ruleset
+from rulespec.model.ruleset import Ruleset, compile_spec, load_ruleset
 from rulespec.model.variants import MAX_FILE_BYTES, read_variant_text
 from rulespec.records import REQUEST_LIMITS, Limits
 from service import app as service_app, bodies, catalog, diffrun, serving, worker
@@ -209,6 +211,10 @@ def check_evaluation(value, client):
     assert f"{steps:,} steps and {seconds:g} s" in value and f"{claims.API_SECONDS:g} s for the double-dummy" in value
     small = create_app({"RULE_STEPS": 30}).test_client()
     problem(small.post("/v1/game", json={"variant": "standard", "hands": [HAND] * 3}), 422, "work-limit", "variant")
+    assert f"each score line written {LINE_STEPS}" in value
+    lines = create_app({"RULE_STEPS": 200_000}).test_client()        # 10,000 bags.penalty lines
+    problem(lines.post("/v1/score", json={**SCORE, "variant": {"extends": "standard", "rules": {
+        "scoring.bags": "100000"}}}), 422, "work-limit", "variant")
 
 
 def check_scores(value, client):
@@ -243,6 +249,15 @@ def check_answer(value, client):
 def check_text_cache(value, client):
     assert "64 MiB" in value and L.MAX_TEXT_CACHE_BYTES == 64 * 1024 * 1024
     assert compiler._CACHE.max_bytes == L.MAX_TEXT_CACHE_BYTES
+    assert "not kept after its request" in value
+    def sent() -> int:
+        gc.collect()
+        return sum(1 for o in gc.get_objects() if isinstance(o, Ruleset) and o.sent)
+    before = sent()
+    variant = {"extends": "standard", "rules": {"nil.made": "75 @ house §Nil"}}
+    for _ in range(3):
+        assert client.post("/v1/score", json={**SCORE, "variant": variant}).status_code == 200
+    assert sent() <= before
 
 
 CHECKS = {

@@ -18,6 +18,7 @@ from rulespec.app import disputes as D
 from rulespec.app.disputes import answer, compare
 from rulespec.app.claims import allowance
 from rulespec.app.repeats import LONG_TEXT_CHARS
+from rulespec.game.scoring import LINE_STEPS
 from rulespec.errors import BudgetExceeded, CompileError, InputError, SearchBudgetError
 from rulespec.lang import compiler
 from rulespec.lang import limits as L
@@ -109,6 +110,30 @@ def test_compiled_rule_texts_are_bounded_by_bytes(monkeypatch):
     assert base.rules["scoring.made"].fn is not None       # rulesets compiled before still work
 
 
+def test_a_requests_variant_is_not_kept_after_the_request(client):
+    """A house rule sent with a request is compiled for it alone: once answered, nothing derived from it (its
+    steps, its search functions, ...) keeps it alive.  (The steps' ``fail`` names its ruleset, and a weakly
+    keyed cache whose value names its key keeps both: every inline variant stayed, about 70 KB a request.)"""
+    from rulespec.game.steps import steps_of
+    from rulespec.model.ruleset import Ruleset
+
+    def alive() -> int:
+        gc.collect()
+        return sum(1 for o in gc.get_objects() if isinstance(o, Ruleset) and o.sent)
+    variant = {"extends": "standard", "rules": {"nil.made": "75 @ house §Nil", "bonus.last_trick": "1"}}
+    played = A.inline_variant(variant, "variant")
+    assert steps_of(played).score_team is not None and played.sent
+    del played
+    before = alive()
+    for body in ({**SCORE, "variant": variant}, {**SCORE, "variant": {"yaml": "id: once\nextends: standard\n"
+                                                                       "source: {doc: house}\n"}}):
+        for _ in range(5):
+            assert client.post("/v1/score", json=body).status_code == 200
+    assert client.post("/v1/solve", json={"variant": variant, "leader": "N", "broken": True, "hands": {
+        "N": ["AS"], "E": ["2H"], "S": ["3H"], "W": ["4H"]}}).status_code == 200
+    assert alive() <= before
+
+
 def test_request_yaml_is_not_kept_after_the_request(client):
     from rulespec.model.variants import _read_variant_text
     size = _read_variant_text.cache_info().currsize
@@ -129,6 +154,25 @@ def test_plain_arithmetic_is_charged_to_the_allowance():
         with pytest.raises(BudgetExceeded, match="steps"):
             answer("game", {"variant": "standard", "hands": [HAND] * 3})
     assert rs.fn["scoring.made"] is not None
+
+
+def test_each_score_line_is_charged_to_the_allowance(client):
+    """A score line is work the request asks for, whatever rule wrote it: a house rule's ``scoring.bags`` of
+    100,000 writes a ``bags.penalty`` line for each of 10,000 penalties (10,000,000 took 12 s and a 1 GB
+    answer before it was refused as too large; 999,999,999 ran the worker out of memory), and each line now
+    draws on the allowance, so the request stops at its steps or its clock as it goes."""
+    variant = {"extends": "standard", "rules": {"scoring.bags": "100000"}}
+    with L.budget(steps=200_000):
+        with pytest.raises(BudgetExceeded, match="steps"):
+            answer("score", {**SCORE, "variant": variant})
+    small = create_app({"RULE_STEPS": 200_000}).test_client()
+    problem(small.post("/v1/score", json={**SCORE, "variant": variant}), 422, "work-limit", "variant")
+    endless = {"extends": "standard", "rules": ENDLESS}      # the largest game a request may ask for still fits
+    assert client.post("/v1/game", json={"variant": endless, "hands": [HAND] * 500}).status_code == 200
+    with L.budget(steps=10 ** 9) as left:
+        answer("score", SCORE)
+    lines = sum(len(team["lines"]) for team in answer("score", SCORE)["teams"].values())
+    assert 10 ** 9 - left.steps < 2_000 and lines * LINE_STEPS < 400     # an ordinary hand's lines cost little
 
 
 def test_parsing_a_new_rule_text_is_charged_too():

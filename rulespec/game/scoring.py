@@ -9,6 +9,7 @@ from typing import Any
 from ..core import cards as C
 from ..core.schema import SLOTS
 from ..errors import GameError
+from ..lang.limits import charge
 from ..model.ruleset import Ruleset
 from .bids import Bid
 from .steps import KIND_CODE, steps_of
@@ -109,9 +110,15 @@ def _decided_by(rule: str, facts: Mapping) -> str | None:
     return None
 
 
+# what one score line draws on the request's allowance (``lang.limits.charge``): a line is work the request
+# asks for, and a house rule can ask for any number of them (a bags.penalty line for each penalty)
+LINE_STEPS = 20
+
+
 class _Lines:
     """A partnership's score lines from the score's notes: the rule, its citation, the points, a short note
-    and every other rule whose value decided it; the facts of each line (``facts``) beside them."""
+    and every other rule whose value decided it; the facts of each line (``facts``) beside them.  Each line
+    is charged to the request's allowance (``LINE_STEPS``)."""
 
     def __init__(self, rs: Ruleset, bids: Sequence[Bid]):
         self.rs, self.words = rs, tuple(str(b) for b in bids)
@@ -119,6 +126,7 @@ class _Lines:
         self.facts: list[dict] = []
 
     def note(self, kind: str, rule: str, points: int, **facts) -> None:
+        charge(LINE_STEPS)
         rs = self.rs
         why, decided_by = line_words(rule, facts, self.words), _decided_by(rule, facts)
         line = rs.cite(rule)

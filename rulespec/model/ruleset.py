@@ -7,11 +7,10 @@ as a Python callable over its context (see ``schema.CONTEXTS``).
 from __future__ import annotations
 
 import functools
-import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from ..core import cards as C
 from ..core.contexts import ARGS
@@ -84,6 +83,7 @@ class Ruleset:
         self.hand_rules: frozenset[str] = frozenset(name for name, r in rules.items() if "hand" in r.names)
         self._cites: dict[str, dict] = {}   # rules never change: each citation record is built once
         self._deciding: dict[str, tuple[str, ...]] = {}
+        self.made: dict[Callable, object] = {}   # what ``per_ruleset`` worked out from it, by builder
 
     def __repr__(self) -> str:
         return f"<Ruleset {self.id} ({len(self.rules)} rules)>"
@@ -425,13 +425,13 @@ T = TypeVar("T")
 
 def per_ruleset(build: Callable[[Ruleset], T]) -> Callable[[Ruleset], T]:
     """``build(rs)`` worked out once per ruleset and kept while the ruleset lives (rules never change):
-    for what is generated or memoised from a ruleset's rules."""
-    made: weakref.WeakKeyDictionary[Ruleset, T] = weakref.WeakKeyDictionary()
-
+    for what is generated or memoised from a ruleset's rules.  Kept on the ruleset itself (``Ruleset.made``),
+    so what it holds may name its ruleset (the steps' ``fail`` does) and both go together: a weakly keyed
+    cache whose value names its key keeps the key for ever."""
     @functools.wraps(build)
     def get(rs: Ruleset) -> T:
-        found = made.get(rs)
+        found = rs.made.get(build)
         if found is None:
-            found = made[rs] = build(rs)
-        return found
+            found = rs.made[build] = build(rs)
+        return cast(T, found)
     return get
