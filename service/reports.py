@@ -115,6 +115,8 @@ def diff_form():
         req["deals"] = int(text) if text.isdigit() and len(text) < 10 else text
     if request.args.get("seed"):
         req["seed"] = request.args["seed"]
+    # any other query field is passed on as it came, so that the request's checks refuse it by name
+    req.update({key: request.args[key] for key in request.args if key not in ("variants", "deals", "seed")})
     return _diff_page(req)
 
 

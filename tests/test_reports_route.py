@@ -83,3 +83,10 @@ def test_a_report_that_cannot_be_made_says_why_in_the_page(client, query, words)
     got = client.get(f"/reports/diff?{query}")
     assert got.status_code == 422 and got.content_type == "text/html; charset=utf-8"
     assert words in got.get_data(as_text=True)
+
+
+def test_an_unknown_query_field_of_the_report_form_is_refused_by_name(client):
+    """As every endpoint refuses an unknown field (issue 28 item 7), so does the report form's query."""
+    got = client.get("/reports/diff?variants=standard,classic&deals=5&colour=red")
+    assert got.status_code == 422
+    assert "colour: unknown key" in got.get_data(as_text=True)
