@@ -75,7 +75,12 @@ def hands_of(doc: Mapping, kind: str, name: str, report: str = "report", base: s
     """The records of the finding ``name`` (as ``findings`` names it) of a report; ``report`` names the report
     in each record's ``Finding`` tag, ``base`` is the folder a relative deals file or variant path is also
     looked for in.  Raises ``RecordError`` (with the report's JSON path) where it cannot be written."""
-    return _diff_hands(doc, name, report, base) if kind == "diff" else _verify_hands(doc, name, report)
+    try:
+        return _diff_hands(doc, name, report, base) if kind == "diff" else _verify_hands(doc, name, report)
+    except RulespecError:
+        raise
+    except (KeyError, IndexError, TypeError, AttributeError, ValueError) as exc:
+        raise RecordError(f"the report is not as rulespec {kind} writes it ({type(exc).__name__}: {exc})") from None
 
 
 # --------------------------------------------------------------------------- diff
@@ -162,7 +167,7 @@ def _diff_hands(doc: Mapping, name: str, report: str, base: str) -> Hands:
     at, pair, k, example = _pick_example(doc, name)
     path = f"pairs[{at}].examples[{k}]"
     ctx = _context(doc, pair, base)
-    where, stage, rule = example["found_in"], example.get("stage"), example["rule"]
+    where, stage, rule = example["found_in"], str(example.get("stage")), str(example["rule"])
     label = f"{report}: {pair['a']} vs {pair['b']}, example {k}: rule {rule}, stage {stage}, found in " + \
         ", ".join(f"{key} {value}" for key, value in where.items())
     if "deal" in where:
@@ -203,7 +208,8 @@ def _diff_hands(doc: Mapping, name: str, report: str, base: str) -> Hands:
             out.checked.append(f"the game under {rs.id} ended before hand {hand}: no record of it")
         for h, t in zip(range(len(played[v])) if hand < 0 else (hand,), hands):
             number = len(out.records) + 1
-            note = f"{label}; played under {rs.id}" + (f", hand {h} of the game" if "game" in where else "") + \
+            note = f"{label}; played under {rs.id}" + \
+                (f", hand {h} of the game (counted from 0)" if "game" in where else "") + \
                 ("; the example is derived from this play" if v == source else
                  f"; the example is derived from the play under {ctx.ids[source]}")
             try:
@@ -225,7 +231,9 @@ def _derive(ctx: Context, stage: str, rule: str, played: list[list[Transcript]],
         return None
     if games is not None:          # a whole game: its winner differs, the seed is the game under A
         hands = game_hands_of(games[0])
-        example = example_of({"kind": "game", "input": {"hands": hands}}, *ctx.rs, swapped) if hands else None
+        if not hands:
+            return None
+        example = example_of({"kind": "game", "input": {"hands": hands}}, ctx.rs[0], ctx.rs[1], swapped)
         return None if example is None else (0, example)
     for v in (0, 1):
         if hand >= len(played[v]):
@@ -236,7 +244,7 @@ def _derive(ctx: Context, stage: str, rule: str, played: list[list[Transcript]],
             continue
         movers, seed = seeds(ctx, (0, 1), stage, d, {})
         if seed is not None and rule in movers:
-            example = example_of(seed, *ctx.rs, swapped)
+            example = example_of(seed, ctx.rs[0], ctx.rs[1], swapped)
             if example is not None:
                 return v, example
     return None
@@ -262,7 +270,8 @@ def _record(rs: Ruleset, t: Transcript, number: int, note: str) -> HandRecord:
     before = "" if t.before == ((0, 0), (0, 0)) else \
         "; scores before the hand: " + ", ".join(f"{team} {t.before[0][i]} ({t.before[1][i]} bags)"
                                                   for i, team in enumerate(C.TEAMS))
-    return HandRecord(number, Where(), t.dealer, tuple(t.dealt), tuple(t.bids), tricks, variant=rs.id,
+    dealt = (t.dealt[0], t.dealt[1], t.dealt[2], t.dealt[3])
+    return HandRecord(number, Where(), t.dealer, dealt, tuple(t.bids), tricks, variant=rs.id,
                       label=f"rulespec finding: {rs.id}", meta={"Finding": note + before})
 
 
@@ -280,7 +289,7 @@ def _verify_hands(doc: Mapping, name: str, report: str) -> Hands:
     if not isinstance(ex, Mapping) or not isinstance(ex.get("deal"), Mapping):
         raise RecordError("this finding's example names no deal (a finding of the bids or scores alone)", path)
     try:
-        hands = tuple(C.mask_of(C.parse_cards(ex["deal"][s])) for s in C.SEATS)
+        n, e, s, w = (C.mask_of(C.parse_cards(ex["deal"][seat])) for seat in C.SEATS)
         dealer = C.SEATS.index(str(ex.get("dealer", "N")))
     except (KeyError, ValueError, RulespecError) as exc:
         raise RecordError(f"the deal cannot be read: {exc}", f"{path}.deal") from None
@@ -291,6 +300,6 @@ def _verify_hands(doc: Mapping, name: str, report: str) -> Hands:
             f"holds neither the bids nor the earlier tricks): {ex.get('seat')} to play at trick "
             f"{ex.get('trick_number')}" + (f" after {trick}" if trick else "")
             + (", scores " + ", ".join(f"{t} {v}" for t, v in scores.items()) if scores else ""))
-    record = HandRecord(1, Where(), dealer, hands, variant=str(doc["variant"]),  # type: ignore[arg-type]
+    record = HandRecord(1, Where(), dealer, (n, e, s, w), variant=str(doc["variant"]),
                         label=f"rulespec finding: {doc['variant']}", meta={"Finding": note})
     return Hands([record], {}, [f"{report}: {name}: its deal, dealer {C.SEATS[dealer]}"])
