@@ -596,11 +596,25 @@ def review(record: str, variant: str | None, fmt: str | None, hands: tuple[int, 
 @_RECORD_FORMAT
 @click.option("--out", type=click.Path(dir_okay=False, writable=True), default=None,
               help="Write here (default: standard output).")
-def convert(record: str, to: str, variant: str | None, fmt: str | None, out: str | None) -> None:
+@click.option("--example", "example", default=None, metavar="NAME",
+              help="With a diff or verify report: the finding whose hand to write (A:B:K or A:B:RULE of a diff "
+                   "report, dead_ends:K or conflicts:K of a verify report; without it they are listed).")
+def convert(record: str, to: str, variant: str | None, fmt: str | None, out: str | None,
+            example: str | None) -> None:
     """Write the hands of RECORD (PTN, PBN, a deals file, `simulate --out` hand records, a /v1/score body)
     as PBN or PTN; the play is put in order under the record's own rules (else --variant, else standard).
-    Hands that cannot be read or written are named on stderr (exit 1)."""
+    Hands that cannot be read or written are named on stderr (exit 1).  RECORD may be a diff or verify
+    report (report.json): the hand its finding --example was found in, dealt again and played under each
+    variant of the pair (a verify finding: its deal)."""
     from .app.recorded import convert as run_convert, refuse_unread
+    report = _report_of(record) if record != "-" else None
+    if report is not None:
+        if variant is not None or fmt is not None:
+            fail(f"{record}: {'--variant' if variant is not None else '--format'} does not apply to a report: its "
+                 "hands are played under the report's own variants")
+        _write_finding(record, *report, example, to, out)
+    if example is not None:
+        fail(f"{record}: --example names a finding of a diff or verify report, and this is not one")
     reading = _read_record(record, fmt)
     try:
         refuse_unread(reading)
@@ -613,6 +627,65 @@ def convert(record: str, to: str, variant: str | None, fmt: str | None, out: str
         click.echo(f"{where}: {p['message']}", err=True)
     _write_out(text, out)
     sys.exit(1 if problems else 0)
+
+
+def _report_of(path: str) -> tuple[dict, str] | None:
+    """The diff or verify report in the file ``path`` and its kind, None for any other file (a record); a
+    report of another schema is refused (exit 2)."""
+    from .errors import RecordError
+    from .tools.findings import kind_of
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+        if not data.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{"):
+            return None
+        doc = json.loads(data.decode("utf-8-sig"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        return None                     # (read as a record, with its own error)
+    try:
+        kind = kind_of(doc)
+    except RecordError as exc:
+        fail(f"{path}: {exc.path}: {exc.message}")
+    return (doc, kind) if kind is not None else None
+
+
+def _write_finding(path: str, doc: dict, kind: str, example: str | None, to: str, out: str | None) -> None:
+    """Write the hands of a report's finding as PBN or PTN (those that cannot be are named, exit 1); without
+    ``example``, the findings listed (exit 2)."""
+    import os
+    from .errors import RecordError, RulespecError
+    from .records import write_pbn, write_ptn
+    from .tools.findings import findings, hands_of
+    if example is None:
+        named = findings(doc, kind)
+        if not named:
+            fail(f"{path}: this {kind} report has no finding with a hand to write (a diff example found in a deal "
+                 "or game; a verify dead end or conflict whose example has its deal)")
+        width = max(len(name) for name, _ in named)
+        fail("\n".join([f"{path}: a {kind} report: name the finding whose hand to write with --example, one of:"]
+                       + [f"  {name.ljust(width)}  {what}" for name, what in named]))
+    writer = write_ptn if to == "ptn" else write_pbn
+    try:
+        hands = hands_of(doc, kind, example, os.path.basename(path), os.path.dirname(path) or ".")
+    except RecordError as exc:
+        fail(f"{path}: {exc.path}: {exc.message}" if exc.path else f"{path}: {exc.message}")
+    except RulespecError as exc:
+        fail(f"{path}: the finding's hand cannot be played again: {exc}")
+    kept = []
+    for record in hands.records:
+        try:
+            writer([record])
+            kept.append(record)
+        except RecordError as exc:
+            hands.problems.append(f"the hand played under {record.variant}: {exc.message}")
+    for line in hands.checked:
+        click.echo(line, err=True)
+    for line in hands.problems:
+        click.echo(f"{path}: {example}: {line}", err=True)
+    if not kept:
+        fail(f"{path}: {example}: no hand of this finding can be written as {to.upper()}")
+    _write_out(writer(kept, hands.first_bidders), out)
+    sys.exit(1 if hands.problems else 0)
 
 
 @main.command()

@@ -229,14 +229,21 @@ def compare(ctx: Context, acc: dict, section: str, pair: tuple[int, int], dirs: 
         _tally_stage(st, stage, diffs, ids, where)
         if attribute:
             for d in diffs:
-                movers = _movers(ctx, pair, stage, d, swapped_out)
+                movers, seed = seeds(ctx, pair, stage, d, swapped_out)
                 st["attributed"] += 1
                 _add(st["credit"], shares(movers))
-                situation = _situation(stage, d)
-                if situation is not None:
+                if seed is not None:
                     for rule in movers:
-                        _candidate(acc, key, rule, stage,
-                                   {"kind": KIND_OF_STAGE[stage], "input": situation, "where": where})
+                        _candidate(acc, key, rule, stage, {**seed, "where": where})
+
+
+def seeds(ctx: Context, pair: tuple[int, int], stage: str, d: Direction,
+          swapped_out: dict[tuple[int, str], Outcome]) -> tuple[list[str], dict | None]:
+    """The rules that explain ``d``'s disagreement at ``stage`` and the situation that reproduces it (the seed
+    of their minimal examples: ``kind`` and ``input``; None where no request shows the stage)."""
+    movers = _movers(ctx, pair, stage, d, swapped_out)
+    situation = _situation(stage, d)
+    return movers, None if situation is None else {"kind": KIND_OF_STAGE[stage], "input": situation}
 
 
 def _tally_stage(st: dict, stage: str, diffs: list[Direction], ids: tuple[str, str], where: dict) -> None:
@@ -379,7 +386,7 @@ def run_deals(ctx: Context, start: int, stop: int) -> dict:
         for index, deal in zip(range(start, stop), packs[pack]):
             for policy in ctx.cfg.policies:
                 try:
-                    played.append(record(rs, deal, policy_for(policy, ctx.cfg.seed, str(index))))
+                    played.append(transcript(ctx, v, deal, index, policy))
                 except RulespecError:
                     acc["record_errors"][rs.id] = acc["record_errors"].get(rs.id, 0) + 1
                     played.append(None)
@@ -388,6 +395,12 @@ def run_deals(ctx: Context, start: int, stop: int) -> dict:
              for (index, policy), ts in zip(keys, zip(*by_variant))]
     _compare_all(ctx, acc, "transcript", items)
     return acc
+
+
+def transcript(ctx: Context, v: int, deal: Deal, index: int, policy: str) -> Transcript:
+    """Deal ``index`` (``ctx.deal(index, v)``) as the run records it under variant ``v``: its own play if it has
+    one, else bid and played by ``policy``, seeded by the run's seed and the deal's index."""
+    return record(ctx.rs[v], deal, policy_for(policy, ctx.cfg.seed, str(index)))
 
 
 def play_game(ctx: Context, rs: Ruleset, game: int) -> list[tuple[Transcript, Outcome]]:
@@ -414,7 +427,7 @@ def _game_result(hands: list[tuple[Transcript, Outcome]]) -> dict:
     return {"winner": winner if over else "unfinished", "hands": len(hands), "scores": list(scores)}
 
 
-def _history(hands) -> list[list[dict]]:
+def history_of(hands) -> list[list[dict]]:
     past = []
     out = []
     for t, o in hands:
@@ -434,7 +447,7 @@ def run_games(ctx: Context, start: int, stop: int) -> dict:
             acc["record_errors"]["(game)"] = acc["record_errors"].get("(game)", 0) + 1
             continue
         results = [_game_result(p) for p in played]
-        histories = [_history(p) for p in played]
+        histories = [history_of(p) for p in played]
         longest = max(len(p) for p in played)
         _compare_all(ctx, acc, "game_hands", [
             ([p[h][0] if h < len(p) else None for p in played], {"game": game, "hand": h}, attribute,
@@ -469,7 +482,7 @@ def _compare_games(ctx: Context, acc: dict, pair: tuple[int, int], game: int, re
         movers = fixers or [rule for rule, w in winners.items() if w != ra["winner"]]
         g["attributed"] += 1
         _add(g["credit"], shares(movers))
-        hands = _game_hands(played[i])
+        hands = game_hands_of(played[i])
         if hands:
             for rule in movers:
                 _candidate(acc, key, rule, "game", {"kind": "game", "input": {"hands": hands}, "where": {"game": game}})
@@ -490,9 +503,9 @@ def _tally_game(g: dict, ids: tuple[str, str], game: int, ra: dict, rb: dict) ->
     return True
 
 
-def _game_hands(played: list) -> list[dict] | None:
+def game_hands_of(played: list) -> list[dict] | None:
     """The bids and tricks of every hand of a game as played, for a game example (None without a score)."""
     last = played[-1][1].situations
     if "score" not in last:
         return None
-    return _history(played)[-1] + [{k: last["score"][k] for k in ("bids", "tricks")}]
+    return history_of(played)[-1] + [{k: last["score"][k] for k in ("bids", "tricks")}]

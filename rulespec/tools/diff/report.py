@@ -79,8 +79,7 @@ def _examples(ctx: Context, i: int, j: int, p: dict, candidates: dict, deadline:
                                  for cand in candidates.get(rule, {}).get(stage, [])]
         swapped = ctx.swapped(i, j, rule)
         for stage, cand in seeds if swapped is not None else ():
-            inp = {k: v for k, v in cand["input"].items() if v is not None}
-            example = minimal_example(cand["kind"], inp, a, b, swapped)
+            example = example_of(cand, a, b, swapped)
             if example is not None:
                 example.update(stage=stage, found_in=cand["where"])
                 break
@@ -96,6 +95,13 @@ def _examples(ctx: Context, i: int, j: int, p: dict, candidates: dict, deadline:
                          scenario=sc["case"], scenario_yaml=sc["yaml"], request=sc["request"])
         out.append(entry)
     return out
+
+
+def example_of(seed: dict, a: Ruleset, b: Ruleset, a_with_rule: Ruleset) -> dict | None:
+    """The minimal example shrunk from a seed (``kind``, ``input``: a situation the run met), or None where the
+    rule alone does not explain it there."""
+    inp = {k: v for k, v in seed["input"].items() if v is not None}
+    return minimal_example(seed["kind"], inp, a, b, a_with_rule)
 
 
 def _rule_info(rs: Ruleset, rule: str) -> dict:
