@@ -85,7 +85,7 @@ def play_hand(rs: Ruleset, hands: list[int], dealer: int, policy, scores=None, b
     won, plays, winners = state.won, state.plays, state.winners
     results = state.score(explain=record)
     raw = {"_results": results, "_bids": state.bids, "_plays": plays, "_won": won, "_winners": winners,
-           "_last": state.last}   # (simulate drops these)
+           "_last": state.last, "_dealt": state.dealt}   # (simulate drops these)
     if not record:
         return raw
     table = state.table
