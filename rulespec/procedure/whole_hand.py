@@ -16,6 +16,7 @@ from .scoring import score_team
 from .seating import next_seat, partner_bid_kind, partner_of, partnered, rival, seat_count, side_count, side_of
 
 
+@inline
 def draw_hands(hands, dealer, stock, drawn):
     """The drawn deal (``deal.draw``): from ``stock`` (the shuffled pack, its top card first) each seat in turn
     from the dealer's left looks at the top card and keeps it, the next card discarded, or discards it and
