@@ -44,7 +44,7 @@ def _native(rs, count, seed):
     """The compiled engine's sensible hands, its numba text run as Python."""
     module = as_python(native_source(rs, "sensible"))
     size = rs.params["deal.hand_size"]
-    shapes = ((4,), (4,), (4,), (4,), (4,), (2,), (2,), (2,), (size, 4), (size,), (size,), (4,), (4,), (2,))
+    shapes = ((4,), (4,), (4,), (4,), (4,), (2,), (2,), (2,), (size, 4), (size,), (size,), (4,), (4,), (2,), (0,), (0,))
     arrays = [np.zeros((count, *shape), dtype=np.int64) for shape in shapes]
     module["play"](count, seed, seed % 4, *arrays)
     deals, kinds, nums, _, _, points, _, _, plays = arrays[:9]

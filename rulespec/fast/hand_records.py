@@ -98,8 +98,8 @@ class RecordWriter:
         for seat, name in enumerate(self.table.seat_names):
             pieces += [f'{"," if seat else ""}"{name}":'.encode(), self.bid[r.bid_kind[:, seat] * (self.size + 1)
                                                                            + r.bid_n[:, seat]]]
-        pieces += [b'},"exchanges":[', *self._exchanges(r), b"]", *self._kitty(r), *self._draw(r), b',"tricks":[', self._tricks(r),
-                   b'],"tricks_per_seat":{']
+        pieces += [b'},"exchanges":[', *self._exchanges(r), b"]", *self._kitty(r), *self._draw(r), b',"tricks":[',
+                   self._tricks(r), b'],"tricks_per_seat":{']
         pieces += [p for seat, name in enumerate(self.table.seat_names)
                    for p in (f'{"," if seat else ""}"{name}":'.encode(), tricks[seat])]
         pieces.append(b'},"score":{')

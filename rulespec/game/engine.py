@@ -16,7 +16,7 @@ from .bids import seat_rule
 from .fused import draw_cards, play_cards, policy_card, random_card
 from .hand import HandState
 from .play import by_seat
-from .policies import POLICIES, RandomPolicy, SensiblePolicy, discard_of, lowered
+from .policies import POLICIES, RandomPolicy, SensiblePolicy, discard_of, keep_of, lowered
 from .scoring import NO_HISTORY, game_status
 from .steps import KIND_CODE
 
@@ -112,7 +112,7 @@ def _draw(rs: Ruleset, stock: Sequence[int] | None, dealer: int, policy) -> tupl
     if stock is None or sorted(stock) != C.card_list(rs.deck):
         raise GameError(f"variant '{rs.id}' draws its hands from the stock: the stock must be its pack of "
                         f"{rs.deck.bit_count()} cards in order, each once", "stock", "deal.draw", cite)
-    return draw_cards(rs)(stock, dealer, lambda seat, card, hand, turn: policy.keep(rs, seat, card, hand, turn))
+    return draw_cards(rs)(stock, dealer, lambda seat, card, hand, turn: keep_of(policy, rs, seat, card, hand, turn))
 
 
 def play_out(state: HandState, policy) -> None:

@@ -227,9 +227,7 @@ class Seats:
         return discard_of(self.players[seat], rs, seat, hand, count)
 
     def keep(self, rs: Ruleset, seat: int, card: int, hand: int, turn: int) -> int:
-        """The drawn deal's choice of ``seat``'s player (one without ``keep`` keeps every top card)."""
-        chooser = getattr(self.players[seat], "keep", None)
-        return chooser(rs, seat, card, hand, turn) if chooser else 1
+        return keep_of(self.players[seat], rs, seat, card, hand, turn)
 
     def play(self, rs: Ruleset, seat: int, legal: int, trick: Sequence[int], hand: int) -> int:
         p = self.players[seat]
@@ -244,6 +242,13 @@ def discard_of(player, rs: Ruleset, seat: int, hand: int, count: int) -> list[in
     cards, ``exchange``)."""
     chooser = getattr(player, "discard", None) or player.exchange
     return chooser(rs, seat, hand, count)
+
+
+def keep_of(player, rs: Ruleset, seat: int, card: int, hand: int, turn: int) -> int:
+    """The drawn deal's choice (``deal.draw``) by ``player``: its ``keep`` (a player without one keeps every top
+    card)."""
+    chooser = getattr(player, "keep", None)
+    return chooser(rs, seat, card, hand, turn) if chooser else 1
 
 
 POLICIES = {"random": RandomPolicy, "sensible": SensiblePolicy}

@@ -1,6 +1,7 @@
 """The compiled engine's own part of a hand module (``fast.native_hand``): the deal (a Fisher-Yates shuffle
-of the pack, which is also the stock where the hands are drawn) and the loop that plays ``count`` hands in order, each by the lowered form's ``whole_hand``
-(the players' decisions: ``native_random.py``, or the lowered form's sensible player)."""
+of the pack, which is also the stock where the hands are drawn) and the loop that plays ``count`` hands in
+order, each by the lowered form's ``whole_hand`` (the players' decisions: ``native_random.py``, or the lowered
+form's sensible player)."""
 import numba
 import numpy as np
 
