@@ -203,8 +203,8 @@ class BatchEngine:
         points, bags_added, bags_after = zeros(sides), zeros(sides), zeros(sides)
         plays, leaders = zeros(size, 4, dtype=np.int8), zeros(size, dtype=np.int8)
         winners, gave, received, kitty = zeros(size), zeros(4), zeros(4), zeros(2)
-        choosers = self._choosers(policy, rng, hands.copy())
         stock, drawn, drawn_hands = packs[:, :stock_width].T.copy(), zeros(turns), hands.copy()
+        choosers = self._choosers(policy, rng, drawn_hands)     # (the hands as dealt, or once drawn)
         self.module.whole_hand(np.arange(n), hands, np.full(n, dealer, dtype=np.int64), zeros(sides), zeros(sides),
                                kind, num,
                                opening, won, points, bags_added, bags_after, plays, leaders, winners, gave, received,
