@@ -17,7 +17,7 @@ import sys
 from collections.abc import Iterator
 
 from rulespec.core import cards as C
-from rulespec.game.engine import deal_cards, play_hand
+from rulespec.game.engine import deal_cards, play_hand, shuffled
 from rulespec.game.policies import RandomPolicy
 from rulespec.model.ruleset import load_ruleset
 from rulespec.model.variants import bundled_ids
@@ -54,7 +54,8 @@ def _score(rng: random.Random, vid: str) -> dict:
 def _replayed(rng: random.Random, vid: str) -> dict:
     """A simulated hand sent as deal and play, now and then with two cards swapped (an irregular card)."""
     rs = load_ruleset(vid)
-    record = play_hand(rs, deal_cards(rs, rng), 0, RandomPolicy(rng))
+    stock = shuffled(rs, rng) if rs.params["deal.draw"] else None       # (the hands drawn from it: deal.draw)
+    record = play_hand(rs, deal_cards(rs, rng), 0, RandomPolicy(rng), stock=stock)
     play = [card for trick in record["tricks"] for card in trick["cards"]]
     if rng.random() < 0.4:
         i, j = sorted(rng.sample(range(len(play)), 2))

@@ -17,12 +17,13 @@ import yaml
 
 from rulespec.core import cards as C
 from rulespec.core.schema import BOOL, CARDS, ENUM, INT, SLOTS, Slot
-from rulespec.fast.batch import BatchEngine
+from rulespec.fast.batch import BatchEngine, draw_widths
 from rulespec.fast.compiled import CompiledResult
 from rulespec.fast.batch_hand import BatchHand, HandRules
 from rulespec.fast.native_hand import source as native_source
 from rulespec.game import (BLIND, BLIND_NIL, NIL, REGULAR, Bid, GameHistory, HandState, deal_for, game_status,
-                          play_hand, score_hand)
+                          play_hand, score_hand, stock_for)
+from rulespec.game.fused import draw_cards
 from rulespec.game.policies import RandomPolicy
 from rulespec.model.ruleset import Ruleset, load_ruleset, ruleset_from_text
 
@@ -68,7 +69,7 @@ def replay(rs: Ruleset, result, row: int) -> list:
     each trick's winner and the score the same.  Returns the scalar outcome (bids, tricks, score)."""
     seats = rs.params["table.seats"]
     assert len(result.deals[row]) == seats, (row, "seats")
-    state = HandState(rs, [int(m) for m in result.deals[row]], int(result.dealer[row]))
+    state = HandState(rs, replay_draw(rs, result, row), int(result.dealer[row]))
     replay_kitty(state, result, row)
     final = [_bid(k, n) for k, n in zip(result.bid_kind[row].tolist()[:seats], result.bid_n[row].tolist())]
     opening = [_bid(k, n) for k, n in zip(result.bid_kind[row].tolist()[:seats], result.opening[row].tolist())]
@@ -93,6 +94,20 @@ def replay(rs: Ruleset, result, row: int) -> list:
         state.exchange(seat, give, back)
     scored = replay_play(state, result, row)
     return [[str(b) for b in state.bids], list(state.won), [t.points for t in scored], [t.bags for t in scored]]
+
+
+def replay_draw(rs: Ruleset, result, row: int) -> list[int]:
+    """The hands of hand ``row``: as dealt, or where they are drawn (``deal.draw``) drawn by the scalar draw from
+    the engine's stock with its choices, which must give the engine's hands (its stock the pack, each card once)."""
+    dealt = [int(m) for m in result.deals[row]]
+    if not rs.params["deal.draw"]:
+        assert result.stock.shape[1] == result.drawn.shape[1] == 0, (row, "draw")
+        return dealt
+    stock, choices = result.stock[row].tolist(), result.drawn[row].tolist()
+    assert sorted(stock) == C.card_list(rs.deck) and set(choices) <= {0, 1}, (row, "stock")
+    hands, drawn = draw_cards(rs)(stock, int(result.dealer[row]), lambda seat, card, hand, turn: choices[turn])
+    assert drawn == choices and hands == dealt, (row, "drawn hands")
+    return hands
 
 
 def replay_kitty(state: HandState, result, row: int) -> None:
@@ -178,14 +193,16 @@ def native_hands(rs: Ruleset, count: int, seed: int) -> CompiledResult:
 
     def zeros(*shape: int) -> np.ndarray:
         return np.zeros((count, *shape), dtype=np.int64)
+    stock, turns = draw_widths(rs)
     arrays = (zeros(table.seats), zeros(4), zeros(4), zeros(4), zeros(4), zeros(table.sides), zeros(table.sides),
-              zeros(table.sides), zeros(size, 4), zeros(size), zeros(size), zeros(4), zeros(4), zeros(2))
+              zeros(table.sides), zeros(size, 4), zeros(size), zeros(size), zeros(4), zeros(4), zeros(2),
+              zeros(stock), zeros(turns))
     module["play"](count, seed, dealer, *arrays)
     (deals, kinds, nums, openings, tricks, points, bags_added, bags_after, plays, leaders, winners, gave, received,
-     kitties) = arrays
+     kitties, stocks, draws) = arrays
     return CompiledResult(kinds, nums, tricks, points, bags_added, bags_after, deals,
                           np.full(count, dealer, dtype=np.int64), plays, leaders, winners, gave, received, kitties,
-                          openings)
+                          openings, stocks, draws)
 
 
 def loop_agrees(rs: Ruleset, count: int, seed: int) -> list:
@@ -193,11 +210,12 @@ def loop_agrees(rs: Ruleset, count: int, seed: int) -> list:
     out = []
     for i in range(count):
         deal = deal_for(f"probe{seed}", i, rs)
+        stock = stock_for(f"probe{seed}", i, rs)
         records = []
         for stepped in (False, True):
             try:
                 records.append(play_hand(rs, list(deal), i % len(deal), RandomPolicy(random.Random(i)),
-                                         stepped=stepped))
+                                         stepped=stepped, stock=stock))
             except ValueError as exc:
                 records.append(repr(exc))
         assert records[0] == records[1], (rs.id, i)

@@ -28,6 +28,9 @@ class LowestPolicy(RandomPolicy):
 
     discard = exchange         # (the dealer's discard from the kitty: the lowest cards too)
 
+    def keep(self, rs, seat, card, hand, turn):
+        return 0               # (drawing from the stock, deal.draw: the first option, the next card)
+
 
 class HashedPolicy(LowestPolicy):
     """The batch engine's 'hashed' policy, on the scalar engine."""
@@ -44,6 +47,9 @@ class HashedPolicy(LowestPolicy):
 
     def raise_bid(self, rs, seat, legal, hand):
         return self._pick(legal, hash_key(hand, 14 + self.size))   # raises come in ascending order
+
+    def keep(self, rs, seat, card, hand, turn):
+        return hash_key(hand, turn) % 2
 
     def play(self, rs, seat, legal, trick, hand):
         number = self.size - hand.bit_count() + 1
@@ -65,7 +71,8 @@ def test_batch_matches_scalar_hand_by_hand(variant, policy):
             deal = [int(m) for m in result.deals[i]]
             player = (LowestPolicy(random.Random(0)) if policy == "lowest"
                       else HashedPolicy(deal, rs.params["deal.hand_size"]))
-            record = E.play_hand(rs, deal, dealer, player)
+            stock = result.stock[i].tolist() if rs.params["deal.draw"] else None
+            record = E.play_hand(rs, deal, dealer, player, stock=stock)
             results = record["_results"]
             assert [record["tricks_per_seat"][s] for s in C.SEATS[:seats]] == result.tricks[i].tolist()[:seats], \
                 (variant, i)

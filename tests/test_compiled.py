@@ -22,7 +22,7 @@ from rulespec.game import BLIND, BLIND_NIL, NIL, REGULAR, Bid, HandState, deal_f
 from rulespec.game.policies import RandomPolicy
 from rulespec.model.ruleset import load_ruleset, ruleset_from_text
 from rulespec.model.variants import bundled_ids
-from slot_probes import replay_kitty, replay_play
+from slot_probes import replay_draw, replay_kitty, replay_play
 
 KINDS = {0: REGULAR, 1: NIL, 2: BLIND_NIL, 3: BLIND}
 HANDS_PER_DEALER = 60      # 240 hands per variant, every dealer
@@ -77,7 +77,7 @@ def _replay_exchange(state: HandState, result, row: int) -> None:
 
 
 def _replay(rs, result, row: int) -> None:
-    state = HandState(rs, [int(m) for m in result.deals[row]], int(result.dealer[row]))
+    state = HandState(rs, replay_draw(rs, result, row), int(result.dealer[row]))
     replay_kitty(state, result, row)
     _replay_bids(state, result, row)
     _replay_exchange(state, result, row)

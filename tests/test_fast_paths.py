@@ -90,13 +90,15 @@ def test_a_lean_hand_is_the_full_record_s_raw_parts_without_lines(variant):
     rs = load_ruleset(variant)
     for i in range(30):
         deal, scores, bags = E.deal_for("lean", i, rs), ((i * 41) % 500 - 100, 60), (i % 10, 8)
+        stock = E.stock_for("lean", i, rs)          # (where the hands are drawn: deal.draw)
         try:
-            full = E.play_hand(rs, deal, i % 4, RandomPolicy(random.Random(i)), scores, bags)
+            full = E.play_hand(rs, deal, i % 4, RandomPolicy(random.Random(i)), scores, bags, stock=stock)
         except E.DeadEndError:
             continue
-        lean = E.play_hand(rs, deal, i % 4, RandomPolicy(random.Random(i)), scores, bags, record=False)
-        assert set(lean) == {"_results", "_bids", "_plays", "_won", "_winners", "_last"}
-        assert all(lean[k] == full[k] for k in ("_bids", "_plays", "_won", "_winners", "_last"))
+        lean = E.play_hand(rs, deal, i % 4, RandomPolicy(random.Random(i)), scores, bags, record=False, stock=stock)
+        assert set(lean) == {"_results", "_bids", "_plays", "_won", "_winners", "_last", "_dealt"}
+        assert all(lean[k] == full[k] for k in ("_bids", "_plays", "_won", "_winners", "_last", "_dealt"))
+        assert [C.card_names(hand) for hand in lean["_dealt"]] == list(full["deal"].values())
         assert [str(b) for b in lean["_bids"]] == list(full["bids"].values())
         assert [C.SEATS[w] for w in lean["_winners"]] == [trick["winner"] for trick in full["tricks"]]
         assert _unexplained(lean["_results"]) == _unexplained(full["_results"])

@@ -18,15 +18,15 @@ from rulespec.model.variants import bundled_ids
 from rulespec.procedure.python import inline_rule
 
 
-def stepped_play_hand(rs, hands, dealer, policy, scores=(0, 0), bags=(0, 0)) -> dict:
+def stepped_play_hand(rs, hands, dealer, policy, scores=(0, 0), bags=(0, 0), stock=None) -> dict:
     """``engine.play_hand`` with the card play stepped through ``HandState`` (one ``legal`` and one
     ``play`` per card, one ``finish_trick`` per trick: the rules called, not inlined)."""
-    return E.play_hand(rs, hands, dealer, policy, scores, bags, stepped=True)
+    return E.play_hand(rs, hands, dealer, policy, scores, bags, stepped=True, stock=stock)
 
 
-def _outcome(play, rs, deal, dealer, policy, scores, bags):
+def _outcome(play, rs, deal, dealer, policy, scores, bags, stock=None):
     try:
-        return play(rs, deal, dealer, policy, scores, bags)
+        return play(rs, deal, dealer, policy, scores, bags, stock=stock)
     except DeadEndError as exc:
         return repr(exc)
 
@@ -65,8 +65,9 @@ def test_fused_play_gives_the_reference_records(variant, policy):
     for i in range(40):
         deal = E.deal_for("fused", i, rs)
         scores, bags = ((i * 53) % 400 - 150, (i * 31) % 300), (i % 10, (i * 7) % 10)
-        ours = _outcome(E.play_hand, rs, deal, i % 4, policy(random.Random(i)), scores, bags)
-        ref = _outcome(stepped_play_hand, rs, deal, i % 4, policy(random.Random(i)), scores, bags)
+        stock = E.stock_for("fused", i, rs)        # (where the hands are drawn: deal.draw)
+        ours = _outcome(E.play_hand, rs, deal, i % 4, policy(random.Random(i)), scores, bags, stock)
+        ref = _outcome(stepped_play_hand, rs, deal, i % 4, policy(random.Random(i)), scores, bags, stock)
         assert ours == ref, (variant, i)
 
 

@@ -16,6 +16,7 @@ from rulespec.fast.batch_hand import BID_RULES, KIND_CODE, PENDING, BatchHand, H
 from rulespec import game as E
 from rulespec.game.policies import RandomPolicy
 from rulespec.model.ruleset import load_ruleset, ruleset_from_text
+from rulespec.game.fused import draw_cards
 from rulespec.model.variants import bundled_ids
 
 MADE_UP = {
@@ -152,11 +153,14 @@ def test_raise_bid_twin(variant):
 
 
 class _Lowest(RandomPolicy):
-    """Fixed bids, the lowest cards to exchange and the lowest legal card to play."""
+    """Fixed bids, the lowest cards to exchange, the lowest legal card to play (drawing, every top card kept)."""
 
     def __init__(self, bids):
         super().__init__(random.Random(0))
         self.bids = bids
+
+    def keep(self, rs, seat, card, hand, turn):
+        return 1
 
     def bid(self, rs, seat, legal, hand):
         return self.bids[seat]
@@ -183,10 +187,13 @@ def test_exchange_twin(variant):
     """The hands after the exchange: as ``engine.play_hand`` records its exchanges."""
     rs, rng, t = ruleset(variant), random.Random(f"exchange:{variant}"), table(variant)
     rows = []
-    for _ in range(60):
+    for k in range(60):
         bids = [rng.choice([E.Bid(E.BLIND_NIL), E.Bid(E.REGULAR, 3), E.Bid(E.NIL)]) for _ in range(t.seats)]
         rows.append({"hands": E.deal_cards(rs, rng), "dealer": rng.randrange(t.seats), "scores": (0,) * t.sides,
-                     "bags": (0,) * t.sides, "bids": bids})
+                     "bags": (0,) * t.sides, "bids": bids, "stock": None})
+        if rs.params["deal.draw"]:      # the hands drawn (_Lowest keeps every top card)
+            stock = rows[-1]["stock"] = E.stock_for(f"exchange:{variant}", k, rs)
+            rows[-1]["hands"] = draw_cards(rs)(stock, rows[-1]["dealer"], lambda *choice: 1)[0]
     h = batch_hand(variant, rows)
     first = np.asarray(h.first_bidder)
     for turn in range(t.seats):
@@ -194,7 +201,7 @@ def test_exchange_twin(variant):
         h.bid(np.array([KIND_CODE[b.kind] for b in bids]), np.array([b.n for b in bids]))
     h.exchange(_lowest_cards)
     for i, r in enumerate(rows):
-        record = E.play_hand(rs, list(r["hands"]), r["dealer"], _Lowest(r["bids"]))
+        record = E.play_hand(rs, list(r["hands"]), r["dealer"], _Lowest(r["bids"]), stock=r["stock"])
         hands = list(r["hands"])
         for ex in record["exchanges"]:
             seat = C.SEATS.index(ex["from"])

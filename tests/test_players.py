@@ -12,9 +12,9 @@ from slot_probes import as_python
 
 from rulespec.cli import main
 from rulespec.core import cards as C
-from rulespec.fast.batch import BatchEngine
+from rulespec.fast.batch import BatchEngine, draw_widths
 from rulespec.fast.native_hand import source as native_source
-from rulespec.game import deal_for, play_hand
+from rulespec.game import deal_for, play_hand, stock_for
 from rulespec.game.policies import RandomPolicy, SensiblePolicy, Seats
 from rulespec.model.ruleset import load_ruleset, ruleset_from_text
 from rulespec.procedure.lang import K_NIL, K_REGULAR
@@ -22,49 +22,54 @@ from rulespec.solve import sampled
 from rulespec.solve.search import Goal
 
 KINDS = ("regular", "nil", "blind_nil", "blind")
-# a jokers pack with its own suits and powers, a first-trick rule and a minimum bid, a blind-nil exchange
-VARIANTS = ("standard", "jokers-deuces", "tournament", "classic", "pirates")
+# a jokers pack with its own suits and powers, a first-trick rule and a minimum bid, a blind-nil exchange; two
+# players drawing their hands from the stock (deal.draw)
+VARIANTS = ("standard", "jokers-deuces", "tournament", "classic", "pirates", "two-player")
 
 
-def _scalar(rs, deal, dealer, stepped=False):
-    """The scalar sensible player's hand: bids, cards in order, points."""
+def _scalar(rs, deal, dealer, stepped=False, stock=None):
+    """The scalar sensible player's hand: bids, cards in order, points (the hands drawn from ``stock`` where the
+    variant draws them)."""
+    stock = [int(c) for c in stock] if rs.params["deal.draw"] else None
     rec = play_hand(rs, [int(h) for h in deal], int(dealer), SensiblePolicy(random.Random(0)), record=False,
-                    stepped=stepped)
+                    stepped=stepped, stock=stock)
     return ([(b.kind, b.n) for b in rec["_bids"]], [card for _, card in rec["_plays"]],
             [r.points for r in rec["_results"]])
 
 
-def _rows(result, i):
-    bids = [(KINDS[int(k)], int(n)) for k, n in zip(result.bid_kind[i], result.bid_n[i])]
-    cards = [int(c) for row in result.plays[i] for c in row]
+def _rows(result, i, seats=4):
+    bids = [(KINDS[int(k)], int(n)) for k, n in zip(result.bid_kind[i][:seats], result.bid_n[i][:seats])]
+    cards = [int(c) for row in result.plays[i] for c in row[:seats]]
     return bids, cards, [int(p) for p in result.points[i]]
 
 
 def _native(rs, count, seed):
     """The compiled engine's sensible hands, its numba text run as Python."""
     module = as_python(native_source(rs, "sensible"))
-    size = rs.params["deal.hand_size"]
-    shapes = ((4,), (4,), (4,), (4,), (4,), (2,), (2,), (2,), (size, 4), (size,), (size,), (4,), (4,), (2,))
+    size, seats, (stock, turns) = rs.params["deal.hand_size"], rs.params["table.seats"], draw_widths(rs)
+    shapes = ((seats,), (4,), (4,), (4,), (4,), (2,), (2,), (2,), (size, 4), (size,), (size,), (4,), (4,), (2,),
+              (stock,), (turns,))
     arrays = [np.zeros((count, *shape), dtype=np.int64) for shape in shapes]
-    module["play"](count, seed, seed % 4, *arrays)
+    module["play"](count, seed, seed % seats, *arrays)
     deals, kinds, nums, _, _, points, _, _, plays = arrays[:9]
-    return deals, kinds, nums, points, plays
+    return deals, kinds, nums, points, plays, arrays[14]
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_every_engine_plays_the_scalar_sensible_players_hands(variant):
     rs = load_ruleset(variant)
+    seats = rs.params["table.seats"]
     batch = BatchEngine(rs).play(60, seed=5, policy="sensible", dealer=1)
     for i in range(len(batch)):
-        assert _rows(batch, i) == _scalar(rs, batch.deals[i], 1), (variant, "array", i)
-    deals, kinds, nums, points, plays = _native(rs, 6, 7)
+        assert _rows(batch, i, seats) == _scalar(rs, batch.deals[i], 1, stock=batch.stock[i]), (variant, "array", i)
+    deals, kinds, nums, points, plays, stocks = _native(rs, 6, 7)
     for i in range(6):
-        native = ([(KINDS[int(k)], int(n)) for k, n in zip(kinds[i], nums[i])],
-                  [int(c) for row in plays[i] for c in row], [int(p) for p in points[i]])
-        assert native == _scalar(rs, deals[i], 7 % 4), (variant, "compiled", i)
+        native = ([(KINDS[int(k)], int(n)) for k, n in zip(kinds[i][:seats], nums[i][:seats])],
+                  [int(c) for row in plays[i] for c in row[:seats]], [int(p) for p in points[i]])
+        assert native == _scalar(rs, deals[i], 7 % seats, stock=stocks[i]), (variant, "compiled", i)
     for i in range(3):        # the Python card-play loop against the steps one at a time
-        deal = deal_for("players", i, rs)
-        assert _scalar(rs, deal, i) == _scalar(rs, deal, i, stepped=True)
+        deal, stock = deal_for("players", i, rs), stock_for("players", i, rs)
+        assert _scalar(rs, deal, i, stock=stock) == _scalar(rs, deal, i, stepped=True, stock=stock)
 
 
 def test_the_sensible_player_bids_and_plays_like_a_player():

@@ -134,6 +134,11 @@ _SLOTS = [
          "them and discards as many before the bids; the discards count for nobody (0: no kitty)", neutral="0",
          probe="2", probe_with=(("deck.cards", "all_cards"),
                                 ("card.suit", "if card == BJ or card == LJ then spades else card.natural_suit"))),
+    Slot("deal.draw", BOOL, "param",
+         "the hands are drawn, not dealt: from the shuffled pack (the stock), each player in turn from the dealer's "
+         "left looks at the top card and keeps it (the next card is discarded) or discards it (and keeps the "
+         "next), until each holds deal.hand_size; the discards and any cards left count for nobody",
+         neutral="false", probe="true", probe_with=(("deal.hand_size", "6"),)),
     # bidding
     Slot("bid.regular_min", INT, "bid", "smallest regular (non-nil) bid a player may make"),
     Slot("bid.regular_max", INT, "bid", "largest regular bid a player may make", probe="5"),

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core import cards as C
+from ..errors import GameError
 from ..model.ruleset import Ruleset
 from .array_hand import array_module
 
@@ -70,9 +71,19 @@ class BatchResult:
     received: np.ndarray      # (N, 4) the cards each such seat got back
     kitty: np.ndarray         # (N, 2) the kitty (deal.kitty): the cards the dealer took, the cards it discarded
     opening: np.ndarray       # (N, 4) each seat's bid number as bid, before any raise (a nil's partner, the round)
+    stock: np.ndarray         # (N, pack) where the hands are drawn (deal.draw): the stock, top card first (else (N, 0))
+    drawn: np.ndarray         # (N, seats * size) each draw's choice: 1 the top card kept, 0 the next (else (N, 0))
 
     def __len__(self) -> int:
         return len(self.points)
+
+
+def draw_widths(rs: Ruleset) -> tuple[int, int]:
+    """The columns of a result's ``stock`` and ``drawn``: the pack's cards and the draws where the hands are drawn
+    (``deal.draw``), else none."""
+    if not rs.params["deal.draw"]:
+        return 0, 0
+    return rs.deck.bit_count(), rs.params["table.seats"] * rs.params["deal.hand_size"]
 
 
 class BatchEngine:
@@ -89,9 +100,17 @@ class BatchEngine:
     # ------------------------------------------------------------------ deal
     def deal(self, rng: np.random.Generator, count: int) -> np.ndarray:
         """``count`` random deals as an (N, seats) array of masks."""
-        seats = self.table.seats
-        order = np.argsort(rng.random((count, len(self.deck))), axis=1)
-        cards = self.deck[order][:, : seats * self.size].reshape(count, seats, self.size)
+        return self.dealt(self.shuffled(rng, count))
+
+    def shuffled(self, rng: np.random.Generator, count: int) -> np.ndarray:
+        """``count`` random orders of the pack, (N, pack) card ids: the deal's order, the stock where the hands
+        are drawn."""
+        return self.deck[np.argsort(rng.random((count, len(self.deck))), axis=1)]
+
+    def dealt(self, packs: np.ndarray) -> np.ndarray:
+        """The deal of each order of the pack ``packs``: (N, seats) masks, ``deal.hand_size`` cards each in turn."""
+        seats, count = self.table.seats, len(packs)
+        cards = packs[:, : seats * self.size].reshape(count, seats, self.size)
         return np.bitwise_or.reduce(np.left_shift(1, cards), axis=2)
 
     # ------------------------------------------------------------------ choices
@@ -136,7 +155,7 @@ class BatchEngine:
             m = self.module
             return {"_choose_bid": m.sensible_bid, "_choose_raise": m.sensible_raise,
                     "_choose_cards": m.sensible_cards, "_choose_discard": m.sensible_discard,
-                    "_choose_card": m.sensible_card}
+                    "_choose_keep": m.sensible_keep, "_choose_card": m.sensible_card}
 
         def bid(rows, seat, options, count, hand, *known):
             return self._choose(options.T != 0, policy, rng, lambda: hash_key(hand, 13 + size))
@@ -150,17 +169,30 @@ class BatchEngine:
         def discard(rows, seat, hand, count):
             return self._pick_cards(np.broadcast_to(hand, (len(rows),)).copy(), count, policy, rng)
 
+        def keep(rows, seat, card, hand, turn):
+            return self._k(np.full(len(rows), 2), policy, rng, lambda: hash_key(hand, turn))
+
         def card(rows, seat, allowed, trick, position, hand, number, *known):
             return self._choose_card(allowed, policy, rng, lambda: hash_key(dealt[seat, rows], number))
         return {"_choose_bid": bid, "_choose_raise": raise_, "_choose_cards": cards, "_choose_discard": discard,
-                "_choose_card": card}
+                "_choose_keep": keep, "_choose_card": card}
 
     # ------------------------------------------------------------------ the hand
     def play(self, count: int, seed: int = 0, policy: str = "random", dealer: int = 0,
              deals: np.ndarray | None = None) -> BatchResult:
         """Deal (or take ``deals``), bid, exchange, play and score ``count`` hands from 0-0."""
         rng = np.random.default_rng(seed)
-        dealt = self.deal(rng, count) if deals is None else np.array(deals, dtype=np.int64)
+        stock_width, turns = draw_widths(self.rs)
+        if deals is None:
+            packs = self.shuffled(rng, count)
+            dealt = self.dealt(packs)
+        elif stock_width:
+            raise GameError(f"variant '{self.rs.id}' draws its hands from the stock (deal.draw): it plays from a "
+                            "shuffled pack, not from given deals", "deals", "deal.draw",
+                            self.rs.rules["deal.draw"].cite)
+        else:
+            dealt = np.array(deals, dtype=np.int64)
+            packs = np.zeros((len(dealt), 0), dtype=np.int64)
         n, size, sides = len(dealt), self.size, self.table.sides
         hands = np.zeros((C.MAX_SEATS, n), dtype=np.int64)   # (the array functions keep the hands on the last axis)
         hands[:dealt.shape[1]] = dealt.T
@@ -171,13 +203,17 @@ class BatchEngine:
         points, bags_added, bags_after = zeros(sides), zeros(sides), zeros(sides)
         plays, leaders = zeros(size, 4, dtype=np.int8), zeros(size, dtype=np.int8)
         winners, gave, received, kitty = zeros(size), zeros(4), zeros(4), zeros(2)
-        choosers = self._choosers(policy, rng, hands.copy())
+        stock, drawn, drawn_hands = packs[:, :stock_width].T.copy(), zeros(turns), hands.copy()
+        choosers = self._choosers(policy, rng, drawn_hands)     # (the hands as dealt, or once drawn)
         self.module.whole_hand(np.arange(n), hands, np.full(n, dealer, dtype=np.int64), zeros(sides), zeros(sides),
                                kind, num,
                                opening, won, points, bags_added, bags_after, plays, leaders, winners, gave, received,
-                               kitty, zeros(2 * size + 3), zeros(size + 1),
+                               kitty, stock, drawn, drawn_hands, zeros(2 * size + 3), zeros(size + 1),
                                *(choosers[name] for name in self.module.choosers["whole_hand"]))
+        if stock_width:
+            dealt = np.ascontiguousarray(drawn_hands[:self.table.seats].T)
         by_row = [np.ascontiguousarray(np.moveaxis(a, -1, 0)) for a in (kind, num, won, points, bags_added, bags_after)]
         return BatchResult(*by_row, dealt, np.full(n, dealer, dtype=np.int64),
                            *(np.ascontiguousarray(np.moveaxis(a, -1, 0)) for a in (plays, leaders, winners, gave,
-                                                                                    received, kitty, opening)))
+                                                                                    received, kitty, opening, stock,
+                                                                                    drawn)))

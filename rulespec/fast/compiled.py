@@ -21,7 +21,7 @@ from ..core import cards as C
 from ..core import jit
 from ..errors import GameError
 from ..model.ruleset import Ruleset, per_ruleset
-from .batch import BatchResult
+from .batch import BatchResult, draw_widths
 from .native_hand import source
 
 _SEED_BYTES = 4      # numba's generator takes a 32-bit seed
@@ -67,10 +67,12 @@ class CompiledEngine:
         def zeros(*shape: int) -> np.ndarray:
             return np.zeros((count, *shape), dtype=np.int64)
         # deals, kinds, nums, openings, tricks, points, bags_added, bags_after, plays, leaders, winners, gave,
-        # received, kitties (the kitty taken and the cards discarded: two masks)
+        # received, kitties (the kitty taken and the cards discarded: two masks), stocks and draws (deal.draw)
         seats, sides = self.table.seats, self.table.sides
+        stock, turns = draw_widths(self.rs)
         return (zeros(seats), zeros(4), zeros(4), zeros(4), zeros(4), zeros(sides), zeros(sides), zeros(sides),
-                zeros(self.size, 4), zeros(self.size), zeros(self.size), zeros(4), zeros(4), zeros(2))
+                zeros(self.size, 4), zeros(self.size), zeros(self.size), zeros(4), zeros(4), zeros(2), zeros(stock),
+                zeros(turns))
 
     def _run(self, count: int, seed: int | str, dealer: int, arrays: tuple[np.ndarray, ...]) -> None:
         try:
@@ -94,7 +96,7 @@ class CompiledEngine:
 
 def _result(arrays: tuple[np.ndarray, ...], dealer: int) -> CompiledResult:
     (deals, kinds, nums, openings, tricks, points, bags_added, bags_after, plays, leaders, winners, gave, received,
-     kitties) = arrays
+     kitties, stocks, draws) = arrays
     dealers = np.full(len(deals), dealer, dtype=np.int64)
     return CompiledResult(kinds, nums, tricks, points, bags_added, bags_after, deals, dealers, plays, leaders, winners,
-                          gave, received, kitties, openings)
+                          gave, received, kitties, openings, stocks, draws)

@@ -68,6 +68,7 @@ class RecordWriter:
         # each name after a comma, 8 bytes wide: one uint64 per card to look up
         names = padded(["," + json.dumps(name) for name in C.NAMES])
         self.card = np.pad(names, ((0, 0), (0, 8 - names.shape[1]))).view(np.uint64).reshape(-1)
+        self.kept = padded([",false", ",true"])
         self.bid = padded([json.dumps(str(Bid(str(KIND_NAME[code]), n))) for code in range(4)
                            for n in range(self.size + 1)])
         # the exchanges in the order they are made: blind nil, then the nil pass (bid kind, cards passed)
@@ -97,8 +98,8 @@ class RecordWriter:
         for seat, name in enumerate(self.table.seat_names):
             pieces += [f'{"," if seat else ""}"{name}":'.encode(), self.bid[r.bid_kind[:, seat] * (self.size + 1)
                                                                            + r.bid_n[:, seat]]]
-        pieces += [b'},"exchanges":[', *self._exchanges(r), b"]", *self._kitty(r), b',"tricks":[', self._tricks(r),
-                   b'],"tricks_per_seat":{']
+        pieces += [b'},"exchanges":[', *self._exchanges(r), b"]", *self._kitty(r), *self._draw(r), b',"tricks":[',
+                   self._tricks(r), b'],"tricks_per_seat":{']
         pieces += [p for seat, name in enumerate(self.table.seat_names)
                    for p in (f'{"," if seat else ""}"{name}":'.encode(), tricks[seat])]
         pieces.append(b'},"score":{')
@@ -158,6 +159,15 @@ class RecordWriter:
         taken, discarded = (self._cards(self._sorted(r.kitty[:, k])) for k in (0, 1))
         return [b',"kitty":{"dealer":', self.seat[r.dealer], b',"cards":[', taken, b'],"discarded":[', discarded,
                 b"]}"]
+
+    def _draw(self, r: BatchResult) -> list[Piece]:
+        """The drawn deal as ``engine.play_hand`` records it (``{"stock", "kept"}``: the stock in order, each
+        turn's choice), where the hands are drawn (``deal.draw``; else no pieces)."""
+        if not self.rs.params["deal.draw"]:
+            return []
+        kept = self.kept[r.drawn]
+        kept[:, 0, 0] = 0                                # no comma before the first
+        return [b',"draw":{"stock":[', self._cards(r.stock), b'],"kept":[', kept.reshape(len(r), -1), b"]}"]
 
     def _status(self, r: BatchResult) -> np.ndarray:
         """(N, width) ``game_status`` after each hand from 0-0: the end rules on arrays, the status's text

@@ -98,7 +98,7 @@ def _constants(rs: Ruleset) -> str:
 # every text the generator writes (besides the form's)
 TEMPLATES = (_HEADER, HELPERS, _FAIL, text("native_hand"), text("native_random"))
 POLICIES = ("random", "sensible")      # the players a hand module is written for
-_SENSIBLE = ("sensible_bid", "sensible_raise", "sensible_cards", "sensible_discard", "sensible_card")
+_SENSIBLE = ("sensible_bid", "sensible_raise", "sensible_cards", "sensible_discard", "sensible_keep", "sensible_card")
 
 
 def _template(name: str) -> str:

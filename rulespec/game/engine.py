@@ -6,26 +6,32 @@ and sets of cards bit masks (see ``core.cards``).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..core import cards as C
 from ..errors import DeadEndError, GameError
 from ..model.ruleset import Ruleset
 from .bids import seat_rule
-from .fused import play_cards, policy_card, random_card
+from .fused import draw_cards, play_cards, policy_card, random_card
 from .hand import HandState
 from .play import by_seat
-from .policies import POLICIES, RandomPolicy, SensiblePolicy, discard_of, lowered
+from .policies import POLICIES, RandomPolicy, SensiblePolicy, discard_of, keep_of, lowered
 from .scoring import NO_HISTORY, game_status
 from .steps import KIND_CODE
 
 
 # --------------------------------------------------------------------------- hands
-def deal_cards(rs: Ruleset, rng: random.Random) -> list[int]:
-    """A hand for each seat (rule ``table.seats``) dealt from the variant's pack with ``rng``."""
+def shuffled(rs: Ruleset, rng: random.Random) -> list[int]:
+    """The variant's pack in an order shuffled with ``rng``: the order it is dealt in, or the stock drawn from."""
     pack = list(C.iter_cards(rs.deck))
     rng.shuffle(pack)
+    return pack
+
+
+def deal_cards(rs: Ruleset, rng: random.Random) -> list[int]:
+    """A hand for each seat (rule ``table.seats``) dealt from the variant's pack with ``rng``."""
+    pack = shuffled(rs, rng)
     size = rs.params["deal.hand_size"]
     return [C.mask_of(pack[i * size:(i + 1) * size]) for i in range(rs.params["table.seats"])]
 
@@ -35,6 +41,12 @@ def deal_for(seed: int | str, index: int, rs: Ruleset) -> list[int]:
     return deal_cards(rs, random.Random(f"deal:{seed}:{index}"))
 
 
+def stock_for(seed: int | str, index: int, rs: Ruleset) -> list[int]:
+    """The stock of hand ``index`` of ``seed`` where the hands are drawn (``deal.draw``): the pack in the order
+    ``deal_for`` deals it."""
+    return shuffled(rs, random.Random(f"deal:{seed}:{index}"))
+
+
 def _trick_log(plays: list[tuple[int, int]], winners: list[int], seats: int = 4) -> list[dict]:
     """The record's tricks: leader, cards in play order and winner of each."""
     return [{"leader": C.SEATS[plays[i][0]], "cards": [C.NAMES[card] for _, card in plays[i:i + seats]],
@@ -42,11 +54,15 @@ def _trick_log(plays: list[tuple[int, int]], winners: list[int], seats: int = 4)
 
 
 def play_hand(rs: Ruleset, hands: list[int], dealer: int, policy, scores=None, bags=None,
-              record: bool = True, stepped: bool = False) -> dict:
+              record: bool = True, stepped: bool = False, stock: Sequence[int] | None = None) -> dict:
     """Bid, exchange, play and score one hand, ``policy`` choosing for every seat.  Returns the hand
     record (see docs/formats.md); with ``record=False`` (for simulation speed) only its raw '_' parts,
     the results without explanation lines.  The cards are played by the loop ``fused`` generates, or
-    with ``stepped`` one ``HandState`` step at a time (the same cards, slower)."""
+    with ``stepped`` one ``HandState`` step at a time (the same cards, slower).  Where the hands are drawn
+    (``deal.draw``) they are drawn from ``stock`` (the pack in order, top card first; ``hands`` unread)."""
+    drawn: list[int] = []
+    if rs.params["deal.draw"]:
+        hands, drawn = _draw(rs, stock, dealer, policy)
     foreign = 0
     for hand in hands:
         foreign |= hand
@@ -69,7 +85,7 @@ def play_hand(rs: Ruleset, hands: list[int], dealer: int, policy, scores=None, b
     won, plays, winners = state.won, state.plays, state.winners
     results = state.score(explain=record)
     raw = {"_results": results, "_bids": state.bids, "_plays": plays, "_won": won, "_winners": winners,
-           "_last": state.last}   # (simulate drops these)
+           "_last": state.last, "_dealt": state.dealt}   # (simulate drops these)
     if not record:
         return raw
     table = state.table
@@ -80,12 +96,23 @@ def play_hand(rs: Ruleset, hands: list[int], dealer: int, policy, scores=None, b
         "bids": {C.SEATS[s]: str(state.bids[s]) for s in seats},
         "exchanges": state.exchanges,
         **({"kitty": state.kitty} if state.kitty else {}),
+        **({"draw": {"stock": [C.NAMES[c] for c in stock or ()], "kept": [bool(k) for k in drawn]}} if drawn else {}),
         "tricks": _trick_log(plays, winners, table.seats),
         "tricks_per_seat": {C.SEATS[s]: won[s] for s in seats},
         "score": {sides[t]: {"points": r.points, "bags_added": r.bags_added} for t, r in enumerate(results)},
         "totals": {sides[t]: {"score": r.score, "bags": r.bags} for t, r in enumerate(results)},
         **raw,
     }
+
+
+def _draw(rs: Ruleset, stock: Sequence[int] | None, dealer: int, policy) -> tuple[list[int], list[int]]:
+    """The hands drawn from ``stock`` (``deal.draw``) by ``policy``'s choices, and each turn's choice; the stock
+    must be the variant's pack, each card once."""
+    cite = rs.rules["deal.draw"].cite
+    if stock is None or sorted(stock) != C.card_list(rs.deck):
+        raise GameError(f"variant '{rs.id}' draws its hands from the stock: the stock must be its pack of "
+                        f"{rs.deck.bit_count()} cards in order, each once", "stock", "deal.draw", cite)
+    return draw_cards(rs)(stock, dealer, lambda seat, card, hand, turn: keep_of(policy, rs, seat, card, hand, turn))
 
 
 def play_out(state: HandState, policy) -> None:
@@ -159,7 +186,8 @@ def simulate(rs: Ruleset, hands: int, seed: int | str = 0, policy: str | Callabl
         player = make(random.Random(f"play:{seed}:{index}"))
         if hasattr(player, "observe_scores"):
             player.observe_scores(scores)
-        record = play_hand(rs, deal, dealer, player, scores, bags)
+        record = play_hand(rs, deal, dealer, player, scores, bags,
+                           stock=stock_for(seed, index, rs) if rs.params["deal.draw"] else None)
         results = record["_results"]
         if not raw:
             record = {key: value for key, value in record.items() if not key.startswith("_")}

@@ -55,6 +55,23 @@ def play_cards(rs: Ruleset) -> PlayCards:
     return play
 
 
+@per_ruleset
+def draw_cards(rs: Ruleset) -> Callable[[Sequence[int], int, Callable[[int, int, int, int], int]],
+                                        tuple[list[int], list[int]]]:
+    """``rs``'s drawn deal (``deal.draw``), the lowered form's ``draw_hands`` generated once per ruleset:
+    ``draw(stock, dealer, keep) -> (the hands drawn by seat, each turn's choice)``, ``keep(seat, card, hand,
+    turn)`` choosing (1: keep the top card, 0: the next)."""
+    draw = loop(rs, "draw_hands", failure(rs))
+    seats, turns = rs.params["table.seats"], rs.params["table.seats"] * rs.params["deal.hand_size"]
+
+    def drawn(stock: Sequence[int], dealer: int, keep: Callable[[int, int, int, int], int]
+              ) -> tuple[list[int], list[int]]:
+        hands, choices = [0] * seats, [0] * turns
+        draw(hands, dealer, list(stock), choices, keep)
+        return hands, choices
+    return drawn
+
+
 def _in_order(plays: Sequence[Sequence[int]], leaders: Sequence[int], seats: int = 4) -> list[tuple[int, int]]:
     """(seat, card) of every card in the order played."""
     return [((leader + position) % seats, cards[position]) for cards, leader in zip(plays, leaders)

@@ -50,6 +50,10 @@ class RandomPolicy:
         """The dealer's discard from its hand and the kitty (``deal.kitty``): ``count`` cards at random."""
         return self.rng.sample(list(C.iter_cards(hand)), count)
 
+    def keep(self, rs: Ruleset, seat: int, card: int, hand: int, turn: int) -> int:
+        """The drawn deal (``deal.draw``): keep the top card (1) or take the next (0), at even odds."""
+        return int(self.rng.random() * 2)
+
 
 class Table:
     """What every seat at the table knows of the hand so far: the bids (as codes), the tricks won by seat, the
@@ -137,13 +141,14 @@ class _Lowered:
 
     def __init__(self, rs: Ruleset):
         fns = steps(rs, SENSIBLE, failure(rs), explain=False)
-        self.bid, self.raise_, self.cards, self.discard, self.card = (fns[name] for name in SENSIBLE[:5])
+        self.bid, self.raise_, self.cards, self.discard, self.keep, self.card = (fns[name] for name in SENSIBLE[:6])
         size = rs.params["deal.hand_size"]
         self.candidates = [Bid(BID_KINDS[k], n) for k, n in map(fns["bid_candidate"], range(2 * size + 3))]
         self.index = {bid: i for i, bid in enumerate(self.candidates)}
 
 
-SENSIBLE = ("sensible_bid", "sensible_raise", "sensible_cards", "sensible_discard", "sensible_card", "bid_candidate")
+SENSIBLE = ("sensible_bid", "sensible_raise", "sensible_cards", "sensible_discard", "sensible_keep", "sensible_card",
+            "bid_candidate")
 lowered: Callable[[Ruleset], _Lowered] = per_ruleset(_Lowered)
 
 
@@ -170,6 +175,9 @@ class SensiblePolicy(_Watching):
 
     def discard(self, rs: Ruleset, seat: int, hand: int, count: int) -> list[int]:
         return C.card_list(lowered(rs).discard(seat, hand, count))
+
+    def keep(self, rs: Ruleset, seat: int, card: int, hand: int, turn: int) -> int:
+        return lowered(rs).keep(seat, card, hand, turn)
 
     def choose_card(self, rs: Ruleset, seat: int, legal: int, trick: Sequence[int], hand: int) -> int:
         t = self.table
@@ -218,6 +226,9 @@ class Seats:
     def discard(self, rs: Ruleset, seat: int, hand: int, count: int) -> list[int]:
         return discard_of(self.players[seat], rs, seat, hand, count)
 
+    def keep(self, rs: Ruleset, seat: int, card: int, hand: int, turn: int) -> int:
+        return keep_of(self.players[seat], rs, seat, card, hand, turn)
+
     def play(self, rs: Ruleset, seat: int, legal: int, trick: Sequence[int], hand: int) -> int:
         p = self.players[seat]
         card = p.choose_card(rs, seat, legal, trick, hand) if hasattr(p, "choose_card") else p.play(rs, seat, legal,
@@ -231,6 +242,13 @@ def discard_of(player, rs: Ruleset, seat: int, hand: int, count: int) -> list[in
     cards, ``exchange``)."""
     chooser = getattr(player, "discard", None) or player.exchange
     return chooser(rs, seat, hand, count)
+
+
+def keep_of(player, rs: Ruleset, seat: int, card: int, hand: int, turn: int) -> int:
+    """The drawn deal's choice (``deal.draw``) by ``player``: its ``keep`` (a player without one keeps every top
+    card)."""
+    chooser = getattr(player, "keep", None)
+    return chooser(rs, seat, card, hand, turn) if chooser else 1
 
 
 POLICIES = {"random": RandomPolicy, "sensible": SensiblePolicy}

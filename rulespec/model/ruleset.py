@@ -200,6 +200,7 @@ class _ChainCompiler:
         self.check_table()
         self.check_hand_size(deck)
         self.check_kitty(deck, tables["_SUIT"])
+        self.check_draw(deck)
         for name in self.merged:            # 3. every other rule
             if name not in self.rules and name not in _STATIC and name in self.trees:
                 self.compile_rule(name, tables)
@@ -388,6 +389,22 @@ class _ChainCompiler:
             self.problems.append(_problem_rule(self.merged["deal.kitty"], self.by_id,
                                                f"a pack with a kitty needs every card in a suit (rule card.suit): "
                                                f"{', '.join(suitless)} have none"))
+
+    def check_draw(self, deck: int) -> None:
+        """A drawn deal (``deal.draw``) takes two cards of the stock for each card a player keeps: the pack holds
+        at least twice the cards the players hold, and no kitty is left over for the dealer."""
+        if not self.values.get("deal.draw", (None, False))[1] or "deal.hand_size" not in self.values:
+            return
+        hand_size, seats = self.values["deal.hand_size"][1], self._value("table.seats", 4)
+        if 2 * seats * hand_size > deck.bit_count():
+            self.problems.append(_problem_rule(self.merged["deal.draw"], self.by_id,
+                                               f"{seats} players drawing {hand_size} cards each take "
+                                               f"{2 * seats * hand_size} cards of the stock (one kept, one "
+                                               f"discarded a turn); the pack has {deck.bit_count()}"))
+        if self.values.get("deal.kitty", (None, 0))[1]:
+            self.problems.append(_problem_rule(self.merged["deal.draw"], self.by_id,
+                                               "the hands are drawn from the stock (deal.draw), so no kitty is "
+                                               "left over for the dealer: deal.kitty must be 0"))
 
 
 def compile_chain(chain: list[VariantSpec]) -> Ruleset:

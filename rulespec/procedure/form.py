@@ -42,7 +42,7 @@ _EXPRESSIONS = (ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.
 BUILTINS = frozenset({"range", "min", "max"})
 HOLES = frozenset({"rule", "reads", "note", "fail", "zeros", "popcount", "suit_of", "power_of", "suit_cards",
                    "place_of"})
-CHOICES = frozenset({"choose_bid", "choose_raise", "choose_cards", "choose_discard", "choose_card"})
+CHOICES = frozenset({"choose_bid", "choose_raise", "choose_cards", "choose_discard", "choose_keep", "choose_card"})
 
 
 @dataclass(frozen=True)

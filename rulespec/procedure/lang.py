@@ -124,6 +124,13 @@ def choose_discard(seat: int, hand: int, count: int) -> int:
     raise NotImplementedError(seat)
 
 
+def choose_keep(seat: int, card: int, hand: int, turn: int) -> int:
+    """The drawn deal (``deal.draw``): whether ``seat`` keeps ``card``, the stock's top card it has looked at
+    (1; the next card is discarded), or discards it and keeps the next (0); ``hand``: the cards kept so far,
+    ``turn``: the draws made before this one (every seat's)."""
+    raise NotImplementedError(seat)
+
+
 def choose_card(seat: int, allowed: int, trick, position: int, hand: int, number: int, kind, num, won,
                 trick_cards: int, trick_led_suit: int, played: int) -> int:
     """The card a seat plays from its legal cards ``allowed`` (``trick``: the cards so far, ``position``

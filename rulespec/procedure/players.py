@@ -11,7 +11,8 @@ every trump past the third, and ruffs (a short side suit while trumps are left o
 counts less than one and a half tricks and holds no high card it cannot shed, unless the partner bid nil;
 blind nil where the rules offer it while the side is ``BLIND_BEHIND`` or more behind.  The regular bid
 nearest the count (rounded down; the lower of two), else the first legal bid.  A raise: the smallest allowed.
-A dealer with a kitty discards its lowest cards, side suits before trumps.
+A dealer with a kitty discards its lowest cards, side suits before trumps.  Drawing from the stock, it keeps
+the card it has looked at where it is a trump or one of its suit's top ``KEEP_PLACE`` cards, else takes the next.
 
 Play: a seat that still needs tricks (for its side's contract, to set the opponents' while theirs is open, or
 to cover its partner's clean nil) leads the top card left of a side suit (else its lowest side-suit card, else
@@ -33,6 +34,7 @@ from .seating import next_seat, partner_bid_kind, partner_of, partner_value, par
 PACK_IDS = 54           # card ids (``core.cards.NUM_CARDS``): a loop over cards runs over these
 BLIND_BEHIND = 100      # points behind at which the sensible player bids blind nil where it may
 TOP = 1073741824        # above every order key (2 ** 30)
+KEEP_PLACE = 3          # drawing, a side card among its suit's top three (ace, king, queen) is kept
 
 
 @inline
@@ -169,6 +171,17 @@ def sensible_discard(seat, hand, count: Same):
     """The cards the sensible dealer discards from its hand and the kitty: its lowest, side suits before trumps
     (the order of ``order_key``)."""
     return picked(hand, count, False)
+
+
+def sensible_keep(seat, card, hand, turn: Same):
+    """Whether the sensible player keeps the stock's top card (1) or takes the next one unseen (0): it keeps a
+    trump or a side card among its suit's top ``KEEP_PLACE``.  Any other card is worth less than the next
+    card on average: of a 52-card pack 22 cards are trumps or such side cards, so the next card is one of them
+    four times in ten, and else no worse than a low side card."""
+    keep = 0
+    if suit_of(card) == rule("trump.suit") or place_of(card) < KEEP_PLACE:
+        keep = 1
+    return keep
 
 
 @inline

@@ -1,4 +1,5 @@
-"""The lowered form: one whole hand, its phases in order -- the kitty (the dealer takes the cards the deal left
+"""The lowered form: one whole hand, its phases in order -- the draw (where the hands are drawn from the stock, not
+dealt), the kitty (the dealer takes the cards the deal left
 over and discards as many), the bids (each followed by the nil bidder's partner's raise), the raise round once
 every seat has bid, the exchanges (blind nil, then the nil pass), the tricks, the score -- for the back ends
 that play whole hands (the Python loop, the compiled engine, the arrays).  The deal is the back end's (its own
@@ -10,9 +11,26 @@ from __future__ import annotations
 from .bidding import candidate, legal_bids, may_raise, raise_options, round_raise_options, table_of, tricks_named
 from .card_play import legal, play_card, trick_winner
 from .lang import (K_BLIND_NIL, K_NIL, K_PENDING, K_REGULAR, NO_BID, NONE, choose_bid, choose_card, choose_cards,
-                   choose_discard, choose_raise, fail, inline, rule, suit_cards, zeros)
+                   choose_discard, choose_keep, choose_raise, fail, inline, rule, suit_cards, zeros)
 from .scoring import score_team
 from .seating import next_seat, partner_bid_kind, partner_of, partnered, rival, seat_count, side_count, side_of
+
+
+@inline
+def draw_hands(hands, dealer, stock, drawn):
+    """The drawn deal (``deal.draw``): from ``stock`` (the shuffled pack, its top card first) each seat in turn
+    from the dealer's left looks at the top card and keeps it, the next card discarded, or discards it and
+    keeps the next (its choice), until every seat holds ``deal.hand_size``; ``drawn``: each turn's choice (1:
+    the top card kept).  The discards and the cards left (none where the pack is twice the hands) count for
+    nobody."""
+    for seat in range(seat_count()):
+        hands[seat] = 0
+    for turn in range(seat_count() * rule("deal.hand_size")):
+        seat = next_seat(dealer, turn + 1)
+        top = stock[2 * turn]
+        keep = choose_keep(seat, top, hands[seat], turn)
+        drawn[turn] = keep
+        hands[seat] = hands[seat] | (1 << (stock[2 * turn + 1] + keep * (top - stock[2 * turn + 1])))
 
 
 @inline
@@ -186,8 +204,9 @@ def play_tricks(hands, leader, kind, num, won, plays, leaders, winners):
 
 
 def whole_hand(hands, dealer, scores, bags, kind, num, opening, won, points, bags_added, bags_after, plays, leaders,
-               winners, gave, received, kitty, options, raises):
-    """One hand from the deal ``hands`` to each team's score (from ``scores`` and ``bags`` before it)."""
+               winners, gave, received, kitty, stock, drawn, dealt, options, raises):
+    """One hand from the deal ``hands`` (or, where the hands are drawn, from ``stock``: the hands drawn go to
+    ``dealt``, each turn's choice to ``drawn``) to each team's score (from ``scores`` and ``bags`` before it)."""
     size = rule("deal.hand_size")
     for seat in range(4):
         kind[seat] = K_PENDING
@@ -195,6 +214,10 @@ def whole_hand(hands, dealer, scores, bags, kind, num, opening, won, points, bag
         gave[seat] = 0
         received[seat] = 0
         won[seat] = 0
+    if rule("deal.draw"):
+        draw_hands(hands, dealer, stock, drawn)
+        for seat in range(seat_count()):
+            dealt[seat] = hands[seat]
     take_kitty(hands, dealer, kitty)
     bid_all(hands, dealer, scores, bags, kind, num, opening, options, raises)
     raise_round(hands, dealer, scores, bags, kind, num, raises)

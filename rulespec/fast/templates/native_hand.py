@@ -1,6 +1,7 @@
 """The compiled engine's own part of a hand module (``fast.native_hand``): the deal (a Fisher-Yates shuffle
-of the pack) and the loop that plays ``count`` hands in order, each by the lowered form's ``whole_hand``
-(the players' decisions: ``native_random.py``, or the lowered form's sensible player)."""
+of the pack, which is also the stock where the hands are drawn) and the loop that plays ``count`` hands in
+order, each by the lowered form's ``whole_hand`` (the players' decisions: ``native_random.py``, or the lowered
+form's sensible player)."""
 import numba
 import numpy as np
 
@@ -21,7 +22,7 @@ def deal(pack, hands):
 
 @numba.njit(cache=True)
 def play(count, seed, dealer, deals, kinds, nums, openings, tricks, points, bags_added, bags_after, plays, leaders,
-         winners, gave, received, kitties):
+         winners, gave, received, kitties, stocks, draws):
     np.random.seed(seed)
     pack = PACK.copy()
     hands = np.zeros(4, dtype=np.int64)
@@ -33,5 +34,8 @@ def play(count, seed, dealer, deals, kinds, nums, openings, tricks, points, bags
         deal(pack, hands)
         for seat in range(SEATS):
             deals[i, seat] = hands[seat]
+        for k in range(stocks.shape[1]):     # (the stock drawn from, where the hands are drawn: else no columns)
+            stocks[i, k] = pack[k]
         whole_hand(hands, dealer, scores, bags, kinds[i], nums[i], openings[i], tricks[i], points[i], bags_added[i],
-                   bags_after[i], plays[i], leaders[i], winners[i], gave[i], received[i], kitties[i], options, raises)
+                   bags_after[i], plays[i], leaders[i], winners[i], gave[i], received[i], kitties[i], pack, draws[i],
+                   deals[i], options, raises)

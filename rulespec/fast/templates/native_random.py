@@ -48,6 +48,11 @@ def _choose_discard(seat, mask, count):
 
 
 @numba.njit(cache=True, no_cpython_wrapper=True)
+def _choose_keep(seat, card, hand, turn):
+    return int(np.random.random() * 2)
+
+
+@numba.njit(cache=True, no_cpython_wrapper=True)
 def _choose_card(seat, allowed, trick, position, hand, number, kind, num, won, trick_cards, trick_led_suit,
                  played):
     k = int(np.random.random() * popcount(allowed))

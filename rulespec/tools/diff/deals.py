@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...core import cards as C
-from ...game import Bid, deal_for, parse_bid
+from ...game import Bid, deal_for, parse_bid, stock_for
 from ...errors import DealFileError, RulespecError
 from ...model.ruleset import Ruleset
 
@@ -30,12 +30,14 @@ class Deal:
     play: tuple[int, ...] | None = None           # card ids in play order
     before: tuple[tuple[int, int], tuple[int, int]] = ((0, 0), (0, 0))  # (scores, bags) by team
     label: str = ""
+    stock: tuple[int, ...] | None = None          # the pack in the deal's order: drawn from where deal.draw
 
 
 def seeded_deal(seed: str, index: int, rs: Ruleset) -> Deal:
-    """Deal ``index`` of ``seed`` from ``rs``'s pack (same pack, same cards); dealers rotate."""
+    """Deal ``index`` of ``seed`` from ``rs``'s pack (same pack, same cards; the hands drawn from the same stock
+    where a variant draws them); dealers rotate."""
     return Deal(index, tuple(deal_for(seed, index, rs)), dealer=index % rs.params["table.seats"],
-                label=f"{seed}#{index}")
+                label=f"{seed}#{index}", stock=tuple(stock_for(seed, index, rs)))
 
 
 def parse_pbn(text: str) -> tuple[int, int, int, int]:

@@ -103,8 +103,8 @@ def record(rs: Ruleset, deal: Deal, policy) -> Transcript:
         policy.observe_scores(scores)
     if deal.bids is not None:
         policy = _FixedBids(deal.bids, policy)
-    rec = play_hand(rs, list(deal.hands), deal.dealer, policy, scores, bags, record=False)
-    return Transcript(deal.dealer, deal.hands, tuple(rec["_bids"]), tuple(rec["_plays"]), deal.before,
+    rec = play_hand(rs, list(deal.hands), deal.dealer, policy, scores, bags, record=False, stock=deal.stock)
+    return Transcript(deal.dealer, tuple(rec["_dealt"]), tuple(rec["_bids"]), tuple(rec["_plays"]), deal.before,
                       play_sig=play_signature(rs), won=tuple(rec["_won"]),
                       winners=tuple(C.SEATS[w] for w in rec["_winners"]), last=rec["_last"])
 

@@ -17,6 +17,7 @@ from ...app.progress import Progress, counted
 from ...core import cards as C
 from ... import game as E
 from ...game import BLIND, BLIND_NIL, REGULAR, Bid
+from ...game.fused import draw_cards
 from ...model.ruleset import Ruleset
 from ...errors import VerifyError
 from .bidding import DeadBid, reads_scores, search_bidding
@@ -256,6 +257,10 @@ def play_one_hand(rs: Ruleset, rec: Recorder, chooser, hands: list[int], dealer:
     ``None`` when bidding reaches a dead end.  With ``endgame`` > 0 the position before the last
     ``endgame`` tricks is kept as a root for exhaustive search."""
     ev = rec.ev
+    if rs.params["deal.draw"]:      # the hands drawn from a stock in the chooser's order, by its choices
+        rec.trigger("deal.draw")
+        stock = chooser.sample(C.card_list(rs.deck), rs.deck.bit_count())
+        hands, _ = draw_cards(rs)(stock, dealer, lambda seat, card, hand, turn: chooser.pick(2))
     rec.context = {"deal": {C.SEATS[s]: C.card_names(hands[s]) for s in range(len(hands))},
                    "dealer": C.SEATS[dealer], "scores": by_side(rs, scores)}
     state = E.HandState(rs, hands, dealer, scores, bags)
