@@ -275,7 +275,7 @@ def minimax_agreement(per_variant: int = 160, seed: int = 3) -> dict:
         rng = random.Random(f"{seed}{variant}")
         for _ in range(per_variant):
             pos = random_position(rs, rng, rng.randint(1, 4))
-            goal = NS if rng.random() < 0.5 else Goal(1, 1 << rng.randrange(4))
+            goal = NS if rng.random() < 0.5 else Goal.of_team(1, 1 << rng.randrange(4))
             checked += 1
             unbroken += not pos.broken
             expected = minimax(at_position(rs, pos), goal)

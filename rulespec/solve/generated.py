@@ -10,6 +10,7 @@ one, for move ordering) is a function of (cards, lead, number) alone and is memo
 """
 from __future__ import annotations
 
+from ..core import cards as C
 from ..model.ruleset import Ruleset
 from ..procedure.python import indent, inlined_body, inlined_expr
 
@@ -19,19 +20,19 @@ NAMES = {"trick_cards": "trick_mask", "trick_led_suit": "led", "trick_number": "
          "trump_broken": "broken", "trick_lead": "lead"}
 
 # the arguments of ``bind``: the search's shared state and the helpers the loop calls
-BIND_ARGS = "search, hands, trick, counted, team, boundary, moves, check, bad_winner, rs, wins, close"
+BIND_ARGS = "search, hands, trick, counted, side, boundary, moves, check, bad_winner, rs, wins, close"
 
 PLAY = """\
 def play(leader, index, trick_mask, led, lead, number, broken, played, need):
     search.nodes += 1
     if search.nodes >= search.next_check:
         check()
-    seat = (leader + index) % 4
+    seat = (leader + index) % {seats}
     hand = hands[seat]
     position = index + 1
     leading = index == 0
 {legal}
-    maximising = seat & 1 == team
+    maximising = {maximising}
 {enter}    for card in moves(seat, allowed, trick_mask, led, lead, number, maximising):
 {try}        if after(seat, hand, card, leader, index, trick_mask, led, lead, number, broken, played,
                  need) is maximising:
@@ -51,14 +52,14 @@ def after(seat, hand, card, leader, index, trick_mask, led, lead, number, broken
     hands[seat] = hand & ~bit
     trick.append(card)
     trick_mask |= bit
-    if index == 3:
+    if index == {last_index}:
         key = trick_mask << 16 | lead << 8 | number
         win = wins.get(key)
         if win is None:
             win = wins[key] = {trick.winner}
         if win < 0 or not trick_mask >> win & 1:
             bad_winner(rs, win)
-{relevant}        winner = (leader + trick.index(win)) % 4
+{relevant}        winner = (leader + trick.index(win)) % {seats}
         result = boundary(winner, number + 1, broken, played | bit, need - (counted >> winner & 1))
     else:
         result = play(leader, index + 1, trick_mask, led, lead, number, broken, played | bit, need)
@@ -78,9 +79,14 @@ def winner(trick_mask, led, number, lead):
 
 
 def _holes(template: str, rs: Ruleset) -> str:
-    """``template`` with ``{trump.breaks}`` and ``{trick.winner}`` the rules' inlined expressions."""
+    """``template`` with ``{trump.breaks}`` and ``{trick.winner}`` the rules' inlined expressions, and the table:
+    its seats, and who maximises (at four seats in partnerships, the side's partnership: ``team``; elsewhere the
+    seats of ``side``, a mask)."""
+    table = C.table_of(rs.params)
     return (template.replace("{trump.breaks}", inlined_expr(rs, "breaks", NAMES))
-            .replace("{trick.winner}", inlined_expr(rs, "winner_card", NAMES)))
+            .replace("{trick.winner}", inlined_expr(rs, "winner_card", NAMES))
+            .replace("{seats}", str(table.seats)).replace("{last_index}", str(table.seats - 1))
+            .replace("{maximising}", "seat & 1 == team" if table is C.FOUR else "side >> seat & 1 == 1"))
 
 
 def source(rs: Ruleset, partition: bool) -> str:
@@ -88,7 +94,7 @@ def source(rs: Ruleset, partition: bool) -> str:
     each trick's winner is marked as mattering, a seat whose card decides keeps only what that card's
     subtree relied on, and a seat that tried every card keeps what any of them relied on, closed over its
     runs of interchangeable cards (``partition``, ``Search.close``)."""
-    play = PLAY.replace("{legal}", indent(inlined_body(rs, "legal", NAMES, "allowed")))
+    play = _holes(PLAY.replace("{legal}", indent(inlined_body(rs, "legal", NAMES, "allowed"))), rs)
     holes = {"{enter}": "    entered = tried = search.rel\n", "{try}": "        search.rel = entered\n",
              "{failed}": "        tried |= search.rel\n    search.rel = tried\n",
              "{close}": "    close(seat, allowed, trick_mask)\n"}
@@ -99,6 +105,8 @@ def source(rs: Ruleset, partition: bool) -> str:
         "            search.rel |= 1 << win\n") if partition else "")
     return "".join([
         f"def bind({BIND_ARGS}):\n",
+        # (four seats in partnerships: the side is N/S, 0b0101, or E/W, 0b1010)
+        "    team = side >> 1 & 1\n" if C.table_of(rs.params) is C.FOUR else "",
         indent(play),
         indent(_holes(after, rs)),
         "    return play, after\n",

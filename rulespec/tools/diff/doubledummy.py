@@ -41,7 +41,7 @@ def lead_side_tricks(rs: Ruleset, seed: str, index: int, cards: int) -> int:
     """The tricks the side on lead takes from the short deal with best play by both sides."""
     pos = position(rs, seed, index, cards)
     team = pos.leader % 2
-    return searcher(rs, pos, Goal(team, 0b0101 << team), compiled=cards > COMPILED_FROM).value()
+    return searcher(rs, pos, Goal.of_team(team, 0b0101 << team), compiled=cards > COMPILED_FROM).value()
 
 
 def _credit(a: Ruleset, b: Ruleset, rules: list[str], deal: tuple[str, int, int], target: int
