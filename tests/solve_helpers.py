@@ -76,8 +76,9 @@ def at_position(rs: Ruleset, pos: Position) -> HandState:
 
 
 def minimax(state: HandState, goal: Goal) -> int:
-    """The counted seats' tricks from ``state`` by trying every legal card of every seat (no pruning)."""
-    if state.over:
+    """The counted seats' tricks from ``state`` by trying every legal card of every seat (no pruning), to the
+    hand's end or, dealt short, to the last card."""
+    if state.over or not state.hands[state.to_play]:
         return 0
     seat = state.to_play
     results = []

@@ -3,7 +3,9 @@ seats each alone.  The search against plain minimax over ``HandState`` (the clai
 nil bidder alone against everyone), its line, the compiled search's fallback, and the answers over the API."""
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -218,3 +220,26 @@ def test_over_the_api_with_a_deal_and_play():
     assert resp.status_code == 422 and resp.get_json()["field"] == "claim.side"
     resp = client.post("/v1/nil", json={**body, "deal": {**deal, "W": []}, "nil": "N"})
     assert resp.status_code == 422 and resp.get_json()["field"] == "deal.W"
+
+
+def test_the_diffs_double_dummy_stage_at_three_seats():
+    """``diff --double-dummy``: the leader's tricks, alone against the other two."""
+    from rulespec.tools.diff import doubledummy
+    rs = load_ruleset("cutthroat")
+    for index in range(3):
+        pos = doubledummy.position(rs, "7", index, 3)
+        seat = 1 << pos.leader
+        assert doubledummy.lead_side_tricks(rs, "7", index, 3) == minimax(at_position(rs, pos), Goal(seat, seat))
+
+
+@pytest.mark.parametrize("variant", ALONE)
+def test_the_review_says_it_values_partnerships_only(variant):
+    """A record judged under a table without partners: not reviewed, and why (never a crash)."""
+    from click.testing import CliRunner
+
+    from rulespec.cli import main
+    record = str(Path(__file__).parent.parent / "examples" / "records" / "renege.pbn")
+    result = CliRunner().invoke(main, ["review", record, "--variant", variant, "--json"])
+    assert result.exit_code == 0, result.output
+    (hand,) = json.loads(result.output)["hands"]
+    assert "four seats in two partnerships" in hand["problem"]["message"] and variant in hand["problem"]["message"]
