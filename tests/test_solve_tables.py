@@ -243,3 +243,20 @@ def test_the_review_says_it_values_partnerships_only(variant):
     assert result.exit_code == 0, result.output
     (hand,) = json.loads(result.output)["hands"]
     assert "four seats in two partnerships" in hand["problem"]["message"] and variant in hand["problem"]["message"]
+
+
+def test_answers_and_requests_match_the_documented_schemas():
+    """/openapi.json documents the requests and answers at a table of three (hands by seat, a seat's claim)."""
+    import jsonschema_rs
+    client = create_app().test_client()
+    spec = client.get("/openapi.json").get_json()
+
+    def conforms(name: str, body: dict) -> None:
+        schema = {"$ref": f"#/components/schemas/{name}", "components": spec["components"]}
+        jsonschema_rs.Draft202012Validator(schema).validate(body)
+    for kind, extra in (("solve", {}), ("claim", {"claim": {"side": "S", "tricks": 1}}), ("nil", {"nil": "E"})):
+        body = {**ENDING, **extra}
+        conforms(f"{kind.title()}Request", body)
+        resp = client.post(f"/v1/{kind}", json=body)
+        assert resp.status_code == 200, resp.get_data(as_text=True)
+        conforms(f"{kind.title()}Answer", resp.get_json())
