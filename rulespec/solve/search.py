@@ -3,9 +3,10 @@
 The legal sets, trumps breaking and the trick winner are generated per ruleset from
 the lowered form's card play (``procedure.card_play``'s ``legal`` with each rule's
 checked expression inlined, ``procedure.python.inlined_function``), so the search plays exactly
-as ``HandState`` does.  The search answers one question at a time, "can ``team``
-make the ``counted`` seats take at least ``need`` of the remaining tricks?"
-(null-window alpha-beta over single cards), with a transposition table of trick
+as ``HandState`` does, at any table (2 to 4 seats, partners or each alone).  The search answers one question
+at a time, "can the seats of ``Goal.side`` make the ``counted`` seats take at least ``need`` of the remaining
+tricks, every other seat playing against?" (null-window alpha-beta over single cards), with a transposition
+table of trick
 bounds at trick boundaries (first set, where ``quick.Shape`` shows the rules allow
 it, from either side's sure tricks), move ordering, and, where
 ``symmetry.equivariant`` proves it sound for the variant, same-suit cards adjacent
