@@ -146,7 +146,8 @@ def bid_error(variant: str, deals: int, seed: str = "players") -> dict:
             if any(b.kind != "regular" for b in bids):
                 continue
             start = time.process_time()
-            tricks = searcher(rs, Position(list(deal), leader, [], 1, False, 0), Goal(team, 0b0101 << team)).value()
+            goal = Goal.of_team(team, 0b0101 << team)
+            tricks = searcher(rs, Position(list(deal), leader, [], 1, False, 0), goal).value()
             solves.append(time.process_time() - start)
             errors.append(sum(b.n for b in bids) - tricks)
     return {"variant": variant, "sides": len(errors), "mean_error": round(statistics.fmean(errors), 2),

@@ -28,8 +28,8 @@ from rulespec.solve.native import NativeUnavailable, forget, native_module, read
 from rulespec.solve.search import Budget, Goal, Position, Search
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from solve_helpers import (BRIDGE_SPADES, NS, at_position, dds_tricks, hands_body, minimax,  # noqa: E402
-                           pbn, random_position)
+from solve_helpers import (BRIDGE_SPADES, NS, at_position, dds_tricks, goals_of, hands_body,  # noqa: E402
+                           minimax, pbn, random_position)
 
 SCORE_BODY = {"variant": "classic", "bids": {"N": "nil", "E": 3, "S": 4, "W": 3},
               "tricks": {"N": 0, "E": 4, "S": 5, "W": 4}}
@@ -266,21 +266,28 @@ def dds_agreement(count: int = 500, seed: int = 2, sizes: tuple[int, ...] = (4, 
 
 def minimax_agreement(per_variant: int = 160, seed: int = 3) -> dict:
     """Random end positions of one to four tricks (trumps broken or not, mid-trick or not) under every
-    bundled variant: ours (compiled, and the Python search) against plain minimax over ``HandState``, for
-    N/S and for one seat's tricks; a position agrees when both equal minimax."""
-    checked = agree = unbroken = 0
-    variants = [vid for vid in bundled_ids() if C.table_of(load_ruleset(vid).params) is C.FOUR]   # (searched)
+    bundled variant: ours (compiled where the table has it, and the Python search) against plain minimax over
+    ``HandState``; in partnerships for N/S or for one seat's tricks, where each plays alone (cut-throat, solo)
+    for a seat's tricks claimed alone or a nil bidder's against everyone else (``goals_of``); a position
+    agrees when both equal minimax."""
+    checked = agree = unbroken = alone = 0
+    variants = bundled_ids()
     for variant in variants:
         rs = load_ruleset(variant)
+        partners = C.table_of(rs.params).partners
+        alone += not partners
         rng = random.Random(f"{seed}{variant}")
         for _ in range(per_variant):
             pos = random_position(rs, rng, rng.randint(1, 4))
-            goal = NS if rng.random() < 0.5 else Goal(1, 1 << rng.randrange(4))
+            if partners:
+                goal = NS if rng.random() < 0.5 else Goal.of_team(1, 1 << rng.randrange(4))
+            else:
+                goal = rng.choice(goals_of(rs, rng))
             checked += 1
             unbroken += not pos.broken
             expected = minimax(at_position(rs, pos), goal)
             agree += searcher(rs, pos, goal).value() == Search(rs, pos, goal).value() == expected
-    return {"checked": checked, "agree": agree, "unbroken": unbroken, "variants": len(variants)}
+    return {"checked": checked, "agree": agree, "unbroken": unbroken, "variants": len(variants), "alone": alone}
 
 
 def claim_latency(rounds: int = 200, seed: int = 4, tricks: int = 6) -> dict:

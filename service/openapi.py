@@ -389,24 +389,27 @@ KIND_DOCS = {
 # --------------------------------------------------------------------------- double dummy: solve, claim, nil
 SOLVE_DOCS = {
     "solve": "The tricks each side takes from a card-play position with best play by both (double dummy), "
-             "with a principal line of play, under the variant's own play rules.",
-    "claim": "Whether a side surely takes at least k of the remaining tricks: when it fails, the defence that "
-             "beats it card by card; when it holds, a line for the claimer.",
-    "nil": "Whether a nil bidder can take no trick from here against best defence, partner helping, with the "
-           "forcing line.",
+             "with a principal line of play, under the variant's own play rules; where each plays alone, each "
+             "seat's own best against all the others.",
+    "claim": "Whether a side (where each plays alone: a player, against everyone else) surely takes at least k "
+             "of the remaining tricks: when it fails, the defence that beats it card by card; when it holds, a "
+             "line for the claimer.",
+    "nil": "Whether a nil bidder can take no trick from here against best defence, partner helping (where each "
+           "plays alone: against everyone else), with the forcing line.",
 }
 
 
 def _solve_schemas() -> dict:
     """The double-dummy requests and answers (``rulespec.app.claims``)."""
+    # one entry per seat of the variant's table (N E S W; three seats: N E S; two: N E), checked by the answer
+    by_seat = {seat: arr(ref("Card"), maxItems=27) for seat in SEATS}
     position = {
-        "hands": {**per(SEATS, arr(ref("Card"), maxItems=27), "the cards each seat still holds"),
-                  "additionalProperties": False},
+        "hands": obj(by_seat, (), "the cards each seat of the variant's table still holds", additionalProperties=False),
         "leader": ref("Seat"),
         "trick": arr(ref("Card"), maxItems=3, description="the trick in progress, leader first"),
         "broken": {"type": "boolean", "default": False, "description": "trumps broken"},
-        "deal": {**per(SEATS, arr(ref("Card"), maxItems=27), "the four hands as dealt (instead of hands)"),
-                 "additionalProperties": False},
+        "deal": obj(by_seat, (), "the hands as dealt, one per seat of the variant's table (instead of hands)",
+                    additionalProperties=False),
         "dealer": ref("Seat"),
         "play": arr(ref("Card"), maxItems=60, description="with deal: the cards played so far, in order"),
         "budget": obj({"nodes": {"type": "integer", "minimum": 1},
@@ -423,13 +426,17 @@ def _solve_schemas() -> dict:
     given = [CHOOSE, {"oneOf": [{"required": ["hands", "leader"]}, {"required": ["deal", "dealer"]}]}]
     choice = {"variant": ref("VariantRef"),
               "variants": arr(ref("VariantRef"), minItems=1, maxItems=MAX_VARIANTS, uniqueItems=True)}
-    claim = obj({"side": {"enum": TEAMS}, "tricks": {"type": "integer", "minimum": 0, "maximum": 27}},
+    claim = obj({"side": {"enum": TEAMS + SEATS, "description": "NS or EW; where each plays alone, a seat"},
+                 "tricks": {"type": "integer", "minimum": 0, "maximum": 27}},
                 ("side", "tricks"), "the claim: this side takes at least this many of the remaining tricks")
+    tricks = {"oneOf": [per(TEAMS, INT, "by partnership"),
+                        obj({seat: INT for seat in SEATS}, ("N", "E"), "where each plays alone: by seat, each the "
+                            "most that seat takes against all the others", additionalProperties=False)]}
     return {
         "SolveRequest": obj({**position, **choice}, (), "a card-play position", allOf=given),
         "ClaimRequest": obj({**position, **choice, "claim": claim}, ("claim",), allOf=given),
         "NilRequest": obj({**position, **choice, "nil": ref("Seat")}, ("nil",), allOf=given),
-        "SolveAnswer": obj({**common, "tricks": per(TEAMS, INT)}, (*required, "tricks")),
+        "SolveAnswer": obj({**common, "tricks": tricks, "why": STR}, (*required, "tricks")),
         "ClaimAnswer": obj({**common, "claim": claim, "holds": BOOL, "best": INT, "why": STR},
                            (*required, "claim", "holds", "best", "why")),
         "NilAnswer": obj({**common, "nil": ref("Seat"), "makes": BOOL, "forced_tricks": INT, "why": STR},

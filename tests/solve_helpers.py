@@ -12,17 +12,29 @@ from rulespec.model.ruleset import Ruleset
 from rulespec.solve.search import Goal, Position
 
 BRIDGE_SPADES = str(Path(__file__).parent / "variants" / "bridge-spades.yaml")
-NS = Goal(0, 0b0101)
-EW = Goal(1, 0b1010)
+NS = Goal.of_team(0, 0b0101)
+EW = Goal.of_team(1, 0b1010)
 NO_FOLLOWING = {"play.follow": "hand"}      # any card may be played to any trick
 
 
-def searched_ids() -> list[str]:
-    """The bundled variants the search plays: four seats in two partnerships (``solve.search.searchable``; it
-    refuses cut-throat and solo)."""
+def searched_ids(four: bool = True) -> list[str]:
+    """The bundled variants of four seats in two partnerships (``four``; the compiled search's tables, and
+    the goals ``NS`` and ``EW``), or the others (cut-throat, solo)."""
     from rulespec.model.ruleset import load_ruleset
     from rulespec.model.variants import bundled_ids
-    return [vid for vid in bundled_ids() if C.table_of(load_ruleset(vid).params) is C.FOUR]
+    return [vid for vid in bundled_ids() if (C.table_of(load_ruleset(vid).params) is C.FOUR) is four]
+
+
+def goals_of(rs: Ruleset, rng: random.Random) -> list[Goal]:
+    """Questions to check at ``rs``'s table: N/S's tricks and one seat's for E/W in partnerships; elsewhere a
+    random seat's tricks, claimed by it alone, and a random seat's as a nil (everyone else trying to give it
+    tricks)."""
+    table = C.table_of(rs.params)
+    if table.partners:
+        return [NS, Goal.of_team(1, 1 << rng.randrange(4))]
+    everyone = (1 << table.seats) - 1
+    claimer, nil = rng.randrange(table.seats), rng.randrange(table.seats)
+    return [Goal(1 << claimer, 1 << claimer), Goal(everyone & ~(1 << nil), 1 << nil)]
 
 
 def house_variant(rules: dict, size: int = 13, vid: str = "solve-test") -> Ruleset:
@@ -32,14 +44,15 @@ def house_variant(rules: dict, size: int = 13, vid: str = "solve-test") -> Rules
 
 def random_position(rs: Ruleset, rng: random.Random, tricks: int) -> Position:
     """``tricks`` cards per seat drawn from a shuffled pack, a random leader, trumps broken or not, and
-    up to three cards of the trick already played by legal plays."""
+    up to all but one card of the trick already played by legal plays (at ``rs``'s table: 2, 3 or 4 seats)."""
+    seats = C.table_of(rs.params).seats
     cards = C.card_list(rs.deck)
     rng.shuffle(cards)
-    hands = [C.mask_of(cards[k * tricks:(k + 1) * tricks]) for k in range(4)]
+    hands = [C.mask_of(cards[k * tricks:(k + 1) * tricks]) for k in range(seats)]
     size = rs.params["deal.hand_size"]
-    state = at_position(rs, Position(hands, rng.randrange(4), [], size - tricks + 1, rng.random() < 0.5,
-                                     rs.deck & ~(hands[0] | hands[1] | hands[2] | hands[3])))
-    for _ in range(rng.choice((0, 0, 1, 2, 3))):
+    state = at_position(rs, Position(hands, rng.randrange(seats), [], size - tricks + 1, rng.random() < 0.5,
+                                     rs.deck & ~C.mask_of(cards[:seats * tricks])))
+    for _ in range(rng.choice((0, 0, *range(1, seats)))):
         state.play(rng.choice(C.card_list(state.legal())))
     return Position(list(state.hands), state.leader, list(state.trick), state.number, state.broken, state.played)
 
@@ -49,7 +62,7 @@ def hands_body(variant: str, pos: Position) -> dict:
     holds, the leader, the trick so far, whether trumps are broken."""
     return {"variant": variant, "leader": C.SEATS[pos.leader], "broken": pos.broken,
             "trick": [C.card_name(c) for c in pos.trick],
-            "hands": {C.SEATS[s]: C.card_names(pos.hands[s]) for s in range(4)}}
+            "hands": {C.SEATS[s]: C.card_names(hand) for s, hand in enumerate(pos.hands)}}
 
 def at_position(rs: Ruleset, pos: Position) -> HandState:
     """A ``HandState`` in the middle of its card play at ``pos``."""
@@ -58,13 +71,14 @@ def at_position(rs: Ruleset, pos: Position) -> HandState:
     state.played, state.trick = pos.played, list(pos.trick)
     state.trick_mask = C.mask_of(pos.trick)
     state.led = rs.suit_of[pos.trick[0]] if pos.trick else state.led
-    state.plays = [((pos.leader + k) % 4, card) for k, card in enumerate(pos.trick)]
+    state.plays = [((pos.leader + k) % len(pos.hands), card) for k, card in enumerate(pos.trick)]
     return state
 
 
 def minimax(state: HandState, goal: Goal) -> int:
-    """The counted seats' tricks from ``state`` by trying every legal card of every seat (no pruning)."""
-    if state.over:
+    """The counted seats' tricks from ``state`` by trying every legal card of every seat (no pruning), to the
+    hand's end or, dealt short, to the last card."""
+    if state.over or not state.hands[state.to_play]:
         return 0
     seat = state.to_play
     results = []
@@ -72,10 +86,10 @@ def minimax(state: HandState, goal: Goal) -> int:
         child = state.copy()
         child.play(card)
         gained = 0
-        if len(child.trick) == 4:
+        if len(child.trick) == len(child.hands):
             gained = goal.counted >> child.finish_trick() & 1
         results.append(gained + minimax(child, goal))
-    return max(results) if seat % 2 == goal.team else min(results)
+    return max(results) if goal.side >> seat & 1 else min(results)
 
 
 def pbn(pos: Position) -> str:

@@ -114,11 +114,11 @@ def test_the_sampled_players_deals_keep_the_counts_and_the_voids():
 def test_what_the_sampled_player_solves_for():
     regular = [K_REGULAR] * 4
     nil_partner = [K_REGULAR, K_REGULAR, K_NIL, K_REGULAR]
-    assert sampled.goal_of(0, nil_partner, [3, 4, 0, 4], [0, 0, 0, 0]) == (Goal(1, 1 << 2), False)   # keep it
-    assert sampled.goal_of(1, nil_partner, [3, 4, 0, 4], [0, 0, 0, 0]) == (Goal(1, 1 << 2), True)    # set it
-    assert sampled.goal_of(1, nil_partner, [3, 4, 0, 4], [0, 0, 1, 0]) == (Goal(1, 0b1010), True)    # it broke
-    assert sampled.goal_of(0, regular, [3, 3, 3, 3], [2, 1, 1, 1]) == (Goal(0, 0b0101), True)       # both open
-    assert sampled.goal_of(0, regular, [3, 3, 3, 3], [3, 3, 3, 3]) == (Goal(1, 0b0101), False)      # no bags
+    assert sampled.goal_of(0, nil_partner, [3, 4, 0, 4], [0, 0, 0, 0]) == (Goal.of_team(1, 1 << 2), False)   # keep it
+    assert sampled.goal_of(1, nil_partner, [3, 4, 0, 4], [0, 0, 0, 0]) == (Goal.of_team(1, 1 << 2), True)    # set it
+    assert sampled.goal_of(1, nil_partner, [3, 4, 0, 4], [0, 0, 1, 0]) == (Goal.of_team(1, 0b1010), True)    # it broke
+    assert sampled.goal_of(0, regular, [3, 3, 3, 3], [2, 1, 1, 1]) == (Goal.of_team(0, 0b0101), True)       # both open
+    assert sampled.goal_of(0, regular, [3, 3, 3, 3], [3, 3, 3, 3]) == (Goal.of_team(1, 0b0101), False)      # no bags
 
 
 SHORT = ruleset_from_text("id: short\nsource: {doc: house, title: short hands}\nextends: standard\nrules:\n"

@@ -129,15 +129,6 @@ def test_conform_names_the_variants_an_engine_can_play():
     assert "3 players each alone" in message and "standard" in message and "solo" not in message.split(":")[-1]
 
 
-def test_the_search_refuses_a_table_it_cannot_play():
-    from rulespec.app.disputes import answer
-    from rulespec.errors import InputError
-    with pytest.raises(InputError) as caught:
-        answer("claim", {"variant": "cutthroat", "hands": {"N": ["AS"], "E": ["KS"], "S": ["QS"]}, "leader": "N",
-                         "claim": {"seat": "N", "tricks": 1}})
-    assert caught.value.field == "variant" and caught.value.rule == "table.sides"
-
-
 def test_a_difference_report_compares_variants_of_one_table():
     from rulespec.errors import DiffError
     from rulespec.tools.diff.deal_runs import DiffConfig

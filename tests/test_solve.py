@@ -51,7 +51,7 @@ def test_solver_equals_minimax(variant):
     for k in range(40):
         pos = random_position(rs, rng, rng.randint(1, 3))
         pos.broken = pos.broken and k < 25      # the last 15: trumps unbroken
-        for goal in (NS, Goal(1, 1 << rng.randrange(4))):
+        for goal in (NS, Goal.of_team(1, 1 << rng.randrange(4))):
             assert Search(rs, pos, goal).value() == minimax(at_position(rs, pos), goal), (variant, k, goal, pos)
 
 

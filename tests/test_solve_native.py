@@ -44,7 +44,7 @@ def test_compiled_equals_python_and_minimax(compiled, variant):
     rng = random.Random(f"native-{variant}")
     for _ in range(12):
         pos = random_position(rs, rng, rng.randint(1, 3))
-        for goal in (NS, EW, Goal(1, 1 << rng.randrange(4))):
+        for goal in (NS, EW, Goal.of_team(1, 1 << rng.randrange(4))):
             search = searcher(rs, pos, goal)
             assert isinstance(search, NativeSearch)
             value = search.value()
@@ -60,7 +60,7 @@ def test_compiled_equals_python_on_longer_positions(compiled, variant):
     rng = random.Random(9)
     for _ in range(60):
         pos = random_position(rs, rng, rng.randint(4, 7))
-        for goal in (NS, Goal(1, 1 << rng.randrange(4))):
+        for goal in (NS, Goal.of_team(1, 1 << rng.randrange(4))):
             assert searcher(rs, pos, goal).value() == Search(rs, pos, goal).value(), (pos, goal)
 
 
@@ -88,7 +88,7 @@ def test_tables_given_back_are_emptied_for_the_next_search(compiled):
     reused = 0
     for _ in range(8):
         pos = random_position(rs, rng, 6)
-        for goal in (NS, EW, Goal(0, 1 << rng.randrange(4))):
+        for goal in (NS, EW, Goal.of_team(0, 1 << rng.randrange(4))):
             search = searcher(rs, pos, goal)
             reused += previous is not None and search.tk is previous
             assert search.value() == Search(rs, pos, goal).value(), (pos, goal)

@@ -122,7 +122,7 @@ def test_a_search_for_another_goal_never_reads_the_entries(bridge):
         line = _line_of_play(bridge, _deal(bridge, rng, 6), rng)[::4]
         forget()
         for pos in line:
-            for goal in (NS, EW, Goal(1, 1 << rng.randrange(4))):
+            for goal in (NS, EW, Goal.of_team(1, 1 << rng.randrange(4))):
                 assert _solved(bridge, [pos], goal)[0] == [Search(bridge, pos, goal).value()], (pos, goal)
 
 

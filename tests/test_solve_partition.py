@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from rulespec.core import cards as C
 from rulespec.model.ruleset import load_ruleset
 from rulespec.model.variants import bundled_ids
 from rulespec.solve.partition import Table, rank_free_breaks
@@ -22,8 +23,10 @@ TOP_TRUMP_BREAKS = {"trump.breaks": "card.suit == trump.suit and card == highest
 
 
 def test_taken_only_where_shown_sound():
+    """Every bundled variant of four partnership seats; no other table (its sure tricks are not argued)."""
     for variant in bundled_ids():
-        assert rules_for(load_ruleset(variant)).partition, variant
+        rs = load_ruleset(variant)
+        assert rules_for(rs).partition is (C.table_of(rs.params) is C.FOUR), variant
     assert rules_for(load_ruleset(BRIDGE_SPADES)).partition
     top_trump = house_variant(TOP_TRUMP_BREAKS)
     assert not rank_free_breaks(top_trump) and not rules_for(top_trump).partition
@@ -78,7 +81,7 @@ def test_entries_hold_for_matching_positions_minimax(variant, monkeypatch):
     for k in range(30):
         pos = random_position(rs, rng, 3)
         pos.broken = pos.broken and k % 3 != 0
-        for goal in (NS, EW, Goal(k % 2, 1 << rng.randrange(4))):
+        for goal in (NS, EW, Goal.of_team(k % 2, 1 << rng.randrange(4))):
             for entry in _stored(rs, pos, goal, monkeypatch):
                 for _ in range(2):
                     other, changed = _matching(rs, entry, rng)

@@ -4,7 +4,9 @@
 A position is given as the cards each seat still holds (``hands``) with the trick in
 progress (``leader``, ``trick``) and whether trumps are broken, or as a full ``deal``
 with the ``play`` so far (replayed through ``HandState``, each card checked as
-``/v1/score`` checks it).  The search (``solve.search``) plays by the variant's own
+``/v1/score`` checks it), one hand per seat of the variant's table.  The sides of a question: in partnerships
+a partnership against the other; where each plays alone, the claimer (or the nil bidder) alone against everyone
+else.  The search (``solve.search``) plays by the variant's own
 compiled rules, compiled to machine code where numba can (``solve.native``).  Work is bounded
 by an ``Allowance`` (nodes and seconds) shared by
 every search of one request; the service always sets one, the CLI only when asked.
@@ -19,12 +21,12 @@ from dataclasses import dataclass
 
 from ..core import cards as C
 from . import fields as F
-from ..errors import BudgetExceeded, GameError, InputError, SearchBudgetError
+from ..errors import BudgetExceeded, InputError, SearchBudgetError
 from ..game.hand import HandState
 from ..lang.limits import uncounted
 from ..model.ruleset import Ruleset
 from ..solve.native import searcher, worth_loading
-from ..solve.search import Budget, Goal, Position, Search, Step, searchable
+from ..solve.search import Budget, Goal, Position, Search, Step
 
 API_NODES = 2_000_000      # most nodes one API request may search (all its variants together)
 API_SECONDS = 10.0         # most seconds one API request may search
@@ -66,14 +68,15 @@ def allowance(nodes: int | None = API_NODES, seconds: float | None = API_SECONDS
 # --------------------------------------------------------------------------- the position
 def _from_hands(rs: Ruleset, req: Mapping) -> Position:
     """A position from the cards each seat holds, the trick in progress and whether trumps are broken."""
+    table = C.table_of(rs.params)
     seen: dict[int, str] = {}
     hands = F.hands_of(req["hands"], "hands", rs, seen)
     trick = F.cards_of(req.get("trick") or [], "trick", rs, seen)
-    if len(trick) > 3:
-        raise InputError("the trick in progress has at most 3 cards", "trick")
+    if len(trick) >= table.seats:
+        raise InputError(f"the trick in progress has at most {table.seats - 1} cards", "trick")
     if "leader" not in req:
         raise InputError("this field is required (the seat that leads the trick in progress)", "leader")
-    leader = F.seat_of(req["leader"], "leader")
+    leader = F.seat_of(req["leader"], "leader", table)
     broken = req.get("broken", False)
     if not isinstance(broken, bool):
         raise InputError("expected true or false", "broken")
@@ -82,13 +85,15 @@ def _from_hands(rs: Ruleset, req: Mapping) -> Position:
     if not 1 <= left <= size:
         raise InputError(f"the leader holds {hands[leader].bit_count()} cards; a position has 1 to {size} "
                          "tricks left", f"hands.{C.SEATS[leader]}")
-    for k in range(4):
-        seat = (leader + k) % 4
+    for k in range(table.seats):
+        seat = (leader + k) % table.seats
         want = left - (1 if k < len(trick) else 0)
         if hands[seat].bit_count() != want:
             raise InputError(f"{C.SEATS[seat]} holds {hands[seat].bit_count()} cards; with {left} tricks left "
                              f"and {len(trick)} card(s) in the trick it holds {want}", f"hands.{C.SEATS[seat]}")
-    live = hands[0] | hands[1] | hands[2] | hands[3]
+    live = 0
+    for hand in hands:
+        live |= hand
     return Position(hands, leader, trick, size - left + 1, broken, rs.deck & ~live)
 
 
@@ -97,11 +102,12 @@ def _from_play(rs: Ruleset, req: Mapping) -> Position:
     seen: dict[int, str] = {}
     hands = F.hands_of(req["deal"], "deal", rs, seen)
     size = rs.params["deal.hand_size"]
-    for s in range(4):
+    table = C.table_of(rs.params)
+    for s in range(table.seats):
         if hands[s].bit_count() != size:
             raise InputError(f"{C.SEATS[s]} holds {hands[s].bit_count()} cards; each seat is dealt {size}",
                              f"deal.{C.SEATS[s]}")
-    state = HandState(rs, hands, F.seat_of(req.get("dealer"), "dealer"))
+    state = HandState(rs, hands, F.seat_of(req.get("dealer"), "dealer", table))
     play = req.get("play") or []
     if not isinstance(play, list):
         raise InputError("expected the cards played, in order, as a list", "play")
@@ -126,7 +132,7 @@ def _play_one(rs: Ruleset, state: HandState, item: object, field: str) -> None:
         raise InputError(f"{C.SEATS[seat]} may not play {C.card_name(card)} here", field,
                          why[0]["rule"] if why else None, why[0]["cite"] if why else None)
     state.play(card)
-    if len(state.trick) == 4:
+    if len(state.trick) == len(state.hands):
         state.finish_trick()
 
 
@@ -134,10 +140,6 @@ def position_of(rs: Ruleset, req: Mapping) -> Position:
     """The position a request describes (``hands`` … or ``deal`` and ``play``)."""
     if not isinstance(req, Mapping):
         raise InputError("expected a JSON object", "body")
-    try:
-        searchable(rs)
-    except GameError as exc:
-        raise InputError(exc.message, exc.field, exc.rule, exc.cite) from None
     if ("hands" in req) == ("deal" in req):
         raise InputError("give either the cards left (\"hands\", \"leader\", \"trick\", \"broken\") or the "
                          "\"deal\" and the \"play\" so far", "hands")
@@ -164,8 +166,10 @@ def _request_budget(req: Mapping) -> Budget:
     return budget
 
 
-def _searched(rs: Ruleset, pos: Position, goal: Goal, req: Mapping) -> tuple[Search, int, list[Step]]:
-    """The value of ``goal`` from ``pos`` and a principal line, within the budget; nodes are charged."""
+def _searched(rs: Ruleset, pos: Position, goal: Goal, req: Mapping,
+              with_line: bool = True) -> tuple[Search, int, list[Step]]:
+    """The value of ``goal`` from ``pos`` and (``with_line``) a principal line, within the budget; nodes are
+    charged."""
     # a service request compiles nothing (see searcher); a process that may compile (the CLI, a library call
     # without an allowance) loads the compiled search only where it is worth it (a small position: Python)
     left = _ALLOWANCE.get()
@@ -175,7 +179,7 @@ def _searched(rs: Ruleset, pos: Position, goal: Goal, req: Mapping) -> tuple[Sea
     try:
         with uncounted():       # the nodes bound the search's work; the request's clock still runs
             value = search.value()
-            line = search.line(value)
+            line = search.line(value) if with_line else []
     except BudgetExceeded:      # the request's time ran out inside the search: its budget is spent
         raise SearchBudgetError(f"the search budget of {budget.seconds or 0:.3g} s is spent", "budget",
                                 details={"nodes": search.nodes, "budget": budget.__dict__}) from None
@@ -216,44 +220,82 @@ def _described(rs: Ruleset, pos: Position, search: Search, steps: list[Step]) ->
 
 
 # --------------------------------------------------------------------------- answers
+def _others(table: C.Table, seat: int) -> str:
+    """The seats other than ``seat``, in words ("E and S")."""
+    names = [C.SEATS[s] for s in range(table.seats) if s != seat]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def answer_solve(rs: Ruleset, req: Mapping) -> dict:
-    """The tricks each side takes from a position with best play by both (double dummy), and a line."""
+    """The tricks each side takes from a position with best play by both (double dummy), and a line.  Where each
+    plays alone, each seat's count is its own question (the most it takes against all the others), and the
+    line is the seat to play's."""
     pos = position_of(rs, req)
-    search, value, steps = _searched(rs, pos, Goal(0, 0b0101), req)
-    return {**_described(rs, pos, search, steps),
-            "tricks": {"NS": value, "EW": search.remaining - value}}
+    table = C.table_of(rs.params)
+    if table.partners:
+        search, value, steps = _searched(rs, pos, Goal.of_team(0, 0b0101), req)
+        return {**_described(rs, pos, search, steps),
+                "tricks": {"NS": value, "EW": search.remaining - value}}
+    tricks, nodes = {}, 0
+    for k in range(table.seats):       # the seat to play last: its search gives the line
+        seat = (pos.to_play + 1 + k) % table.seats
+        search, value, steps = _searched(rs, pos, Goal(1 << seat, 1 << seat), req, with_line=k == table.seats - 1)
+        tricks[C.SEATS[seat]], nodes = value, nodes + search.nodes
+    return {**_described(rs, pos, search, steps), "nodes": nodes,
+            "tricks": {C.SEATS[seat]: tricks[C.SEATS[seat]] for seat in range(table.seats)},
+            "why": "each player plays alone: each count is the most tricks that player takes against all the "
+                   "others playing to hold it down; the line is the player to play's"}
 
 
 def answer_claim(rs: Ruleset, req: Mapping) -> dict:
-    """Whether a side surely takes at least k of the remaining tricks; the defence that beats the claim,
-    or a line for the claimer."""
+    """Whether a side (where each plays alone: a player) surely takes at least k of the remaining tricks against
+    everyone else's best defence; the defence that beats the claim, or a line for the claimer."""
     pos = position_of(rs, req)
+    table = C.table_of(rs.params)
     claim = req.get("claim")
+    names = table.side_names
     if not isinstance(claim, Mapping):
-        raise InputError("expected {\"side\": \"NS\" or \"EW\", \"tricks\": k}", "claim")
-    team = F.team_of(claim.get("side"), "claim.side")
+        quoted = " or ".join(f'"{name}"' for name in names)
+        raise InputError(f'expected {{"side": {quoted}, "tricks": k}}', "claim")
+    side = F.team_of(claim.get("side"), "claim.side", table)
     size = rs.params["deal.hand_size"]
     need = F.whole(claim.get("tricks"), "claim.tricks", 0, size - pos.number + 1)
-    search, value, steps = _searched(rs, pos, Goal(team, 0b0101 << team), req)
+    seats = sum(1 << seat for seat in table.members(side))
+    search, value, steps = _searched(rs, pos, Goal(seats, seats), req)
     holds = value >= need
-    return {**_described(rs, pos, search, steps), "claim": {"side": C.TEAMS[team], "tricks": need},
-            "holds": holds, "best": value,
-            "why": (f"{C.TEAMS[team]} take at least {value} of the {search.remaining} tricks left against any "
-                    "defence; the line shows one way" if holds else
-                    f"against best defence {C.TEAMS[team]} take only {value} of the {search.remaining} tricks "
-                    "left; the line is a defence that beats the claim")}
+    name, left = names[side], search.remaining
+    if table.partners:
+        why = (f"{name} take at least {value} of the {left} tricks left against any defence; the line shows one "
+               "way" if holds else f"against best defence {name} take only {value} of the {left} tricks left; the "
+               "line is a defence that beats the claim")
+    else:
+        others = _others(table, side)
+        why = (f"{name}, playing alone, takes at least {value} of the {left} tricks left against any defence by "
+               f"{others}; the line shows one way" if holds else f"against best defence by {others}, {name} alone "
+               f"takes only {value} of the {left} tricks left; the line is a defence that beats the claim")
+    return {**_described(rs, pos, search, steps), "claim": {"side": name, "tricks": need},
+            "holds": holds, "best": value, "why": why}
 
 
 def answer_nil(rs: Ruleset, req: Mapping) -> dict:
-    """Whether the nil bidder can take no trick from here, partner helping, against best defence."""
+    """Whether the nil bidder can take no trick from here against best defence: partner helping, or where each
+    plays alone, the nil bidder alone against everyone else."""
     pos = position_of(rs, req)
-    seat = F.seat_of(req.get("nil"), "nil")
-    defenders = 1 - C.team_of(seat)
-    search, value, steps = _searched(rs, pos, Goal(defenders, 1 << seat), req)
-    return {**_described(rs, pos, search, steps), "nil": C.SEATS[seat], "makes": value == 0,
-            "forced_tricks": value,
-            "why": (f"{C.SEATS[seat]} takes no trick against any defence; the line shows how" if value == 0 else
-                    f"the defence forces {C.SEATS[seat]} to take {value} trick(s); the line shows how")}
+    table = C.table_of(rs.params)
+    seat = F.seat_of(req.get("nil"), "nil", table)
+    name = C.SEATS[seat]
+    if table.partners:
+        goal = Goal.of_team(1 - C.team_of(seat), 1 << seat)
+        makes, forced = f"{name} takes no trick against any defence", f"the defence forces {name}"
+    else:
+        others = _others(table, seat)
+        goal = Goal(((1 << table.seats) - 1) & ~(1 << seat), 1 << seat)
+        makes = f"{name}, playing alone, takes no trick against any defence by {others}"
+        forced = f"{others}, defending together, force {name}" if table.seats > 2 else f"{others} forces {name}"
+    search, value, steps = _searched(rs, pos, goal, req)
+    return {**_described(rs, pos, search, steps), "nil": name, "makes": value == 0, "forced_tricks": value,
+            "why": (f"{makes}; the line shows how" if value == 0 else
+                    f"{forced} to take {value} trick(s); the line shows how")}
 
 
 KINDS = {"solve": answer_solve, "claim": answer_claim, "nil": answer_nil}

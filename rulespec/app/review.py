@@ -240,8 +240,13 @@ def _replayed(judge: Judge, record: HandRecord) -> tuple[Recorder, InputError | 
 def review_hand(record: HandRecord, judge_set: Judges, budget: dict | None = None) -> dict:
     """One hand reviewed, as far as the search budget goes (from the last card back)."""
     judge = judge_set.judge(record)
-    done, problem = ordered(record, judge_set)
     out: dict = {"hand": record.number, "label": record.label, **located(record, ""), "variant": judge.rs.id}
+    table = C.table_of(judge.rs.params)
+    if table is not C.FOUR:      # (its values are a partnership's: N/S's tricks, each side's contract and nils)
+        return {**out, "problem": {"message": f"the review values four seats in two partnerships; variant "
+                                              f"'{judge.rs.id}' seats {table.seats} players"
+                                              f"{'' if table.partners else ' each alone'}", **located(record, "")}}
+    done, problem = ordered(record, judge_set)
     if problem is not None:
         return {**out, "problem": problem}
     recorder, stopped = _replayed(judge, done)
@@ -306,7 +311,7 @@ def _load_compiled(judge_set: Judges, reading: Reading) -> None:
     for record in reading.hands:
         try:
             native_module(searched_under(judge_set.judge(record)))
-        except (NativeUnavailable, InputError):
+        except (*NativeUnavailable, InputError):
             pass
 
 

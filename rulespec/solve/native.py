@@ -35,7 +35,7 @@ from ..model.ruleset import Ruleset, load_ruleset, per_ruleset
 from ..model.variants import bundled_ids
 from . import native_arrays as S
 from . import native_source
-from .search import Budget, Goal, Position, Search, searchable
+from .search import Budget, Goal, Position, Search
 
 _FIRST_CHUNK = 1 << 21     # nodes before the clock is first read (with a time allowance; about a second)
 _LARGEST_CHUNK = 1 << 23   # nodes between two reads of the clock at most (about four seconds)
@@ -73,7 +73,7 @@ def _warm(rs: Ruleset, module: ModuleType) -> None:
     cards = C.card_list(rs.deck)[:4]
     if len(cards) < 4:
         return
-    st, mv, tk, dt = _arrays(1, Goal(0, 0b0101), 12)
+    st, mv, tk, dt = _arrays(1, Goal.of_team(0, 0b0101), 12)
     st[:4] = [1 << card for card in cards]
     st[S.ST_GEN] = 1
     try:
@@ -307,8 +307,8 @@ def searcher(rs: Ruleset, pos: Position, goal: Goal, budget: Budget | None = Non
     ``compiled`` is false (small positions under many rulesets, where compiling each costs more than it saves).
     Without ``compile_now`` (a service request: compiling takes seconds of CPU that no budget bounds) the
     compiled search is used only when it is ready (``ready``); otherwise the Python search answers and a
-    bundled variant's module is compiled in another process for the requests after it."""
-    searchable(rs)
+    bundled variant's module is compiled in another process for the requests after it.  A table other than four
+    seats in partnerships has no compiled search (``native_source.source``): the Python search answers."""
     if compiled and os.environ.get("RULESPEC_SOLVER") != "python":
         if compile_now or ready(rs):
             try:

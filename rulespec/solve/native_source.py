@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import ast
 
+from ..core import cards as C
+from ..errors import NativeRuleError
 from ..fast.numba_rules import HELPERS, TABLES, NativeRules
 from ..model.ruleset import Ruleset
 from ..procedure.form import Lowering, Target, renamed
@@ -93,7 +95,13 @@ def _shape_constants(rs: Ruleset) -> str:
 
 def source(rs: Ruleset) -> str:
     """The compiled search of ``rs`` as module source: tables, helpers, the rules' functions, the engine
-    (raises ``NativeRuleError`` for a rule numba's subset cannot express)."""
+    (raises ``NativeRuleError`` for a rule numba's subset cannot express, and for a table other than four seats
+    in two partnerships: the engine plays those only, and the Python search every other)."""
+    table = C.table_of(rs.params)
+    if table is not C.FOUR:
+        rule = "table.sides" if not table.partners else "table.seats"
+        raise NativeRuleError(rs.id, rule, f"the compiled search plays four seats in two partnerships, not "
+                                           f"{table.seats}{' each alone' if not table.partners else ''}")
     env = rs.fn["trick.winner"].__globals__      # the card tables every play rule was compiled with
     power = list(env["_POW"])
     constants = "".join([

@@ -16,7 +16,7 @@ import random
 from collections.abc import Sequence
 
 from ..core import cards as C
-from ..errors import SearchBudgetError
+from ..errors import GameError, SearchBudgetError
 from ..game.policies import SensiblePolicy
 from ..model.ruleset import Ruleset
 from ..procedure.lang import K_BLIND_NIL, K_NIL, NONE
@@ -62,19 +62,30 @@ def deal_unseen(rs: Ruleset, rng: random.Random, seat: int, hand: int, unseen: i
     raise AssertionError("the unseen cards do not fit the seats' counts")     # (the counts are the engine's)
 
 
+def seated(rs: Ruleset) -> None:
+    """Refuse a table the player does not play: what it solves for (``goal_of``) is a partnership's, at four
+    seats."""
+    table = C.table_of(rs.params)
+    if table is not C.FOUR:
+        rule = "table.sides" if not table.partners else "table.seats"
+        raise GameError(f"the sampled player plays four seats in two partnerships; variant '{rs.id}' seats "
+                        f"{table.seats} players{' each alone' if not table.partners else ''}", "variant", rule,
+                        rs.rules[rule].cite)
+
+
 def goal_of(seat: int, kind: Sequence[int], num: Sequence[int], won: Sequence[int]) -> tuple[Goal, bool]:
     """What ``seat`` solves for, and whether its side maximises the goal's count (see the module's text)."""
     team = seat % 2
     nil = [s for s in range(4) if kind[s] in (K_NIL, K_BLIND_NIL) and won[s] == 0]
     ours = [s for s in nil if s % 2 == team]
     if ours:
-        return Goal(1 - team, 1 << ours[0]), False
+        return Goal.of_team(1 - team, 1 << ours[0]), False
     if nil:
-        return Goal(team, 1 << nil[0]), True
+        return Goal.of_team(team, 1 << nil[0]), True
     mine = 0b0101 << team
     if _open(team, kind, num, won) or _open(1 - team, kind, num, won):
-        return Goal(team, mine), True
-    return Goal(1 - team, mine), False
+        return Goal.of_team(team, mine), True
+    return Goal.of_team(1 - team, mine), False
 
 
 def _open(team: int, kind: Sequence[int], num: Sequence[int], won: Sequence[int]) -> bool:
@@ -97,6 +108,7 @@ class SampledPolicy(SensiblePolicy):
         self.broken = False
 
     def choose_card(self, rs: Ruleset, seat: int, legal: int, trick: Sequence[int], hand: int) -> int:
+        seated(rs)
         sensible = super().choose_card(rs, seat, legal, trick, hand)
         if legal & (legal - 1) == 0:
             return sensible
@@ -147,7 +159,7 @@ class SampledPolicy(SensiblePolicy):
         trick = pos.trick
         mask, lead = C.mask_of(trick), trick[0] if trick else NONE
         led = rs.suit_of[lead] if trick else NONE
-        goal_max = seat % 2 == search.goal.team
+        goal_max = bool(search.goal.side >> seat & 1)
         moves = search._moves(seat, legal, mask, led, lead, pos.number, goal_max)
         if sensible not in moves:
             moves.append(sensible)

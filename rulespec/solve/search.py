@@ -3,9 +3,10 @@
 The legal sets, trumps breaking and the trick winner are generated per ruleset from
 the lowered form's card play (``procedure.card_play``'s ``legal`` with each rule's
 checked expression inlined, ``procedure.python.inlined_function``), so the search plays exactly
-as ``HandState`` does.  The search answers one question at a time, "can ``team``
-make the ``counted`` seats take at least ``need`` of the remaining tricks?"
-(null-window alpha-beta over single cards), with a transposition table of trick
+as ``HandState`` does, at any table (2 to 4 seats, partners or each alone).  The search answers one question
+at a time, "can the seats of ``Goal.side`` make the ``counted`` seats take at least ``need`` of the remaining
+tricks, every other seat playing against?" (null-window alpha-beta over single cards), with a transposition
+table of trick
 bounds at trick boundaries (first set, where ``quick.Shape`` shows the rules allow
 it, from either side's sure tricks), move ordering, and, where
 ``symmetry.equivariant`` proves it sound for the variant, same-suit cards adjacent
@@ -22,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..core import cards as C
-from ..errors import GameError, SearchBudgetError
+from ..errors import SearchBudgetError
 from ..game.play import legal_cards
 from ..game.steps import bad_winner
 from ..procedure.python import inlined_function
@@ -50,15 +51,26 @@ class Position:
 
     @property
     def to_play(self) -> int:
-        return (self.leader + len(self.trick)) % 4
+        return (self.leader + len(self.trick)) % len(self.hands)
 
 
 @dataclass(frozen=True)
 class Goal:
-    """``team`` (0 N/S, 1 E/W) tries to make the seats in ``counted`` (a mask of seats) win tricks;
-    the other team tries to stop it."""
-    team: int
+    """The seats in ``side`` (a mask) try to make the seats in ``counted`` (a mask) win tricks; every other seat
+    tries to stop them.  In partnerships a side is a partnership (``of_team``); a player alone is a side of one
+    seat, against everyone else at the table."""
+    side: int
     counted: int
+
+    @classmethod
+    def of_team(cls, team: int, counted: int) -> Goal:
+        """``team``'s partnership (0 N/S, 1 E/W) trying for ``counted``."""
+        return cls(0b0101 << team, counted)
+
+    @property
+    def team(self) -> int:
+        """The side's partnership (0 N/S, 1 E/W), at four seats in partnerships."""
+        return 0 if self.side & 1 else 1
 
 
 @dataclass
@@ -97,7 +109,8 @@ class Rules:
         self.rs = rs
         self.suit_of, self.power = rs.suit_of, rs.power
         self.symmetric = equivariant(rs)
-        self.shape = Shape.of(rs)
+        # the sure tricks (and with them the entries on the relevant cards) are argued for partnerships of four
+        self.shape = Shape.of(rs) if C.table_of(rs.params) is C.FOUR else None
         self.orders = suit_orders(rs)
         self.suit_masks = tuple(C.mask_of(order) for order in self.orders)
         self.unsuited = rs.deck & ~(self.suit_masks[0] | self.suit_masks[1] | self.suit_masks[2]
@@ -161,27 +174,31 @@ class Rules:
 rules_for = per_ruleset(Rules)     # ``rs``'s generated search functions, built once per ruleset
 
 
-def searchable(rs: Ruleset) -> None:
-    """Refuse a table the search cannot play: it searches four seats in two partnerships (each player alone, a
-    claim is the claimer against everyone else: not built yet)."""
-    table = C.table_of(rs.params)
-    if table is not C.FOUR:
-        rule = "table.sides" if not table.partners else "table.seats"
-        raise GameError(f"the double-dummy search plays four seats in two partnerships; variant '{rs.id}' seats "
-                        f"{table.seats} players{' each alone' if not table.partners else ''}, and its positions "
-                        "are not searched yet", "variant", rule, rs.rules[rule].cite)
+def check_goal(table: C.Table, pos: Position, goal: Goal) -> None:
+    """Refuse a position or goal that does not fit ``table``: a hand per seat, and a side of one or more seats
+    against one or more others (at four seats in partnerships, a partnership)."""
+    seats = (1 << table.seats) - 1
+    if len(pos.hands) != table.seats:
+        raise ValueError(f"a position at this table has {table.seats} hands, not {len(pos.hands)}")
+    if not 0 < goal.side < seats or goal.side & ~seats or goal.counted & ~seats:
+        raise ValueError(f"goal {goal} does not fit a table of {table.seats} seats")
+    if table is C.FOUR and goal.side not in (0b0101, 0b1010):
+        raise ValueError(f"goal {goal}: at four seats in partnerships a side is a partnership")
 
 
 class Search:
     """Double-dummy search from ``pos`` for ``goal``, within ``budget``."""
 
     def __init__(self, rs: Ruleset, pos: Position, goal: Goal, budget: Budget | None = None):
-        searchable(rs)
+        table = C.table_of(rs.params)
+        check_goal(table, pos, goal)
         self.rules = rules_for(rs)
         self.rs, self.root, self.goal = rs, pos, goal
+        self.seats = table.seats
         # the last trick: the hand's, or sooner for a position dealt short (e.g. a few cards from trick 1)
         self.last = pos.number - 1 + pos.hands[pos.leader].bit_count() + (1 if pos.trick else 0)
-        self.hands = list(pos.hands)
+        # one hand per seat, padded with empty ones to four (the masks of the cards in play read four hands)
+        self.hands = list(pos.hands) + [0] * (C.MAX_SEATS - table.seats)
         self.trick = list(pos.trick)
         self.tt: dict[tuple, tuple[int, int]] = {}
         # with ``partition``: the bounds keyed on the cards that mattered, the cards that matter in the
@@ -189,8 +206,9 @@ class Search:
         self.table = Table(self.rules.orders) if self.rules.partition else None
         self.rel = 0
         self.sure: dict[tuple, tuple[int, int, int, int]] = {}
-        # quick tricks count for a side: only when the goal counts both of a team's seats
-        self.quick = self.rules.shape if goal.counted == 0b0101 << goal.team else None
+        # quick tricks count for a side: only when the goal counts both of a team's seats (``Shape``: only at four
+        # seats in partnerships)
+        self.quick = self.rules.shape if goal.counted == goal.side else None
         for memo in (self.rules.wins, self.rules.normal, self.rules.runs, self.rules.joined):
             if len(memo) > generated.WINS_MAX:      # each memo per ruleset starts afresh past this size
                 memo.clear()
@@ -204,7 +222,7 @@ class Search:
 
     def _bind(self) -> None:
         """The generated inner loop (``generated``), bound to this search: ``_play`` and ``_after``."""
-        self._play, self._after = self.rules.bind(self, self.hands, self.trick, self.goal.counted, self.goal.team,
+        self._play, self._after = self.rules.bind(self, self.hands, self.trick, self.goal.counted, self.goal.side,
                                                   self._boundary, self._moves, self._check, bad_winner, self.rs,
                                                   self.rules.wins, self.close)
 
@@ -243,8 +261,9 @@ class Search:
         leader, number, broken, played = pos.leader, pos.number, pos.broken, pos.played
         trick = list(pos.trick)
         steps: list[Step] = []
-        while self.hands[(leader + len(trick)) % 4]:
-            seat = (leader + len(trick)) % 4
+        seats = self.seats
+        while self.hands[(leader + len(trick)) % seats]:
+            seat = (leader + len(trick)) % seats
             step = self._best(seat, leader, trick, number, broken, played, value)
             steps.append(step)
             broken = broken or self.rules.breaks(step.card, self.hands[seat], not trick,
@@ -252,11 +271,11 @@ class Search:
             self.hands[seat] &= ~(1 << step.card)
             trick.append(step.card)
             played |= 1 << step.card
-            if len(trick) == 4:
+            if len(trick) == seats:
                 step.winner = leader = self._winner_seat(leader, trick, number)
                 value -= self.goal.counted >> leader & 1
                 trick, number = [], number + 1
-        self.hands[:] = pos.hands
+        self.hands[:seats] = pos.hands
         return steps
 
     # ------------------------------------------------------------------ the line
@@ -267,7 +286,7 @@ class Search:
         legal = legal_cards(self.rs, hand, trick, number, broken, played)
         led = rules.suit_of[trick[0]] if trick else NONE
         mask, lead = C.mask_of(trick), trick[0] if trick else NONE
-        maximising = seat & 1 == self.goal.team
+        maximising = bool(self.goal.side >> seat & 1)
         need = value if maximising else value + 1
         saved = self.trick[:]
         self.trick[:] = trick
@@ -385,9 +404,10 @@ class Search:
     def _last_trick(self, leader: int, number: int) -> tuple[int, int]:
         """The winner of the last trick, each seat playing its one card: the seat and its card."""
         h = self.hands
-        trick = [h[(leader + k) % 4].bit_length() - 1 for k in range(4)]
+        seats = self.seats
+        trick = [h[(leader + k) % seats].bit_length() - 1 for k in range(seats)]
         seat = self._winner_seat(leader, trick, number, h[0] | h[1] | h[2] | h[3])
-        return seat, trick[(seat - leader) % 4]
+        return seat, trick[(seat - leader) % seats]
 
     def _key(self, leader: int, broken: bool) -> tuple:
         h = self.hands
@@ -413,7 +433,7 @@ class Search:
         win = self.rules.winner(mask, led, number, trick[0])
         if win < 0 or not mask >> win & 1:
             bad_winner(self.rs, win)
-        return (leader + trick.index(win)) % 4
+        return (leader + trick.index(win)) % self.seats
 
     def _moves(self, seat: int, allowed: int, trick_mask: int, led: int, lead: int, number: int,
                maximising: bool) -> list[int]:
@@ -424,12 +444,12 @@ class Search:
         power = self.rules.power
         if not self.trick:
             return sorted(cards, key=lambda c: -power[c])
-        counted, winner, trick = self.goal.counted, self.rules.winner, self.trick
-        leader = (seat - len(trick)) % 4
+        counted, winner, trick, seats = self.goal.counted, self.rules.winner, self.trick, self.seats
+        leader = (seat - len(trick)) % seats
 
         def score(card: int) -> tuple[bool, int]:
             win = winner(trick_mask | 1 << card, led, number, lead)
-            by = seat if win == card else (leader + trick.index(win)) % 4 if win in trick else seat
+            by = seat if win == card else (leader + trick.index(win)) % seats if win in trick else seat
             return (bool(counted >> by & 1) is not maximising, power[card])
         return sorted(cards, key=score)
 

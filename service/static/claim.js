@@ -1,11 +1,36 @@
 // The claim panel: the cards each seat still holds, the trick in progress, the side and the tricks it
 // claims; whether the claim holds (double dummy) under the rules the table plays and those it compares
-// with (POST /v1/claim), each book's line of play stepped through trick by trick.
+// with (POST /v1/claim), each book's line of play stepped through trick by trick.  At a table without partners
+// the claimer is a player, alone against everyone else.
 import {SEATS, SEAT_NAMES, clause, h, postJSON, showAnswer} from './api.js';
 import {cardsOf, clearMarks, pretty, renderAnswers, showProblem} from './cards.js';
 
 const $ = (id) => document.getElementById(id);
 const EXAMPLE = {N: 'AS KH 2C', E: 'QS AH 3C', S: '2S QH 4C', W: '3S JH 5C'};
+const SIDE_NAMES = {NS: 'North–South', EW: 'East–West', ...SEAT_NAMES};
+// The table's seats (the variant's table.seats) and its sides: the partnerships, or each player alone.
+let table = {seats: SEATS, sides: ['NS', 'EW']};
+
+// Show the claim panel for a table: a box and a leader per seat (up to a hand's cards, 13 or more), a side
+// (partnership, or player) to claim.
+export function setClaimTable(seats, partners, handSize) {
+  const shown = SEATS.slice(0, seats);
+  table = {seats: shown, sides: partners ? ['NS', 'EW'] : shown};
+  for (const seat of SEATS) {
+    const off = !shown.includes(seat);
+    $(`claim-${seat}`).closest('.field').hidden = off;
+    $(`claim-${seat}`).dataset.cards = String(Math.max(13, handSize));
+    const option = $('claim-leader').querySelector(`option[value="${seat}"]`);
+    option.hidden = option.disabled = off;
+  }
+  if (!shown.includes($('claim-leader').value)) $('claim-leader').value = 'N';
+  $('claim-trick').dataset.cards = String(seats - 1);
+  const side = $('claim-side');
+  const was = side.value;
+  side.replaceChildren(...table.sides.map((s) => h('option', {value: s}, SIDE_NAMES[s])));
+  side.value = table.sides.includes(was) ? was : table.sides[0];
+  $('claim-side-label').textContent = partners ? 'Side claiming' : 'Player claiming (alone against the others)';
+}
 export const CLAIM_FIELDS = ['claim-N', 'claim-E', 'claim-S', 'claim-W', 'claim-leader', 'claim-trick', 'claim-side',
   'claim-k'];
 
@@ -27,7 +52,8 @@ function claimed() {
 }
 
 function request() {
-  return {hands: Object.fromEntries(SEATS.map((s) => [s, cardsOf($(`claim-${s}`))])), leader: $('claim-leader').value,
+  return {hands: Object.fromEntries(table.seats.map((s) => [s, cardsOf($(`claim-${s}`))])),
+    leader: $('claim-leader').value,
     trick: cardsOf($('claim-trick')), broken: $('claim-broken').checked,
     claim: {side: $('claim-side').value, tricks: claimed()}};
 }
@@ -81,7 +107,7 @@ export function setupClaim(variantFields, changed) {
     }
   });
   $('claim-example').addEventListener('click', () => {
-    for (const s of SEATS) $(`claim-${s}`).value = EXAMPLE[s];
+    for (const s of SEATS) $(`claim-${s}`).value = table.seats.includes(s) ? EXAMPLE[s] : '';
     $('claim-leader').value = 'N';
     $('claim-trick').value = '';
     $('claim-broken').checked = true;

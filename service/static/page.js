@@ -2,7 +2,7 @@
 import {Problem, SEATS, SEAT_NAMES, TEAMS, clause, fieldLabel, getJSON, h, num, postJSON, postText, problemMessage,
   readings, signed, variantName} from './api.js';
 import {setupCards} from './cards.js';
-import {CLAIM_FIELDS, setupClaim} from './claim.js';
+import {CLAIM_FIELDS, setClaimTable, setupClaim} from './claim.js';
 import {setupHouseForm} from './house-form.js';
 import {STARTER} from './house-yaml.js';
 import {rulesInLink, shareLink} from './share.js';
@@ -80,8 +80,8 @@ const seats = () => SEATS.slice(0, rules.seats);
 const fourSeats = () => rules.seats === 4 && rules.partners;
 const sides = () => (rules.partners ? TEAMS : seats());
 
-// Only the table's seats and sides are shown; the panels built for four partnership seats (the cards played,
-// claims, the score sheet) are hidden for another table, with a note saying so.
+// Only the table's seats and sides are shown (the claim panel's too); the panels built for four partnership seats
+// (the cards played, the score sheet) are hidden for another table, with a note saying so.
 function showTable() {
   if (lastRuling && Object.keys(lastRuling.before).join() !== sides().join()) lastRuling = null;   // another table
   for (const seat of SEATS) {
@@ -92,12 +92,13 @@ function showTable() {
     if (off) $(`bid-${seat}`).value = $(`tricks-${seat}`).value = '';
   }
   for (const box of document.querySelectorAll('[data-side]')) box.hidden = !sides().includes(box.dataset.side);
+  setClaimTable(rules.seats, rules.partners, rules.handSize);
   const four = fourSeats();
-  for (const id of ['cards', 'claim-section', 'sheet-section']) $(id).hidden = !four;
+  for (const id of ['cards', 'sheet-section']) $(id).hidden = !four;
   const note = $('table-note');
   note.hidden = four;
-  note.textContent = four ? '' : `${rules.seats} players, each alone: each scores for himself. The cards played, `
-    + 'claims and the score sheet are for four seats in partnerships and are hidden here.';
+  note.textContent = four ? '' : `${rules.seats} players, each alone: each scores for himself, and claims for `
+    + 'himself alone. The cards played and the score sheet are for four seats in partnerships and are hidden here.';
 }
 
 // ---------------------------------------------------------------- variants

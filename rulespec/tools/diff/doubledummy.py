@@ -3,7 +3,8 @@
 For each of N seeded deals, K cards of each seat (``--dd-cards``; chosen by the seed) are played
 from trick 1 (so first-trick rules apply; trumps unbroken) with each variant's own first
 leader, and solved double dummy (``solve.search``): the tricks the side on lead takes
-with best play.  Per pair of variants: how often the counts differ and by how much,
+with best play (where each plays alone, the leader alone against everyone else).  Per pair
+of variants: how often the counts differ and by how much,
 each difference attributed by single-rule swaps (``model.ablation.with_rule_from``) as
 the other stages are: the rules whose swap alone gives variant A variant B's count
 share it (``attribution.shares``).
@@ -33,15 +34,18 @@ def position(rs: Ruleset, seed: str, index: int, cards: int) -> Position:
     deal = seeded_deal(seed, index, rs)
     pick = random.Random(f"{seed}#{index}")
     short = [C.mask_of(pick.sample(C.card_list(hand), cards)) for hand in deal.hands]
-    live = short[0] | short[1] | short[2] | short[3]
+    live = 0
+    for hand in short:
+        live |= hand
     return Position(short, seat_rule(rs, "play.first_leader", deal.dealer), [], 1, False, rs.deck & ~live)
 
 
 def lead_side_tricks(rs: Ruleset, seed: str, index: int, cards: int) -> int:
     """The tricks the side on lead takes from the short deal with best play by both sides."""
     pos = position(rs, seed, index, cards)
-    team = pos.leader % 2
-    return searcher(rs, pos, Goal(team, 0b0101 << team), compiled=cards > COMPILED_FROM).value()
+    table = C.table_of(rs.params)
+    side = sum(1 << seat for seat in table.members(table.side_of(pos.leader)))
+    return searcher(rs, pos, Goal(side, side), compiled=cards > COMPILED_FROM).value()
 
 
 def _credit(a: Ruleset, b: Ruleset, rules: list[str], deal: tuple[str, int, int], target: int
