@@ -657,13 +657,7 @@ def _write_finding(path: str, doc: dict, kind: str, example: str | None, to: str
     from .records import write_pbn, write_ptn
     from .tools.findings import findings, hands_of
     if example is None:
-        named = findings(doc, kind)
-        if not named:
-            fail(f"{path}: this {kind} report has no finding with a hand to write (a diff example found in a deal "
-                 "or game; a verify dead end or conflict whose example has its deal)")
-        width = max(len(name) for name, _ in named)
-        fail("\n".join([f"{path}: a {kind} report: name the finding whose hand to write with --example, one of:"]
-                       + [f"  {name.ljust(width)}  {what}" for name, what in named]))
+        _list_findings(path, findings(doc, kind), kind)
     writer = write_ptn if to == "ptn" else write_pbn
     try:
         hands = hands_of(doc, kind, example, os.path.basename(path), os.path.dirname(path) or ".")
@@ -686,6 +680,16 @@ def _write_finding(path: str, doc: dict, kind: str, example: str | None, to: str
         fail(f"{path}: {example}: no hand of this finding can be written as {to.upper()}")
     _write_out(writer(kept, hands.first_bidders), out)
     sys.exit(1 if hands.problems else 0)
+
+
+def _list_findings(path: str, named: list[tuple[str, str]], kind: str) -> None:
+    """Exit 2 with a report's findings listed by name (or saying it has none)."""
+    if not named:
+        fail(f"{path}: this {kind} report has no finding with a hand to write (a diff example found in a deal "
+             "or game; a verify dead end or conflict whose example has its deal)")
+    width = max(len(name) for name, _ in named)
+    fail("\n".join([f"{path}: a {kind} report: name the finding whose hand to write with --example, one of:"]
+                   + [f"  {name.ljust(width)}  {what}" for name, what in named]))
 
 
 @main.command()

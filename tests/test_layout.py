@@ -109,6 +109,8 @@ def simple_cycles(graph: dict[str, set[str]]) -> set[tuple[str, ...]]:
 
 def _layer(module: str) -> int | None:
     parts = module.split(".")
+    if parts[1:] == ["__main__"]:          # ``python -m rulespec``: the command line's entry point
+        return LAYERS.index("cli")
     return LAYERS.index(parts[1]) if len(parts) > 1 and parts[1] in LAYERS else None
 
 

@@ -38,7 +38,7 @@ def _tables() -> list[Ruleset]:
 
 
 def test_the_bundled_tables_without_partners_are_searched():
-    assert sorted(ALONE) == ["cutthroat", "solo"]
+    assert sorted(ALONE) == ["cutthroat", "solo", "two-player"]
     for rs in _tables():
         table = C.table_of(rs.params)
         assert not table.partners and table.seats in (2, 3, 4), rs.id

@@ -168,14 +168,23 @@ def _post(path: str, body: dict):
     ("/v1/trick", {"leader": "N", "cards": ["AH", "2S", "3S"]}, "cards"),
     ("/v1/bid", {"seat": "S", "bid": 3, "dealer": "N", "bids": {"E": 4}}, "seat"),
     ("/v1/game", {"hands": [{"bids": {"N": 4, "E": 5, "W": 1}, "tricks": {"N": 6, "E": 7}}]}, "hands[0].bids.W"),
-    ("/v1/claim", {"hands": {"N": ["AS"], "E": ["KS"]}, "leader": "N", "claim": {"seat": "N", "tricks": 1}},
-     "variant"),
+    ("/v1/claim", {"hands": {"N": ["AS"], "E": ["KS"], "W": ["QS"]}, "leader": "N",
+                   "claim": {"side": "N", "tricks": 1}}, "hands.W"),
+    ("/v1/claim", {"hands": {"N": ["AS"]}, "leader": "N", "claim": {"side": "N", "tricks": 1}}, "hands"),
+    ("/v1/claim", {"hands": {"N": ["AS"], "E": ["KS"]}, "leader": "N", "claim": {"side": "NS", "tricks": 1}},
+     "claim.side"),
 ])
 def test_a_missing_or_extra_seat_is_a_422_naming_it(path, body, field):
     status, problem = _post(path, {"variant": "two-player", **body})
     assert status == 422 and problem["field"] == field, problem
-    if path == "/v1/claim":
-        assert problem["rule"] == "table.sides"
+
+
+def test_a_claim_at_two_seats_is_a_player_against_the_other():
+    hands = {"N": ["AS", "2H", "3D"], "E": ["KS", "5H", "4D"]}
+    status, out = _post("/v1/claim", {"variant": "two-player", "hands": hands, "leader": "N",
+                                      "claim": {"side": "E", "tricks": 2}})
+    assert status == 200 and out["holds"] is True and out["best"] == 2, out
+    assert "partner" not in out["why"].lower()
 
 
 def test_the_api_rules_two_seats():

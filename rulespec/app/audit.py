@@ -113,19 +113,25 @@ def _start(judge: Judge, record: HandRecord) -> tuple[Before, str]:
         bags = tuple(b - a for b, a in zip(got.bags, got.bags_added)) if got.bags and got.bags_added else (0, 0)
         return (tuple(t - p for t, p in zip(got.totals, got.points)), bags), "the record's totals less its points"
     if got is not None and got.totals is not None:
-        before: Before = ((0, 0), (0, 0))
-        for k in range(2):   # the points may depend on the bags before, read from the score derived
-            answer, _, _ = _replay(judge, record, before, 0)
-            if answer is None and k == 0:
-                return before, ("0 to 0: the record does not give the score before the hand, and the hand could not "
-                                "be replayed to work it out from the platform's total after it")
-            if answer is None:
-                break
-            scores = tuple(t - p for t, p in zip(got.totals, _points(answer)))
-            before = (scores, _digit_bags(judge.rs, scores))
-        return before, ("the platform's total after the hand less the rule book's points for it (the record does "
-                        "not give the score before it; bags read from its last digit)")
+        return _start_from_total(judge, record, got.totals)
     return ((0, 0), (0, 0)), "0 to 0: the record gives no scores"
+
+
+def _start_from_total(judge: Judge, record: HandRecord, totals: tuple[int, ...]) -> tuple[Before, str]:
+    """The scores before a game's first hand from the platform's total after it, less the rule book's points for
+    the hand (which may depend on the bags before: read from the score so derived, once more)."""
+    before: Before = ((0, 0), (0, 0))
+    for k in range(2):
+        answer, _, _ = _replay(judge, record, before, 0)
+        if answer is None and k == 0:
+            return before, ("0 to 0: the record does not give the score before the hand, and the hand could not "
+                            "be replayed to work it out from the platform's total after it")
+        if answer is None:
+            break
+        scores = tuple(t - p for t, p in zip(totals, _points(answer)))
+        before = (scores, _digit_bags(judge.rs, scores))
+    return before, ("the platform's total after the hand less the rule book's points for it (the record does "
+                    "not give the score before it; bags read from its last digit)")
 
 
 def _game_key(record: HandRecord, judge: Judge) -> object:

@@ -63,13 +63,7 @@ def play_hand(rs: Ruleset, hands: list[int], dealer: int, policy, scores=None, b
     drawn: list[int] = []
     if rs.params["deal.draw"]:
         hands, drawn = _draw(rs, stock, dealer, policy)
-    foreign = 0
-    for hand in hands:
-        foreign |= hand
-    foreign &= ~rs.deck
-    if foreign:
-        raise GameError(f"the deal holds cards that are not in the pack of variant '{rs.id}': "
-                        f"{' '.join(C.card_names(foreign))}", "deal", "deck.cards", rs.rules["deck.cards"].cite)
+    _refuse_foreign(rs, hands)
     zero = (0,) * C.table_of(rs.params).sides
     state = HandState(rs, hands, dealer, zero if scores is None else scores, zero if bags is None else bags)
     kitty = state.kitty_cards()
@@ -82,21 +76,36 @@ def play_hand(rs: Ruleset, hands: list[int], dealer: int, policy, scores=None, b
         back = policy.exchange(rs, partner, state.hands[partner], count)
         state.exchange(seat, give, back)
     (play_out if stepped else _play_out_fused)(state, policy)
-    won, plays, winners = state.won, state.plays, state.winners
     results = state.score(explain=record)
-    raw = {"_results": results, "_bids": state.bids, "_plays": plays, "_won": won, "_winners": winners,
-           "_last": state.last, "_dealt": state.dealt}   # (simulate drops these)
-    if not record:
-        return raw
+    raw = {"_results": results, "_bids": state.bids, "_plays": state.plays, "_won": state.won,
+           "_winners": state.winners, "_last": state.last, "_dealt": state.dealt}   # (simulate drops these)
+    return _hand_record(state, results, stock if drawn else None, drawn, raw) if record else raw
+
+
+def _refuse_foreign(rs: Ruleset, hands: Sequence[int]) -> None:
+    """A deal may hold only the variant's pack."""
+    foreign = 0
+    for hand in hands:
+        foreign |= hand
+    foreign &= ~rs.deck
+    if foreign:
+        raise GameError(f"the deal holds cards that are not in the pack of variant '{rs.id}': "
+                        f"{' '.join(C.card_names(foreign))}", "deal", "deck.cards", rs.rules["deck.cards"].cite)
+
+
+def _hand_record(state: HandState, results: list, stock: Sequence[int] | None, drawn: list[int], raw: dict) -> dict:
+    """The hand record of a hand played out (``stock``: the stock it was drawn from, if it was)."""
     table = state.table
     seats, sides = range(table.seats), table.side_names
+    won, plays, winners = state.won, state.plays, state.winners
     return {
-        "dealer": C.SEATS[dealer],
+        "dealer": C.SEATS[state.dealer],
         "deal": {C.SEATS[s]: C.card_names(state.dealt[s]) for s in seats},
         "bids": {C.SEATS[s]: str(state.bids[s]) for s in seats},
         "exchanges": state.exchanges,
         **({"kitty": state.kitty} if state.kitty else {}),
-        **({"draw": {"stock": [C.NAMES[c] for c in stock or ()], "kept": [bool(k) for k in drawn]}} if drawn else {}),
+        **({"draw": {"stock": [C.NAMES[c] for c in stock], "kept": [bool(k) for k in drawn]}}
+           if stock is not None else {}),
         "tricks": _trick_log(plays, winners, table.seats),
         "tricks_per_seat": {C.SEATS[s]: won[s] for s in seats},
         "score": {sides[t]: {"points": r.points, "bags_added": r.bags_added} for t, r in enumerate(results)},

@@ -55,19 +55,24 @@ def kind_of(doc: object) -> str | None:
 
 def findings(doc: Mapping, kind: str) -> list[tuple[str, str]]:
     """Every finding a hand can be written for: (its name for ``--example``, what it is)."""
-    out = []
     if kind == "diff":
-        for pair in _list(doc, "pairs"):
-            for k, ex in enumerate(pair.get("examples") or ()):
-                if isinstance(ex, Mapping) and ex.get("found_in"):
-                    where = ", ".join(f"{key} {value}" for key, value in ex["found_in"].items())
-                    out.append((f"{pair['a']}:{pair['b']}:{k}", f"{ex['rule']} ({ex.get('stage')}; {where})"))
-        return out
+        return _diff_findings(doc)
+    out = []
     for section in VERIFY_SECTIONS:
         for k, item in enumerate(doc.get(section) or ()):
             if isinstance(item, Mapping) and isinstance(item.get("example"), Mapping) and "deal" in item["example"]:
                 rules = ", ".join(r.get("rule", "?") for r in item.get("rules") or ())
                 out.append((f"{section}:{k}", f"{item.get('kind')} in the {item.get('phase')} ({rules})"))
+    return out
+
+
+def _diff_findings(doc: Mapping) -> list[tuple[str, str]]:
+    out = []
+    for pair in _list(doc, "pairs"):
+        for k, ex in enumerate(pair.get("examples") or ()):
+            if isinstance(ex, Mapping) and ex.get("found_in"):
+                where = ", ".join(f"{key} {value}" for key, value in ex["found_in"].items())
+                out.append((f"{pair['a']}:{pair['b']}:{k}", f"{ex['rule']} ({ex.get('stage')}; {where})"))
     return out
 
 
@@ -170,27 +175,7 @@ def _diff_hands(doc: Mapping, name: str, report: str, base: str) -> Hands:
     where, stage, rule = example["found_in"], str(example.get("stage")), str(example["rule"])
     label = f"{report}: {pair['a']} vs {pair['b']}, example {k}: rule {rule}, stage {stage}, found in " + \
         ", ".join(f"{key} {value}" for key, value in where.items())
-    if "deal" in where:
-        index, policy = int(where["deal"]), str(where.get("policy"))
-        if index >= len(ctx.file_deals if ctx.file_deals is not None else range(ctx.cfg.deals)):
-            raise RecordError(f"deal {index} is past the run's deals", f"{path}.found_in.deal")
-        if policy not in ctx.cfg.policies:
-            raise RecordError(f"player {policy!r} is not one of the run's ({', '.join(ctx.cfg.policies)})",
-                              f"{path}.found_in.policy")
-        played = [[transcript(ctx, v, ctx.deal(index, v), index, policy)] for v in (0, 1)]
-        histories: list[list | None] = [None, None]
-        hand, games = 0, None
-    elif "game" in where:
-        game = int(where["game"])
-        games = [play_game(ctx, rs, game) for rs in ctx.rs]
-        played = [[t for t, _ in hands] for hands in games]
-        if "hand" in where:
-            hand = int(where["hand"])
-            histories = [history_of(g)[hand] if hand < len(g) else None for g in games]
-        else:
-            hand, histories = -1, [None, None]
-    else:
-        raise RecordError("found_in names neither a deal nor a game", f"{path}.found_in")
+    played, histories, hand, games = _played_again(ctx, where, path)
     derived = _derive(ctx, stage, rule, played, hand, histories, games if hand < 0 else None)
     if derived is None:
         raise RecordError(f"the hand dealt again from the report's config does not give example {k} "
@@ -207,18 +192,46 @@ def _diff_hands(doc: Mapping, name: str, report: str, base: str) -> Hands:
         if not hands:
             out.checked.append(f"the game under {rs.id} ended before hand {hand}: no record of it")
         for h, t in zip(range(len(played[v])) if hand < 0 else (hand,), hands):
-            number = len(out.records) + 1
             note = f"{label}; played under {rs.id}" + \
                 (f", hand {h} of the game (counted from 0)" if "game" in where else "") + \
                 ("; the example is derived from this play" if v == source else
                  f"; the example is derived from the play under {ctx.ids[source]}")
-            try:
-                out.records.append(_record(rs, t, number, note))
-            except RecordError as exc:
-                out.problems.append(f"the hand played under {rs.id}: {exc.message}")
-                continue
-            out.first_bidders[number] = seat_rule(rs, "deal.first_bidder", t.dealer)
+            _add_record(out, rs, t, note)
     return out
+
+
+def _played_again(ctx: Context, where: Mapping, path: str) -> tuple[list[list[Transcript]], list, int, list | None]:
+    """The hands of a diff example's ``found_in`` played again under both variants: the transcripts by variant,
+    each one's game history before the hand (or None), the hand's number (-1: every hand of a game) and the
+    games played (or None)."""
+    if "deal" in where:
+        index, policy = int(where["deal"]), str(where.get("policy"))
+        if index >= len(ctx.file_deals if ctx.file_deals is not None else range(ctx.cfg.deals)):
+            raise RecordError(f"deal {index} is past the run's deals", f"{path}.found_in.deal")
+        if policy not in ctx.cfg.policies:
+            raise RecordError(f"player {policy!r} is not one of the run's ({', '.join(ctx.cfg.policies)})",
+                              f"{path}.found_in.policy")
+        return [[transcript(ctx, v, ctx.deal(index, v), index, policy)] for v in (0, 1)], [None, None], 0, None
+    if "game" not in where:
+        raise RecordError("found_in names neither a deal nor a game", f"{path}.found_in")
+    game = int(where["game"])
+    games = [play_game(ctx, rs, game) for rs in ctx.rs]
+    played = [[t for t, _ in hands] for hands in games]
+    if "hand" not in where:
+        return played, [None, None], -1, games
+    hand = int(where["hand"])
+    return played, [history_of(g)[hand] if hand < len(g) else None for g in games], hand, games
+
+
+def _add_record(out: Hands, rs: Ruleset, t: Transcript, note: str) -> None:
+    """``t`` as the next record of ``out`` (or, where it cannot be a record, a problem of it)."""
+    number = len(out.records) + 1
+    try:
+        out.records.append(_record(rs, t, number, note))
+    except RecordError as exc:
+        out.problems.append(f"the hand played under {rs.id}: {exc.message}")
+        return
+    out.first_bidders[number] = seat_rule(rs, "deal.first_bidder", t.dealer)
 
 
 def _derive(ctx: Context, stage: str, rule: str, played: list[list[Transcript]], hand: int,
@@ -277,6 +290,27 @@ def _record(rs: Ruleset, t: Transcript, number: int, note: str) -> HandRecord:
 
 # --------------------------------------------------------------------------- verify
 def _verify_hands(doc: Mapping, name: str, report: str) -> Hands:
+    item, ex, path = _pick_finding(doc, name)
+    try:
+        n, e, s, w = (C.mask_of(C.parse_cards(ex["deal"][seat])) for seat in C.SEATS)
+        dealer = C.SEATS.index(str(ex.get("dealer", "N")))
+    except (KeyError, ValueError, RulespecError) as exc:
+        raise RecordError(f"the deal cannot be read: {exc}", f"{path}.deal") from None
+    trick = ", ".join(f"{p['seat']} {p['card']}" for p in ex.get("trick") or ())
+    rules = ", ".join(r.get("rule", "?") for r in item.get("rules") or ())
+    scores = ex.get("scores") or {}
+    note = (f"{report}: {doc['variant']}, {name} ({item.get('kind')}: {rules}); the deal only (the finding "
+            f"holds neither the bids nor the earlier tricks): {ex.get('seat')} to play at trick "
+            f"{ex.get('trick_number')}" + (f" after {trick}" if trick else "")
+            + (", scores " + ", ".join(f"{t} {v}" for t, v in scores.items()) if scores else ""))
+    record = HandRecord(1, Where(), dealer, (n, e, s, w), variant=str(doc["variant"]),
+                        label=f"rulespec finding: {doc['variant']}", meta={"Finding": note})
+    return Hands([record], {}, [f"{report}: {name}: its deal, dealer {C.SEATS[dealer]}"])
+
+
+def _pick_finding(doc: Mapping, name: str) -> tuple[Mapping, Mapping, str]:
+    """A verify report's finding ``name`` (SECTION:K) whose example has a deal: the finding, its example and the
+    example's JSON path."""
     section, _, which = name.partition(":")
     if section not in VERIFY_SECTIONS or not which.isdigit():
         raise RecordError(f"--example {name!r}: a verify report's finding is named SECTION:K, SECTION one of "
@@ -288,18 +322,4 @@ def _verify_hands(doc: Mapping, name: str, report: str) -> Hands:
     ex = items[k].get("example") if isinstance(items[k], Mapping) else None
     if not isinstance(ex, Mapping) or not isinstance(ex.get("deal"), Mapping):
         raise RecordError("this finding's example names no deal (a finding of the bids or scores alone)", path)
-    try:
-        n, e, s, w = (C.mask_of(C.parse_cards(ex["deal"][seat])) for seat in C.SEATS)
-        dealer = C.SEATS.index(str(ex.get("dealer", "N")))
-    except (KeyError, ValueError, RulespecError) as exc:
-        raise RecordError(f"the deal cannot be read: {exc}", f"{path}.deal") from None
-    trick = ", ".join(f"{p['seat']} {p['card']}" for p in ex.get("trick") or ())
-    rules = ", ".join(r.get("rule", "?") for r in items[k].get("rules") or ())
-    scores = ex.get("scores") or {}
-    note = (f"{report}: {doc['variant']}, {name} ({items[k].get('kind')}: {rules}); the deal only (the finding "
-            f"holds neither the bids nor the earlier tricks): {ex.get('seat')} to play at trick "
-            f"{ex.get('trick_number')}" + (f" after {trick}" if trick else "")
-            + (", scores " + ", ".join(f"{t} {v}" for t, v in scores.items()) if scores else ""))
-    record = HandRecord(1, Where(), dealer, (n, e, s, w), variant=str(doc["variant"]),
-                        label=f"rulespec finding: {doc['variant']}", meta={"Finding": note})
-    return Hands([record], {}, [f"{report}: {name}: its deal, dealer {C.SEATS[dealer]}"])
+    return items[k], ex, path
