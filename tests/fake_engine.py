@@ -1,9 +1,11 @@
-"""Two tiny Spades engines for the conformance tests, written apart from the rulespec engine.
+"""Tiny Spades engines for the conformance tests, written apart from the rulespec engine.
 
 ``Sound`` plays the 001 rules (``standard``); ``faulty`` is the same engine with
 one known fault: it never marks spades broken, so a player holding another suit may
 never lead a spade.  ``CheapNil`` (nil worth 50) and ``AceLow`` (aces low in a trick)
-have one fault each in the score and in the trick winner.  All speak the engine
+have one fault each in the score and in the trick winner.  ``Alone`` plays the tables
+without partners (two-player with its draw, cutthroat, solo); ``Widdershins``,
+``CheapOvertricks`` and ``DealerDraws`` have one fault each there.  All speak the engine
 protocol of ``rulespec.tools.conform``.
 """
 from __future__ import annotations
