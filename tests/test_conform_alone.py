@@ -42,7 +42,7 @@ def test_an_engine_without_faults_conforms_at_each_table_alone(variant):
     assert stages["turn"]["states"] == n * (drawn + seats + seats * size)
     assert stages["raise"]["states"] == stages["exchange"]["states"] == 0
     games = report["sections"]["game_hands"]["n"]
-    assert 2 < games < 2 * 100 and _stages(report, "game_hands")["game"]["states"] == games   # both games won
+    assert 2 < games < 2 * 100 and _stages(report, "game_hands")["game"]["states"] == games   # a game won in time
     assert report["config"]["table"] == {"seats": seats, "partners": False, "sides": list("NESW"[:seats])}
 
 
