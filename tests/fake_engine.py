@@ -1,9 +1,11 @@
-"""Two tiny Spades engines for the conformance tests, written apart from the rulespec engine.
+"""Tiny Spades engines for the conformance tests, written apart from the rulespec engine.
 
 ``Sound`` plays the 001 rules (``standard``); ``faulty`` is the same engine with
 one known fault: it never marks spades broken, so a player holding another suit may
 never lead a spade.  ``CheapNil`` (nil worth 50) and ``AceLow`` (aces low in a trick)
-have one fault each in the score and in the trick winner.  All speak the engine
+have one fault each in the score and in the trick winner.  ``Alone`` plays the tables
+without partners (two-player with its draw, cutthroat, solo); ``Widdershins``,
+``CheapOvertricks`` and ``DealerDraws`` have one fault each there.  All speak the engine
 protocol of ``rulespec.tools.conform``.
 """
 from __future__ import annotations
@@ -252,3 +254,128 @@ class Kitty(Sound):
     def new_hand(self, deal) -> FakeHand:
         return KittyHand(deal, self.breaks)
 
+
+
+class AloneHand:
+    """A hand with each player alone, at as many seats as the deal has hands (005 §Two-player, §Cut-throat,
+    §Solo as the bundled variants read them): a player bids nil or 1 up to the hand's size, follows suit,
+    leads a spade once spades are broken (or it holds nothing else), and scores as 001 scores a partnership
+    (``FakeHand._team``) for itself; the first to 500 alone at the top wins.  At two seats the hands are drawn
+    from the stock (``draw``), the dealer's opponent first.  ``widdershins`` reckons the seat of a trick's
+    winning card counterclockwise from the leader (a fault: the trick goes to another seat at three seats);
+    ``cheap_overtricks`` scores overtricks (bags) no points; ``dealer_draws`` has the dealer draw first (faults)."""
+
+    def __init__(self, deal, widdershins: bool = False, cheap_overtricks: bool = False, dealer_draws: bool = False):
+        self.seats = len(deal.hands)
+        self.dealer, self.turn = deal.dealer, (deal.dealer + 1) % self.seats
+        self.drawing = self.seats == 2
+        if self.drawing and dealer_draws:
+            self.turn = self.dealer
+        self.stock, self.drawn = list(deal.stock or ()), 0
+        self.hands = [set() if self.drawing else set(C.iter_cards(h)) for h in deal.hands]
+        self.size = 26 // self.seats if self.drawing else len(self.hands[0])
+        self.bids: list[Bid | None] = [None] * self.seats
+        self.trick: list[int] = []
+        self.leader, self.broken = self.turn, False
+        self.taken = [0] * self.seats
+        self.scores, self.bags = deal.before
+        self.widdershins, self.cheap = widdershins, cheap_overtricks
+        self.last = None
+
+    def to_act(self) -> int:
+        return self.turn
+
+    def draw(self, keep: bool) -> None:
+        top, next_card = self.stock[2 * self.drawn], self.stock[2 * self.drawn + 1]
+        self.hands[self.turn].add(top if keep else next_card)
+        self.drawn += 1
+        self.turn = (self.turn + 1) % self.seats
+        self.drawing = self.drawn < self.seats * 13
+
+    def legal_bids(self) -> list[Bid]:
+        return [Bid("regular", n) for n in range(1, self.size + 1)] + [Bid("nil")]
+
+    def bid(self, bid: Bid) -> None:
+        self.bids[self.turn] = bid
+        self.turn = (self.turn + 1) % self.seats
+
+    def legal_cards(self) -> int:
+        hand = self.hands[self.turn]
+        if self.trick:
+            led = _suit(self.trick[0])
+            return _mask([c for c in hand if _suit(c) == led] or hand)
+        if not self.broken:
+            return _mask([c for c in hand if _suit(c) != SPADES] or hand)
+        return _mask(hand)
+
+    def play(self, card: int) -> None:
+        self.hands[self.turn].discard(card)
+        if not self.trick:
+            self.leader = self.turn
+        self.trick.append(card)
+        self.broken = self.broken or _suit(card) == SPADES
+        if len(self.trick) < self.seats:
+            self.turn = (self.turn + 1) % self.seats
+            return
+        led = _suit(self.trick[0])
+        best = max(range(self.seats), key=lambda k: (_suit(self.trick[k]) == SPADES,
+                                                      _suit(self.trick[k]) == led, self.trick[k] % 13))
+        self.last = (self.leader + (-best if self.widdershins else best)) % self.seats
+        self.taken[self.last] += 1
+        self.turn, self.trick = self.last, []
+
+    def trick_winner(self) -> int:
+        return self.last
+
+    def _player(self, seat: int) -> tuple[int, int]:
+        bid, won, bags = self.bids[seat], self.taken[seat], self.bags[seat]
+        contract = 0 if bid.is_nil else bid.n
+        if contract and won >= contract:
+            points, bags = 10 * contract + (0 if self.cheap else won - contract), bags + won - contract
+        elif contract:
+            points = -10 * contract
+        else:      # a nil bidder: every trick it takes is beyond a contract of 0, and the nil is made or set
+            points, bags = won + (100 if won == 0 else -100), bags + won
+        while bags >= 10:
+            points, bags = points - 100, bags - 10
+        return points, bags
+
+    def result(self) -> HandResult:
+        mine = [self._player(s) for s in range(self.seats)]
+        totals = [self.scores[s] + mine[s][0] for s in range(self.seats)]
+        top = max(totals)
+        over = top >= 500 and totals.count(top) == 1
+        return HandResult(tuple(p for p, _ in mine), tuple(b for _, b in mine), over,
+                          C.SEATS[totals.index(top)] if over else None)
+
+    def chosen(self) -> None:
+        return None
+
+
+class Alone(Sound):
+    """Each player alone at two, three or four seats (two-player, cutthroat, solo)."""
+    name = "fake-alone"
+    tables = frozenset({(2, False), (3, False), (4, False)})
+    widdershins = cheap_overtricks = dealer_draws = False
+
+    def new_hand(self, deal) -> AloneHand:
+        return AloneHand(deal, self.widdershins, self.cheap_overtricks, self.dealer_draws)
+
+
+class Widdershins(Alone):
+    """As ``Alone``, but the trick goes to the seat counted counterclockwise from the leader by the winning card's
+    place (another seat than its player's at three seats)."""
+    name = "fake-widdershins"
+    widdershins = True
+
+
+class CheapOvertricks(Alone):
+    """As ``Alone``, but a player's overtricks (its bags) score no points."""
+    name = "fake-cheap-overtricks"
+    cheap_overtricks = True
+
+
+class DealerDraws(Alone):
+    """As ``Alone``, but at two seats the dealer draws first."""
+    name = "fake-dealer-draws"
+    dealer_draws = True

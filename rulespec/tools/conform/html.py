@@ -7,7 +7,7 @@ from html import escape
 from ..diff.html import bar_chart
 from ..tables import CSS as TABLE_CSS, reflow_table
 from .lockstep import KIND_TITLES, STAGE_TITLES
-from .report import SECTION_TITLES, headline
+from .report import SECTION_TITLES, headline, not_compared, report_table, table_words
 
 _CSS = """
 body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}
@@ -23,13 +23,13 @@ def _pct(x: float) -> str:
     return f"{100 * x:.2f}%"
 
 
-def _section_html(name: str, sec: dict) -> str:
+def _section_html(name: str, sec: dict, table: dict) -> str:
     rows = []
     bars = []
     for stage, st in sec["stages"].items():
         if not st["states"]:
-            rows.append([escape(STAGE_TITLES[stage]), "—", "—", "not compared (the engine does not say)", "—", "—",
-                         "—", "—"])
+            rows.append([escape(STAGE_TITLES[stage]), "—", "—", escape(not_compared(stage, table)), "—", "—", "—",
+                         "—"])
             continue
         for kind, k in st["kinds"].items():
             rules = "<br>".join(f"{escape(r['rule'])} {100 * r['share']:.0f}%" for r in k["attribution"]) or "—"
@@ -62,16 +62,17 @@ def _examples_html(report: dict) -> str:
 
 def render(report: dict) -> str:
     cfg = report["config"]
-    engine, variant = cfg["engine_name"], cfg["variant"]["id"]
+    engine, variant, table = cfg["engine_name"], cfg["variant"]["id"], report_table(cfg)
     if report["conforms"]:
         verdict = f"<p class=ok>{escape(engine)} conforms to {escape(variant)} on every compared point.</p>"
     else:
         verdict = ("<p class=diff>Differences on: " + escape(", ".join(STAGE_TITLES[s] for s in report["differing"]))
                    + "</p><ul>" + "".join(f"<li>{escape(x)}</li>" for x in headline(report)) + "</ul>")
     body = [f"<h1>Conformance: {escape(engine)} against {escape(variant)}</h1>",
-            f"<p>{cfg['deals']} deals, seed <code>{escape(str(cfg['seed']))}</code>, players "
+            f"<p>{escape(table_words(table))}; {cfg['deals']} deals, seed "
+            f"<code>{escape(str(cfg['seed']))}</code>, players "
             f"{escape(', '.join(cfg['policies']))}; {cfg['games']} whole games.</p>", verdict]
-    body += [_section_html(name, sec) for name, sec in report["sections"].items() if sec["n"]]
+    body += [_section_html(name, sec, table) for name, sec in report["sections"].items() if sec["n"]]
     body.append(_examples_html(report))
     if report["errors"]:
         body.append("<h2>Hands that could not be compared</h2><ul>"

@@ -1,13 +1,14 @@
 """One hand played in lockstep by another engine and by a variant's ``HandState``, compared at every state.
 
-At each decision the seat to act and the legal bids or cards are compared (and, where
-the engine has those steps, the raises open to a nil bidder's partner and the blind-nil
-exchanges); after each trick its winner; after the hand each team's points, the bags
-held and the end of the game.  A difference is a *finding*: its stage and kind, the variant's rules
-that decide the point (see ``docs/conformance.md``), and the situation as a
-scenario input with both answers.  The move made is one both allow (the engine's own
-in a recorded hand): the hand stays one the rule book can reach while the engine
-is never asked to make a move it forbids.
+The table is the variant's (``core.cards.table_of``: 2, 3 or 4 seats, in partnerships or each alone).  At
+each decision the seat to act and the legal bids or cards are compared (and, where the engine has those
+steps, the raises open to a nil bidder's partner and the blind-nil exchanges; where the book draws the
+hands, the seat at each turn of the draw); after each trick its winner; after the hand each side's points
+(a partnership's, or a player's where each plays alone), the bags held and the end of the game.  A
+difference is a *finding*: its stage and kind, the variant's rules that decide the point (see
+``docs/conformance.md``), and the situation as a scenario input with both answers.  The move made is one
+both allow (the engine's own in a recorded hand): the hand stays one the rule book can reach while the
+engine is never asked to make a move it forbids.
 """
 from __future__ import annotations
 
@@ -18,13 +19,14 @@ from ...core import cards as C
 from ...errors import EngineError
 from ...game import (BLIND_NIL, NIL, REGULAR, Bid, HandState, applicable_constraints, bid_refusals, game_status,
                      team_refusals)
-from ...game.policies import discard_of
+from ...game.fused import draw_cards
+from ...game.policies import discard_of, keep_of
 from ...model.ruleset import Ruleset
 from ..diff.deals import Deal
 from .protocol import EngineHand, HandResult
 
 STAGES = ("turn", "bid", "raise", "exchange", "legal", "trick", "score", "bags", "game")
-STAGE_TITLES = {"turn": "seat to act", "bid": "legal bids", "raise": "raises after a partner's nil",
+STAGE_TITLES = {"turn": "seat to act (or to draw)", "bid": "legal bids", "raise": "raises after a partner's nil",
                 "exchange": "blind-nil exchange", "legal": "legal cards", "trick": "trick winner",
                 "score": "hand score", "bags": "bags after the hand", "game": "game over/winner"}
 KINDS = {"turn": ("seat",), "bid": ("engine_forbids", "engine_allows"), "raise": ("engine_forbids", "engine_allows"),
@@ -46,7 +48,7 @@ class Finding:
     rules: list[str]
     note: dict
     example: dict | None = None      # {kind, input, book, engine}: a scenario input and both answers
-    lines: tuple[tuple[str, int], ...] | None = None   # a team's score lines (rule, points), for ``score``
+    lines: tuple[tuple[str, int], ...] | None = None   # a side's score lines (rule, points), for ``score``
     delta: int = 0                                     # the book's points minus the engine's, for ``score``
 
 
@@ -54,20 +56,20 @@ def _bid_json(bid: Bid):
     return "nil" if bid.kind == "nil" else bid.n if bid.kind == "regular" else str(bid)
 
 
-def _before_json(before) -> dict:
-    scores, bags = before
-    return {team: {"score": scores[i], "bags": bags[i]} for i, team in enumerate(C.TEAMS)}
+def _before_json(table: C.Table, before) -> dict:
+    scores, bags = (table.padded(values) for values in before)
+    return {side: {"score": scores[i], "bags": bags[i]} for i, side in enumerate(table.side_names)}
 
 
 def score_lines(result) -> tuple[tuple[str, int], ...]:
-    """A team's score lines as (rule, points)."""
+    """A side's score lines as (rule, points)."""
     return tuple((line["rule"], line["points"]) for line in result.lines if line.get("rule"))
 
 
 def score_credit(lines, delta: int, cleared: set) -> list[str]:
     """The rules that decide a score the engine makes ``delta`` points lower than the book: the book's
-    line worth exactly ``delta`` (the engine leaves it out), else the team's lines that never appeared,
-    with the same points, in a team score the engine agreed with, else a line the book does not have."""
+    line worth exactly ``delta`` (the engine leaves it out), else the side's lines that never appeared,
+    with the same points, in a side's score the engine agreed with, else a line the book does not have."""
     exact = {rule for rule, points in lines if points == delta}
     return sorted(exact or {rule for rule, points in lines if (rule, points) not in cleared}) or [NO_LINE]
 
@@ -77,18 +79,19 @@ class Lockstep:
 
     def __init__(self, rs: Ruleset, deal: Deal, hand: EngineHand, policy, hands_played: int = 1):
         self.rs, self.deal, self.eng, self.policy = rs, deal, hand, policy
-        self.book = HandState(rs, list(deal.hands), deal.dealer, *deal.before)
+        self.table = C.table_of(rs.params)
+        self.book = HandState(rs, list(deal.hands), deal.dealer, *deal.before)   # drawn: again from the draw
         self.hands_played = hands_played
         self.findings: list[Finding] = []
         self.states: Counter[str] = Counter()
-        self.after: tuple[tuple[int, int], tuple[int, int]] | None = None   # the book's totals after the hand
+        self.after: tuple[tuple[int, ...], tuple[int, ...]] | None = None   # the book's totals after the hand
         self.over = False
-        self.engine_tricks = [0, 0, 0, 0]    # tricks per seat by the engine's winners
-        self.cleared: set[tuple[str, int]] = set()   # score lines of teams the engine scores as the book does
+        self.engine_tricks = [0] * self.table.seats    # tricks per seat by the engine's winners
+        self.cleared: set[tuple[str, int]] = set()   # score lines of sides the engine scores as the book does
 
     def run(self) -> Lockstep:
         """Play and compare the whole hand (a hand whose seat to act differs stops there)."""
-        if self._kitty() and self._bids() and self._exchange() and self._play():
+        if self._draw() and self._kitty() and self._bids() and self._exchange() and self._play():
             self._score()
         return self
 
@@ -104,6 +107,34 @@ class Lockstep:
             return True
         self._find("turn", "seat", [rule], {"book": C.SEATS[seat], "engine": C.SEATS[theirs]})
         return False
+
+    # ------------------------------------------------------------------ the draw
+    def _draw(self) -> bool:
+        """The hands drawn from the deal's stock (``deal.draw``): the book's draw (the form's ``draw_hands``), the
+        runner's player choosing at each turn and the engine told by its ``draw`` step (without it, the variant
+        cannot be played); the seat at each turn is compared, and a draw whose seat differs stops the hand."""
+        rs, deal = self.rs, self.deal
+        if not rs.params["deal.draw"]:
+            return True
+        step = getattr(self.eng, "draw", None)
+        if step is None:
+            raise EngineError(f"the engine has no draw step (draw): variant '{rs.id}' draws its hands from the stock "
+                              f"(deal.draw @ {rs.rules['deal.draw'].cite}), so it cannot play it")
+        if deal.stock is None:
+            raise EngineError(f"variant '{rs.id}' draws its hands from the stock, and the deal has none")
+        in_step = [True]
+
+        def keep(seat: int, card: int, hand: int, turn: int) -> int:
+            choice = keep_of(self.policy, rs, seat, card, hand, turn)
+            if in_step[0] and self._turn(seat, "deal.draw"):
+                step(bool(choice))
+            else:
+                in_step[0] = False
+            return choice
+
+        hands, _ = draw_cards(rs)(deal.stock, deal.dealer, keep)
+        self.book = HandState(rs, hands, deal.dealer, *deal.before)
+        return in_step[0]
 
     # ------------------------------------------------------------------ the kitty
     def _kitty(self) -> bool:
@@ -139,7 +170,7 @@ class Lockstep:
         if hasattr(self.policy, "observe_scores"):
             self.policy.observe_scores(self.deal.before[0])
         passing = self._unexchanged_kinds()
-        for _ in range(4):
+        for _ in range(self.table.seats):
             seat = book.bidder
             if not self._turn(seat, "deal.first_bidder"):
                 return False
@@ -163,23 +194,26 @@ class Lockstep:
         """After ``seat``'s nil, its partner having bid a number: the raises each side allows the partner,
         compared where the engine has the step (``raise_options``), and one both allow is made (the runner's
         player chooses; staying at the present bid is one of the choices).  Without the step none is made."""
-        book, partner = self.book, C.partner_of(seat)
-        ask, present = getattr(self.eng, "raise_options", None), book.bids[partner]
-        if ask is None or not bid.is_nil or present is None or present.kind != REGULAR:
+        book, partner = self.book, self.table.partner(seat)
+        ask = getattr(self.eng, "raise_options", None)
+        if ask is None or partner is None or not bid.is_nil:
+            return
+        present = book.bids[partner]
+        if present is None or present.kind != REGULAR:
             return
         theirs = list(ask(partner))
         self.states["raise"] += 1
-        self._compare_raises(seat, bid, mine, theirs)
+        self._compare_raises(seat, partner, bid, mine, theirs)
         both = [b for b in mine if b in theirs]
         if any(b != present for b in both):
             choice = self.policy.raise_bid(self.rs, partner, both, book.hands[partner])
             book.raise_bid(partner, choice)
             self.eng.raise_bid(partner, choice)
 
-    def _compare_raises(self, seat: int, bid: Bid, mine: list[Bid], theirs: list[Bid]) -> None:
-        """Raises one side allows the partner of ``seat`` (who bid ``bid``) and the other does not (the
-        present bid left out): the rule that refuses or allows them."""
-        book, partner = self.book, C.partner_of(seat)
+    def _compare_raises(self, seat: int, partner: int, bid: Bid, mine: list[Bid], theirs: list[Bid]) -> None:
+        """Raises one side allows ``partner``, the partner of ``seat`` (who bid ``bid``), and the other does not
+        (the present bid left out): the rule that refuses or allows them."""
+        book = self.book
         present = book.bids[partner]
         for kind, extra in (("engine_allows", [b for b in theirs if b not in mine and b != present]),
                             ("engine_forbids", [b for b in mine if b not in theirs and b != present])):
@@ -188,7 +222,8 @@ class Lockstep:
             rules = ["nil.partner_may_raise"]
             if kind == "engine_allows" and self.rs.params["nil.partner_may_raise"]:
                 rules = [name for b in extra for name in
-                         team_refusals(self.rs, (b, bid), book.scores, book.bags, C.team_of(seat), explain=False)]
+                         team_refusals(self.rs, (b, bid), book.scores, book.bags, self.table.side_of(seat),
+                                       explain=False)]
             self._find("raise", kind, rules or ["nil.partner_may_raise"],
                        {"seat": C.SEATS[partner], "nil": C.SEATS[seat], "present": str(present),
                         "bids": [str(b) for b in extra]})
@@ -214,7 +249,7 @@ class Lockstep:
                        {"book": [f"{C.SEATS[s]} passes {n}" for s, n in mine],
                         "engine": [f"{C.SEATS[s]} passes {n}" for s, n in theirs]})
             return False
-        for seat, count in mine:
+        for seat, count in mine:        # (exchanges are between partners: none where each plays alone)
             partner = C.partner_of(seat)
             give = self.policy.exchange(rs, seat, book.hands[seat], count)
             back = self.policy.exchange(rs, partner, book.hands[partner], count)
@@ -236,7 +271,7 @@ class Lockstep:
                 rules += [refusals[0]["rule"]] if refusals else [step["rule"] for step in checked]
             situation = {"seat": C.SEATS[seat], "bid": _bid_json(extra[0]), "dealer": C.SEATS[book.dealer],
                          "bids": {C.SEATS[s]: _bid_json(b) for s, b in enumerate(book.bids) if b is not None},
-                         "before": _before_json((book.scores, book.bags))}
+                         "before": _before_json(self.table, (book.scores, book.bags))}
             self._find("bid", kind, rules, {"seat": C.SEATS[seat], "bids": [str(b) for b in extra]},
                        {"kind": "bid", "input": situation, "book": {"allowed": allowed},
                         "engine": {"allowed": not allowed}})
@@ -245,7 +280,7 @@ class Lockstep:
     def _play(self) -> bool:
         book = self.book
         for number in range(1, book.size + 1):
-            for position in range(4):
+            for position in range(self.table.seats):
                 rule = TURN_ORDER if position else "play.first_leader" if number == 1 else "trick.winner"
                 if not self._turn(book.to_play, rule):
                     return False
@@ -308,7 +343,7 @@ class Lockstep:
 
     def _trick(self) -> int:
         book = self.book
-        leader = book.plays[-4][0]
+        leader = book.plays[-self.table.seats][0]
         cards = [C.card_name(c) for c in book.trick]
         number = book.number
         mine = book.finish_trick()
@@ -336,8 +371,11 @@ class Lockstep:
         if theirs is None:
             return
         situation = {"bids": {C.SEATS[s]: _bid_json(b) for s, b in enumerate(book.bids)},
-                     "tricks": {C.SEATS[s]: self.engine_tricks[s] for s in range(4)},
-                     "before": _before_json(self.deal.before)}
+                     "tricks": {C.SEATS[s]: n for s, n in enumerate(self.engine_tricks)},
+                     "before": _before_json(self.table, self.deal.before)}
+        if len(theirs.points) != len(results) or theirs.bags is not None and len(theirs.bags) != len(results):
+            raise EngineError(f"the engine scores {len(theirs.points)} sides; variant '{self.rs.id}' scores "
+                              f"{len(results)} ({', '.join(self.table.side_names)})")
         for team, mine in enumerate(results):
             self.states["score"] += 1
             if theirs.points[team] != mine.points:
@@ -351,14 +389,15 @@ class Lockstep:
         self._game(status, theirs)
 
     def _team_finding(self, stage: str, team: int, mine, value: int, situation: dict) -> None:
-        """A team's points (``score``) or bags (``bags``) differ.  Bags: the book's bag rules that applied.
-        Points: decided when the run is merged (``score_credit``), from the team's score lines."""
-        name = C.TEAMS[team]
+        """A side's points (``score``) or bags (``bags``) differ.  Bags: the book's bag rules that applied.
+        Points: decided when the run is merged (``score_credit``), from the side's score lines."""
+        name = self.table.side_names[team]
         field = "points" if stage == "score" else "bags"
         book_value = getattr(mine, field)
         rules = [] if stage == "score" else \
             [line["rule"] for line in mine.lines if str(line.get("rule")).startswith("bags.")] or ["scoring.bags"]
-        self._find(stage, KINDS[stage][0], rules, {"team": name, "book": book_value, "engine": value},
+        who = "team" if self.table.partners else "player"
+        self._find(stage, KINDS[stage][0], rules, {who: name, "book": book_value, "engine": value},
                    {"kind": "score", "input": situation, "book": {"teams": {name: {field: book_value}}},
                     "engine": {"teams": {name: {field: value}}}}, score_lines(mine) if stage == "score" else None,
                    book_value - value)

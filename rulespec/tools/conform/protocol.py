@@ -3,10 +3,11 @@
 An engine is compared with a variant in lockstep, decision by decision.  It is
 either driven in process (``Engine.new_hand`` gives an ``EngineHand``) or read
 from a recorded JSON Lines file (``recorded.RecordedEngine``, which implements the
-same protocol by replaying the file); ``engines.load_engine`` finds one by name.  Seats are 0..3
-(N E S W), cards are the project's card ids (``rulespec.core.cards``), bids are ``rulespec.game.Bid``.
-Two steps some rule books have are optional methods (``OptionalSteps``): an engine that defines them
-is compared on them too.  See ``docs/conformance.md``.
+same protocol by replaying the file); ``engines.load_engine`` finds one by name.  Seats are 0 .. seats - 1
+clockwise (N E S W; three seats N E S, two N E), sides the partnerships NS and EW or, where each plays alone,
+the players by seat (``core.cards.Table``); cards are the project's card ids (``rulespec.core.cards``), bids
+``rulespec.game.Bid``.  Steps only some rule books have are optional methods (``OptionalSteps``): an engine that
+defines them is compared on them too.  See ``docs/conformance.md``.
 """
 from __future__ import annotations
 
@@ -19,11 +20,11 @@ from ..diff.deals import Deal
 
 @dataclass(frozen=True)
 class HandResult:
-    """What the engine says of a finished hand, by team (NS, EW); None where it does not say."""
-    points: tuple[int, int]
-    bags: tuple[int, int] | None = None          # bags held after the hand
+    """What the engine says of a finished hand, by side (NS, EW; alone, by seat); None where it does not say."""
+    points: tuple[int, ...]
+    bags: tuple[int, ...] | None = None          # bags held after the hand
     game_over: bool | None = None
-    winner: str | None = None                    # "NS", "EW" or None
+    winner: str | None = None                    # the side's name ("NS", "EW"; alone "N", "E", …) or None
 
 
 class EngineHand(Protocol):
@@ -45,7 +46,7 @@ class EngineHand(Protocol):
         """The seat to act plays ``card``."""
 
     def trick_winner(self) -> int | None:
-        """The seat that won the trick just completed (called after its fourth card; None: not said)."""
+        """The seat that won the trick just completed (called after its last card; None: not said)."""
 
     def result(self) -> HandResult | None:
         """The hand's score, after the last trick (None: not said)."""
@@ -73,6 +74,11 @@ class OptionalSteps(Protocol):
     def exchange(self, seat: int, give: list[int], back: list[int]) -> None:
         """``seat`` passes ``give`` to its partner and receives ``back``."""
 
+    def draw(self, keep: bool) -> None:
+        """Where the book draws the hands from the stock (``deal.draw``; the stock is ``Deal.stock``, top card
+        first): the seat to act looks at the top card and keeps it (``keep``; the next card is discarded) or
+        discards it and keeps the next.  An engine without this step cannot play such a variant."""
+
     def take_kitty(self, kitty: int, discard: list[int]) -> None:
         """Before the bids, where the book deals a kitty (``deal.kitty``): the dealer takes the cards ``kitty``
         (a mask: the pack's cards the deal left over) and discards ``discard``.  An engine without this step
@@ -87,7 +93,8 @@ class Engine(Protocol):
     name: str
 
     def new_hand(self, deal: Deal) -> EngineHand:
-        """A new hand of ``deal``: its four hands, its dealer and the scores and bags before it."""
+        """A new hand of ``deal``: a hand per seat (or, drawn, the stock), its dealer and the scores and bags
+        before it by side."""
 
     def fixed_deals(self) -> list[Deal] | None:
         """The deals the engine can play (a recorded file's), or None for any deal."""

@@ -10,6 +10,7 @@ import json
 
 import yaml
 
+from ...core import cards as C
 from ..diff.minimal import evaluate
 from ..diff.stats import wilson
 from .lockstep import KIND_TITLES, KINDS, STAGE_TITLES, STAGES
@@ -39,6 +40,34 @@ def _kind(k: dict, hands: int, states: int) -> dict:
     if k["first"]:
         out["first"] = k["first"]
     return out
+
+
+_PARTNERS_ONLY = ("raise", "exchange")     # stages between partners: none where each plays alone
+
+
+def table_json(rs) -> dict:
+    """The variant's table in the report: how many seats, whether in partnerships, and the sides' names (the
+    partnerships NS and EW, or each player by seat)."""
+    table = C.table_of(rs.params)
+    return {"seats": table.seats, "partners": table.partners, "sides": list(table.side_names)}
+
+
+def report_table(cfg: dict) -> dict:
+    """A report's table (``config.table``; a report written before the key: four seats in partnerships)."""
+    return cfg.get("table") or {"seats": 4, "partners": True, "sides": list(C.TEAMS)}
+
+
+def not_compared(stage: str, table: dict) -> str:
+    """Why a stage with no state compared was not: it has no such step at this table, or the engine does not say."""
+    if stage in _PARTNERS_ONLY and not table["partners"]:
+        return "none at this table (each plays alone)"
+    return "not compared (the engine does not say)"
+
+
+def table_words(table: dict) -> str:
+    """The table in words, e.g. "3 seats (N E S), each alone"."""
+    seats = " ".join(C.SEATS[:table["seats"]])
+    return f"{table['seats']} seats ({seats}), " + ("in partnerships NS and EW" if table["partners"] else "each alone")
 
 
 def _section(sec: dict) -> dict:
@@ -92,6 +121,7 @@ def build(cfg: ConformConfig, ctx: Context, acc: dict) -> dict:
         "schema": SCHEMA,
         "config": {"engine": cfg.engine, "engine_name": ctx.engine.name,
                    "variant": {"id": rs.id, "ref": cfg.variant, "title": rs.title, "doc": rs.doc},
+                   "table": table_json(rs),
                    "deals": ctx.deal_count, "recorded": ctx.fixed is not None, "seed": cfg.seed,
                    "policies": list(cfg.policies) if ctx.fixed is None else ["recorded"],
                    "games": cfg.games, "game_policy": cfg.game_policy, "game_hands": cfg.game_hands},
@@ -143,15 +173,16 @@ def headline(report: dict) -> list[str]:
 
 def markdown(report: dict) -> str:
     cfg = report["config"]
-    engine, variant = cfg["engine_name"], cfg["variant"]
+    engine, variant, table = cfg["engine_name"], cfg["variant"], report_table(cfg)
     source = "its recorded hands" if cfg["recorded"] else f"seed `{cfg['seed']}`, players {', '.join(cfg['policies'])}"
     out = [f"# Conformance: {engine} against {variant['id']}", "",
            f"Engine `{cfg['engine']}` against variant `{variant['id']}` ({variant['title']}; document "
-           f"{variant['doc']}). {cfg['deals']} deals ({source}); {cfg['games']} whole games "
-           f"({cfg['game_policy']} players, at most {cfg['game_hands']} hands).", "",
+           f"{variant['doc']}) at {table_words(table)}. {cfg['deals']} deals ({source}); {cfg['games']} "
+           f"whole games ({cfg['game_policy']} players, at most {cfg['game_hands']} hands).", "",
            "At every state the engine and the variant are asked the same question: the seat to act, the legal "
-           "bids or cards, each trick's winner, each team's points and bags after the hand, the game's end. "
-           "Rates are per hand (and per state compared), with 95% Wilson intervals.", ""]
+           f"bids or cards, each trick's winner, each {'team' if table['partners'] else 'player'}'s points "
+           "and bags after the hand, the game's end. Rates are per hand (and per state compared), with 95% Wilson "
+           "intervals.", ""]
     for w in report["withheld"]:
         out += [f"{engine} has no exchange step: {variant['id']} is played without {w['bid']} bids ({w['rule']} "
                 f"{w['value']} @ {w['cite'] or 'unspecified'}: a {w['bid']} bidder and partner pass cards).", ""]
@@ -165,21 +196,21 @@ def markdown(report: dict) -> str:
         out += [f"- {line}" for line in headline(report)] + [""]
     for name, sec in report["sections"].items():
         if sec["n"]:
-            out += _section_md(SECTION_TITLES[name], sec)
+            out += _section_md(SECTION_TITLES[name], sec, table)
     out += _examples_md(report)
     if report["errors"]:
         out += ["## Hands that could not be compared", ""] + [f"- {k}: {v}" for k, v in report["errors"].items()] + [""]
     return "\n".join(out) + "\n"
 
 
-def _section_md(title: str, sec: dict) -> list[str]:
+def _section_md(title: str, sec: dict, table: dict) -> list[str]:
     out = [f"## {title}", "", f"{sec['n']} hands.", "",
            "| stage | kind | hands | rate | 95% CI | states | state rate | 95% CI | decided by |",
            "|---|---|---|---|---|---|---|---|---|"]
     firsts = []
     for stage, st in sec["stages"].items():
         if not st["states"]:
-            out.append(f"| {STAGE_TITLES[stage]} | not compared (the engine does not say) | | | | 0 | | | |")
+            out.append(f"| {STAGE_TITLES[stage]} | {not_compared(stage, table)} | | | | 0 | | | |")
             continue
         for kind, k in st["kinds"].items():
             rules = ", ".join(f"{r['rule']} {100 * r['share']:.0f}%" for r in k["attribution"]) or "—"

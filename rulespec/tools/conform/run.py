@@ -69,9 +69,7 @@ class Context:
                               f"variant {self.rs.id!r} seats {table.seats} players "
                               f"{'in partnerships' if table.partners else 'each alone'}. "
                               f"The bundled variants it can play: {', '.join(playable) or 'none'}")
-        if table is not C.FOUR:
-            raise EngineError(f"the lockstep comparison steps four seats in partnerships; variant {self.rs.id!r} "
-                              "is not compared yet, whatever its engine plays")
+        self.zero: tuple[tuple[int, ...], tuple[int, ...]] = ((0,) * table.sides, (0,) * table.sides)
         self.fixed: list[Deal] | None = self.engine.fixed_deals()
         if self.fixed is not None and cfg.games:
             raise EngineError(f"engine {cfg.engine!r} replays its own recorded hands: it cannot play --games")
@@ -81,7 +79,10 @@ class Context:
         return len(self.fixed) if self.fixed is not None else self.cfg.deals
 
     def deal(self, index: int) -> Deal:
-        return self.fixed[index] if self.fixed is not None else seeded_deal(self.cfg.seed, index, self.rs)
+        """Deal ``index``: the engine's own, else the seed's (its scores and bags before it 0 for every side)."""
+        if self.fixed is not None:
+            return self.fixed[index]
+        return replace(seeded_deal(self.cfg.seed, index, self.rs), before=self.zero)
 
 
 # --------------------------------------------------------------------------- tallies
@@ -203,7 +204,7 @@ def run_games(ctx: Context, start: int, stop: int) -> dict:
     acc = new_acc()
     cfg = ctx.cfg
     for game in range(start, stop):
-        before, dealer = ((0, 0), (0, 0)), 0
+        before, dealer = ctx.zero, 0
         for h in range(cfg.game_hands):
             deal = replace(seeded_deal(f"{cfg.seed}:game{game}", h, ctx.rs), dealer=dealer, before=before)
             policy = policy_for(cfg.game_policy, cfg.seed, f"game{game}:{h}")
