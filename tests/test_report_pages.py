@@ -104,3 +104,13 @@ def test_conformance_reports_fit_a_phone():
         assert page == (path / "report.html").read_text(encoding="utf-8"), f"{folder}/report.html is stale"
         assert 'name="viewport"' in page and "<table class=reflow role=table>" in page
         assert '<td role=cell data-label="decided by">' in page
+
+
+def test_stored_conformance_markdown_is_the_renderers():
+    """A stored conformance report reads with today's writer (one stored before a key was added included), and
+    the report.md kept beside its JSON is what the writer makes of it."""
+    from rulespec.tools.conform import report as conform_report
+    for folder in ("001-standard", "openspiel"):
+        path = REPORTS / "conformance" / folder
+        text = conform_report.markdown(json.loads((path / "report.json").read_text(encoding="utf-8")))
+        assert text == (path / "report.md").read_text(encoding="utf-8"), f"{folder}/report.md is stale"

@@ -61,7 +61,7 @@ def _verdict(report: dict) -> str:
         cannot = [error for error in report.get("errors", {}) if "cannot play it" in error]
         if cannot:
             verdict += ": " + cannot[0]
-    if report["withheld"]:
+    if report.get("withheld"):
         verdict += (" (played without " + " or ".join(f"{w['bid']} bids" for w in report["withheld"])
                     + ": the engine has no exchange step)")
     return verdict

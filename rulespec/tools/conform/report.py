@@ -183,7 +183,7 @@ def markdown(report: dict) -> str:
            f"bids or cards, each trick's winner, each {'team' if table['partners'] else 'player'}'s points "
            "and bags after the hand, the game's end. Rates are per hand (and per state compared), with 95% Wilson "
            "intervals.", ""]
-    for w in report["withheld"]:
+    for w in report.get("withheld", ()):     # (a report stored before the key: nothing withheld)
         out += [f"{engine} has no exchange step: {variant['id']} is played without {w['bid']} bids ({w['rule']} "
                 f"{w['value']} @ {w['cite'] or 'unspecified'}: a {w['bid']} bidder and partner pass cards).", ""]
     if report["conforms"]:
