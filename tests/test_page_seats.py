@@ -203,6 +203,8 @@ def test_cut_throat_game_on_its_own_score_sheet(page, shots, tmp_path):
     # no other bundled book plays at three seats alone: said instead of offering books of other tables
     assert page.locator("#rescore-0").count() == 0
     assert "No other bundled rule book is played at a table of 3 players, each alone" in game.inner_text()
+    assert "Game over: North wins" in page.inner_text("#ruling")
+    page.locator("#sheet-section").evaluate("(el) => el.scrollIntoView({block: 'start'})")
     keep(page, shots, "seats-cutthroat-sheet")
     assert_accessible(page, shots, "seats-cutthroat-sheet")
 
@@ -283,5 +285,6 @@ def test_house_rules_of_three_seats_rescored_under_cut_throat(page, shots):
         rescored.locator("tbody td").nth(0).get_attribute("class") or "")
     assert "Under cutthroat: After 1 hand(s): North 51 (1 bag), East 100 (0 bags), South 65 (5 bags)." \
         in page.inner_text(".rescored")
+    page.locator(".sheet-game").first.evaluate("(el) => el.scrollIntoView({block: 'start'})")
     keep(page, shots, "seats-house-rescored")
     assert_accessible(page, shots, "seats-house-rescored")

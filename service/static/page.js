@@ -588,7 +588,8 @@ function renderRuling(answer) {
     }
     const game = ruling.game;
     card.append(h('p', {class: `game ${game.over ? 'over' : ''} ${fields.has('game.over') || fields.has('game.winner') ? 'differs' : ''}`},
-      game.over ? `Game over: ${game.winner} wins: ${game.reason}. ` : `Game goes on: ${game.reason}. `,
+      game.over ? `Game over: ${SEAT_NAMES[game.winner] || game.winner} wins: ${game.reason}. `
+        : `Game goes on: ${game.reason}. `,
       game.rule ? clause(game.rule) : null));
     const notes = readings(ruling);
     if (notes) card.append(notes);
