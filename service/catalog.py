@@ -3,7 +3,7 @@ checking a house rule's YAML."""
 from __future__ import annotations
 
 from rulespec.app.answers import MAX_INLINE_RULES
-from rulespec.core.cards import card_names
+from rulespec.core.cards import card_names, table_of
 from rulespec.errors import Problem, RulesFileError, RulespecError
 from rulespec.model.ruleset import Ruleset, compile_spec, load_ruleset
 from rulespec.core.schema import SLOTS
@@ -41,9 +41,13 @@ def rule_entry(rs: Ruleset, name: str) -> dict:
 
 
 def variant_summary(rs: Ruleset) -> dict:
+    """A variant's id, title, source document, chain, rule counts and table (its seats and the sides that score:
+    the partnerships NS and EW, or each seat alone)."""
     own = sum(1 for r in rs.rules.values() if r.origin == rs.id)
+    table = table_of(rs.params)
     return {"id": rs.id, "title": rs.title, "doc": rs.doc, "extends": rs.spec.extends, "chain": rs.chain,
-            "rule_count": len(rs.rules), "own_rule_count": own}
+            "rule_count": len(rs.rules), "own_rule_count": own,
+            "table": {"seats": table.seats, "sides": list(table.side_names)}}
 
 
 def variant_detail(rs: Ruleset) -> dict:

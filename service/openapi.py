@@ -192,7 +192,11 @@ def _base_schemas(max_deals: int, time_limit: float) -> dict:
                      "a rule in force: its DSL text, citation (or why the document is silent), the variant "
                      "that wrote it, and the choices tables make")
     summary_props = {"id": STR, "title": STR, "doc": STR, "extends": nullable(STR), "chain": arr(STR),
-                     "rule_count": INT, "own_rule_count": INT}
+                     "rule_count": INT, "own_rule_count": INT,
+                     "table": obj({"seats": {"type": "integer", "minimum": 2, "maximum": 4},
+                                   "sides": arr(STR)}, ("seats", "sides"),
+                                  "who sits at the table: its seats (N E S W, the first 2, 3 or 4) and the sides "
+                                  "that score (NS and EW, or each seat alone)")}
     detail = obj({**summary_props, "notes": STR, "source": {"type": "object"}, "rules": arr(ref("RuleEntry"))},
                  ("id", "title", "doc", "extends", "chain", "rules"))
     kind_answers = {k: ref(f"{k.title()}Answer") for k in (*KIND_DOCS, *SOLVE_DOCS)}

@@ -69,6 +69,18 @@ def test_variants_list_and_detail(client):
         assert {"note", "choices", "unspecified"} <= set(rule)
 
 
+def test_variants_name_their_table(client):
+    """Each variant's summary names its seats and the sides that score (the page's panels follow them)."""
+    listed = {v["id"]: v["table"] for v in client.get("/v1/variants").get_json()["variants"]}
+    assert listed["standard"] == listed["classic"] == {"seats": 4, "sides": ["NS", "EW"]}
+    assert listed["cutthroat"] == {"seats": 3, "sides": ["N", "E", "S"]}
+    assert listed["solo"] == {"seats": 4, "sides": ["N", "E", "S", "W"]}
+    assert listed["two-player"] == {"seats": 2, "sides": ["N", "E"]}
+    assert client.get("/v1/variants/cutthroat").get_json()["table"] == listed["cutthroat"]
+    checked = client.post("/v1/variants/check", data="id: mine\nextends: two-player\n", content_type="text/yaml")
+    assert checked.get_json()["table"] == listed["two-player"]
+
+
 def test_unknown_variant_404(client):
     body = problem(client.get("/v1/variants/no-such"), 404, "unknown-variant", "id")
     assert "standard" in body["known"]

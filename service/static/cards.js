@@ -148,9 +148,10 @@ export function setupCards(variantFields, handSize) {
     showPressed();
   }
 
-  // The one-card fields filled together (a trick's four cards), in order.
+  // The one-card fields filled together (a trick's cards, one per seat at the table), in order.
   function siblings(input) {
-    return [...input.closest('fieldset').querySelectorAll('.card-input[data-cards="1"]')];
+    return [...input.closest('fieldset').querySelectorAll('.card-input[data-cards="1"]')]
+      .filter((el) => !el.closest('.field').hidden);
   }
 
   // Reached by Tab with its field already filled: the picker fills the first empty card of the trick instead.
@@ -230,23 +231,43 @@ export function setupCards(variantFields, handSize) {
   });
 
   // ------------------------------------------------------------ who wins the trick
+  // The table's seats (the variant's table.seats: N E S at three, N E at two): a card of the trick per seat.
+  let seats = SEATS;
+
   function labelTrick() {
-    const lead = SEATS.indexOf($('leader').value);
-    for (let i = 0; i < 4; i++) {
-      const seat = SEATS[(lead + i) % 4];
+    const lead = Math.max(0, seats.indexOf($('leader').value));
+    seats.forEach((_, i) => {
+      const seat = seats[(lead + i) % seats.length];
       $(`trick-${i}-label`).textContent = `${i === 0 ? 'Led by' : `Card ${i + 1}:`} ${SEAT_NAMES[seat]}`;
-    }
+    });
     $('picker-target').textContent = labelOf(target);
   }
   $('leader').addEventListener('change', labelTrick);
   labelTrick();
+
+  // Only the table's seats are offered: as the leader, a card box each; a trick so far has a card fewer.
+  function setTable(count) {
+    seats = SEATS.slice(0, count);
+    SEATS.forEach((seat, i) => {
+      const off = i >= count;
+      const box = $(`trick-${i}`);
+      box.closest('.field').hidden = off;
+      if (off) box.value = '';
+      const option = $('leader').querySelector(`option[value="${seat}"]`);
+      option.hidden = option.disabled = off;
+    });
+    if (!seats.includes($('leader').value)) $('leader').value = 'N';
+    $('legal-trick').dataset.cards = String(count - 1);
+    if (target.closest('.field').hidden) aim($('trick-0'), 'passing');
+    labelTrick();
+  }
 
   $('trick-form').addEventListener('submit', async (event) => {
     event.preventDefault();
     const out = $('trick-answer');
     clearMarks($('trick-form'));
     try {
-      const cards = [0, 1, 2, 3].map((i) => oneCard($(`trick-${i}`), `cards[${i}]`));
+      const cards = seats.map((_, i) => oneCard($(`trick-${i}`), `cards[${i}]`));
       const empty = cards.findIndex((c) => !c);
       if (empty >= 0) throw {body: {detail: 'which card?', field: `cards[${empty}]`}};
       const answer = await postJSON('/v1/trick', {...variantFields(), leader: $('leader').value, cards});
@@ -299,5 +320,5 @@ export function setupCards(variantFields, handSize) {
       showProblem(out, problem, trickInput);
     }
   });
-  return {setPack};
+  return {setPack, setTable};
 }

@@ -68,22 +68,22 @@ function handSizeOf(ruleList) {
   return rule && /^\d+$/.test(rule.text) ? Number(rule.text) : 13;
 }
 
-// The variant's table (rules table.seats and table.sides): its seats (three: N E S) and the sides that score.
-function tableOf(ruleList) {
-  const seats = ruleList.find((r) => r.name === 'table.seats');
-  const sides = ruleList.find((r) => r.name === 'table.sides');
-  return {seats: seats && /^[234]$/.test(seats.text) ? Number(seats.text) : 4,
-    partners: !sides || sides.text.trim() !== 'alone'};
+// The variant's table (its summary's ``table``: rules table.seats and table.sides): its seats (three: N E S) and
+// whether they play in partnerships (NS and EW) or each alone.
+function tableOf(detail) {
+  const table = detail.table || {seats: 4, sides: TEAMS};
+  return {seats: table.seats, partners: table.sides.join() === TEAMS.join()};
 }
 
 const seats = () => SEATS.slice(0, rules.seats);
-const fourSeats = () => rules.seats === 4 && rules.partners;
 const sides = () => (rules.partners ? TEAMS : seats());
 
-// Only the table's seats and sides are shown (the claim panel's too); the panels built for four partnership seats
-// (the cards played, the score sheet) are hidden for another table, with a note saying so.
+// Only the table's seats and sides are shown, in every panel; the score sheet is the table's own (sheet.js).
 function showTable() {
-  if (lastRuling && Object.keys(lastRuling.before).join() !== sides().join()) lastRuling = null;   // another table
+  if (lastRuling && Object.keys(lastRuling.before).join() !== sides().join()) {   // ruled at another table
+    lastRuling = null;
+    $('add-box').hidden = true;
+  }
   for (const seat of SEATS) {
     const off = !seats().includes(seat);
     for (const id of [`bid-${seat}`, `tricks-${seat}`]) $(id).closest('.field').hidden = off;
@@ -93,12 +93,13 @@ function showTable() {
   }
   for (const box of document.querySelectorAll('[data-side]')) box.hidden = !sides().includes(box.dataset.side);
   setClaimTable(rules.seats, rules.partners, rules.handSize);
-  const four = fourSeats();
-  for (const id of ['cards', 'sheet-section']) $(id).hidden = !four;
+  cards.setTable(rules.seats);
+  sheet.setTable({seats: rules.seats, sides: sides()});
   const note = $('table-note');
-  note.hidden = four;
-  note.textContent = four ? '' : `${rules.seats} players, each alone: each scores for himself, and claims for `
-    + 'himself alone. The cards played and the score sheet are for four seats in partnerships and are hidden here.';
+  note.hidden = rules.partners;
+  note.textContent = rules.partners ? '' : `${rules.seats} players, each alone: each scores for himself, and claims `
+    + `for himself alone. The score sheet keeps the games of tables of ${rules.seats} players alone apart from `
+    + 'those of other tables.';
 }
 
 // ---------------------------------------------------------------- variants
@@ -185,8 +186,12 @@ function showSharedNote() {
   note.replaceChildren(...parts);
 }
 
+// Each choice of rules counts; an answer for one that a later choice has overtaken is dropped.
+let choosing = 0;
+
 async function chooseVariant() {
   const id = $('variant').value;
+  const choice = ++choosing;
   $('house').hidden = id !== MINE;
   for (const box of $('compare').querySelectorAll('input')) box.disabled = box.value === id;
   showCompareChosen();
@@ -198,13 +203,17 @@ async function chooseVariant() {
     rules.ref = id;
     rules.problem = null;
     $('variant-title').textContent = v ? v.title : '';
+    let detail = null;
     try {
-      const detail = await getJSON(`/v1/variants/${encodeURIComponent(id)}`);
-      Object.assign(rules, {handSize: handSizeOf(detail.rules), pack: detail.pack || [], ...tableOf(detail.rules)});
+      detail = await getJSON(`/v1/variants/${encodeURIComponent(id)}`);
     } catch {
-      Object.assign(rules, {handSize: 13, pack: [], seats: 4, partners: true});
+      detail = null;   // the variant's details cannot be had: a standard table of 13 cards, any pack
     }
+    if (choice !== choosing) return;
+    Object.assign(rules, detail ? {handSize: handSizeOf(detail.rules), pack: detail.pack || [], ...tableOf(detail)}
+      : {handSize: 13, pack: [], seats: 4, partners: true});
   }
+  if (choice !== choosing) return;
   showTable();
   cards.setPack(rules.problem ? [] : rules.pack);
   savePrefs();
@@ -244,9 +253,9 @@ async function checkHouse() {
   status.textContent = 'Checking…';
   try {
     const detail = await postText('/v1/variants/check', text, 'text/yaml');
-    if (check !== houseCheck) return;
+    if (check !== houseCheck || $('variant').value !== MINE) return;   // overtaken by typing or another choice
     Object.assign(rules, {ref: inlineRule(detail), problem: null, handSize: handSizeOf(detail.rules),
-      pack: detail.pack || [], ...tableOf(detail.rules)});
+      pack: detail.pack || [], ...tableOf(detail)});
     showTable();
     if ($('house-yaml').value === text) await houseForm.sync(detail);   // not from a check the typing has overtaken
     box.setAttribute('aria-invalid', 'false');
@@ -579,7 +588,8 @@ function renderRuling(answer) {
     }
     const game = ruling.game;
     card.append(h('p', {class: `game ${game.over ? 'over' : ''} ${fields.has('game.over') || fields.has('game.winner') ? 'differs' : ''}`},
-      game.over ? `Game over: ${game.winner} wins: ${game.reason}. ` : `Game goes on: ${game.reason}. `,
+      game.over ? `Game over: ${SEAT_NAMES[game.winner] || game.winner} wins: ${game.reason}. `
+        : `Game goes on: ${game.reason}. `,
       game.rule ? clause(game.rule) : null));
     const notes = readings(ruling);
     if (notes) card.append(notes);
@@ -590,7 +600,7 @@ function renderRuling(answer) {
   parts.push(h('div', {class: 'rulings'}, cards));
   if (answer.rulings && !answer.agree) parts.push(renderRulesAsWritten(answer));
   $('ruling').replaceChildren(...parts);
-  $('add-box').hidden = Boolean(rulings[keys[0]].error) || !fourSeats();   // (the sheet is of partnerships)
+  $('add-box').hidden = Boolean(rulings[keys[0]].error);
   showAddNote();
 }
 
@@ -615,7 +625,7 @@ function renderRulesAsWritten(answer) {
 
 // Which game the ruled hand would join, and under which rules it is scored there.
 function showAddNote() {
-  if (!restored || !fourSeats()) return;   // the sheet is still being set up, or not of this table
+  if (!restored) return;   // the sheet is still being set up
   const from = lastRuling ? lastRuling.before : null;
   const target = sheet.nextGame(from);
   const now = rules.problem ? null : variantName(rules.ref);
@@ -636,9 +646,13 @@ function showAddNote() {
 // ---------------------------------------------------------------- wiring
 const sheet = setupSheet({
   current: () => rules.problem ? null : {ref: rules.ref, name: variantName(rules.ref)},
-  others: () => [...new Set([...compareIds(), ...bundled.map((v) => v.id)])],
+  // the bundled books a game of this table can be re-scored under: those of the same table
+  others: () => [...new Set([...compareIds(), ...bundled.map((v) => v.id)])].filter((id) => {
+    const v = bundled.find((b) => b.id === id);
+    return v && v.table.seats === rules.seats && v.table.sides.join() === sides().join();
+  }),
   onTotals(totals) {
-    for (const t of TEAMS) {
+    for (const t of Object.keys(totals)) {
       $(`score-${t}`).value = totals[t].score;
       $(`bags-${t}`).value = totals[t].bags;
     }

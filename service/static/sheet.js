@@ -1,31 +1,64 @@
 // The evening's score sheet: games of hands kept in localStorage, scored by the service
-// (POST /v1/game), exported and imported as JSON, re-scored under another variant.
-import {SEATS, TEAMS, h, num, postJSON, problemMessage, signed, variantName} from './api.js';
+// (POST /v1/game), exported and imported as JSON, re-scored under another variant.  A table of other seats
+// (three players alone, four alone, two) has a sheet of its own, with a column per player.
+import {SEATS, SEAT_NAMES, TEAMS, h, num, postJSON, problemMessage, signed, variantName} from './api.js';
 
 const KEY = 'spades-rulespec.sheet';
 const FORMAT = 'spades-rulespec-sheet';
+// The table of four seats in partnerships (a sheet exported without a table is one of it).
+const FOUR = {seats: 4, sides: TEAMS};
 
 const $ = (id) => document.getElementById(id);
 
-function emptySheet() {
-  return {format: FORMAT, version: 1, games: []};
+const sameTable = (a, b) => a.seats === b.seats && a.sides.join() === b.sides.join();
+const partners = (table) => sameTable(table, FOUR);
+
+// Where a table's sheet is kept: four partnership seats under the key of old, another table under its own.
+function keyOf(table) {
+  return partners(table) ? KEY : `${KEY}.${table.seats}-alone`;
+}
+
+// "4 seats in partnerships", "3 players, each alone (North, East, South)".
+function tableText(table) {
+  return partners(table) ? '4 seats in partnerships (NS and EW)'
+    : `${table.seats} players, each alone (${table.sides.map(sideName).join(', ')})`;
+}
+
+// A side as the sheet names it: a partnership by its letters, a player alone by the seat's name.
+function sideName(side) {
+  return SEAT_NAMES[side] || side;
+}
+
+function emptySheet(table) {
+  return {format: FORMAT, version: 1, table, games: []};
+}
+
+function validTable(table) {
+  return typeof table === 'object' && table !== null && [2, 3, 4].includes(table.seats) && Array.isArray(table.sides);
 }
 
 function validSheet(data) {
   return Boolean(data) && data.format === FORMAT && Array.isArray(data.games) && data.games.every((g) => g
     && (typeof g.variant === 'string' || (typeof g.variant === 'object' && g.variant !== null))
-    && Array.isArray(g.hands) && (g.before === undefined || (typeof g.before === 'object' && g.before !== null)));
+    && Array.isArray(g.hands) && (g.before === undefined || (typeof g.before === 'object' && g.before !== null)))
+    && (data.table === undefined || validTable(data.table));
 }
 
-const ZERO = {NS: {score: 0, bags: 0}, EW: {score: 0, bags: 0}};
+function zero(sides) {
+  return Object.fromEntries(sides.map((s) => [s, {score: 0, bags: 0}]));
+}
 
 function sameScores(a, b) {
-  return TEAMS.every((t) => a[t].score === b[t].score && a[t].bags === b[t].bags);
+  const sides = Object.keys(a);
+  return sides.join() === Object.keys(b).join()
+    && sides.every((t) => a[t].score === b[t].score && a[t].bags === b[t].bags);
 }
 
-// "NS 100 · EW −180 (2 bags)": both sides' scores, and bags where a side has some.
+// "NS 100 · EW −180 (2 bags)", "North 51 (1 bag) · East 120 · South 65 (5 bags)": each side's score, and bags where
+// a side has some.
 export function scoresText(scores) {
-  return TEAMS.map((t) => `${t} ${num(scores[t].score)}${scores[t].bags ? ` (${bags(scores[t].bags)})` : ''}`).join(' · ');
+  return Object.entries(scores).map(([t, s]) => `${sideName(t)} ${num(s.score)}${s.bags ? ` (${bags(s.bags)})` : ''}`)
+    .join(' · ');
 }
 
 // A game's request: its hands, and the scores it started from when not 0-0.
@@ -33,19 +66,19 @@ function gameRequest(g, hands = g.hands) {
   return g.before ? {hands, before: g.before} : {hands};
 }
 
-function loadSheet() {
+function loadSheet(table) {
   try {
-    const data = JSON.parse(localStorage.getItem(KEY));
-    return validSheet(data) ? data : emptySheet();
+    const data = JSON.parse(localStorage.getItem(keyOf(table)));
+    return validSheet(data) ? {...data, table} : emptySheet(table);
   } catch {
-    return emptySheet();
+    return emptySheet(table);
   }
 }
 
-// "N nil (1) · S 4 (4)": a team's bids with the tricks each seat took.
-function seatsLine(hand, team) {
-  return SEATS.filter((_, i) => i % 2 === TEAMS.indexOf(team))
-    .map((s) => `${s} ${hand.bids[s]} (${hand.tricks[s]})`).join(' · ');
+// "N nil (1) · S 4 (4)": a side's bids with the tricks each of its seats took (a player alone: "E nil (0)").
+function seatsLine(hand, side) {
+  const seats = TEAMS.includes(side) ? SEATS.filter((_, i) => i % 2 === TEAMS.indexOf(side)) : [side];
+  return seats.map((s) => `${s} ${hand.bids[s]} (${hand.tricks[s]})`).join(' · ');
 }
 
 function teamCell(row, hand, team) {
@@ -61,17 +94,32 @@ function bags(n) {
 
 function resultText(result, name) {
   if (!result) return `No hands yet; scored under ${name}.`;
-  const totals = TEAMS.map((t) => `${t} ${num(result.scores[t].score)} (${bags(result.scores[t].bags)})`).join(', ');
-  return result.over ? `Game over after ${result.after_hand} hand(s): ${result.winner} won. ${totals}.`
+  const totals = Object.entries(result.scores).map(([t, s]) => `${sideName(t)} ${num(s.score)} (${bags(s.bags)})`)
+    .join(', ');
+  return result.over ? `Game over after ${result.after_hand} hand(s): ${sideName(result.winner)} won. ${totals}.`
     : `After ${result.after_hand} hand(s): ${totals}.`;
 }
 
 export function setupSheet({current, others, onTotals, onRender}) {
-  let sheet = loadSheet();
+  let sheet = loadSheet(FOUR);
   const game = () => sheet.games[sheet.games.length - 1];
+  const sides = () => sheet.table.sides;
 
   function save() {
-    localStorage.setItem(KEY, JSON.stringify(sheet));
+    localStorage.setItem(keyOf(sheet.table), JSON.stringify(sheet));
+  }
+
+  // The sheet of the table on screen (each table's games are kept apart); Before the hand is filled from it
+  // when it has a game in progress.
+  function setTable(table) {
+    if (sameTable(table, sheet.table)) return;
+    sheet = loadSheet({seats: table.seats, sides: [...table.sides]});
+    $('sheet-table').textContent = partners(table) ? ''
+      : `The games of tables of ${tableText(table)}; a variant of another table has a sheet of its own.`;
+    $('sheet-table').hidden = partners(table);
+    render();
+    const g = game();
+    if (g && !(g.scored && g.scored.result.over)) onTotals(totals(g));
   }
 
   function status(...content) {
@@ -80,12 +128,12 @@ export function setupSheet({current, others, onTotals, onRender}) {
 
   // The scores the current game stands at (0-0, or where it started, before its first hand).
   function totals(g) {
-    return g.scored ? g.scored.result.scores : g.before || ZERO;
+    return g.scored ? g.scored.result.scores : g.before || zero(sides());
   }
 
   function refreshTotals() {
     const g = game();
-    onTotals(g && !(g.scored && g.scored.result.over) ? totals(g) : ZERO);
+    onTotals(g && !(g.scored && g.scored.result.over) ? totals(g) : zero(sides()));
   }
 
   // The game a hand ruled from the scores ``from`` joins: its number, the rules it is scored under (null:
@@ -93,7 +141,7 @@ export function setupSheet({current, others, onTotals, onRender}) {
   // (``left``) the game in progress it does not join because that game stands at other scores.
   function nextGame(from = null) {
     const g = game();
-    const start = from && !sameScores(from, ZERO) ? from : null;
+    const start = from && !sameScores(from, zero(sides())) ? from : null;
     if (!g || (g.scored && g.scored.result.over)) return {number: sheet.games.length + 1, name: null, from: start};
     if (!g.hands.length) return {number: sheet.games.length, name: null, from: start};
     if (from && !sameScores(from, totals(g))) {
@@ -104,7 +152,7 @@ export function setupSheet({current, others, onTotals, onRender}) {
   }
 
   // The ruled hand added to the game it joins (``nextGame``), which is scored again by the service.
-  async function addHand(hand, from = ZERO) {
+  async function addHand(hand, from = zero(sides())) {
     const now = current();
     if (!now) {
       status('Choose the rules before adding a hand.');
@@ -151,10 +199,14 @@ export function setupSheet({current, others, onTotals, onRender}) {
   function newGame() {
     const now = current();
     const g = game();
+    if (!now && !g) {
+      status('Choose the rules before starting a game.');
+      return;
+    }
     if (g && !g.hands.length) {
       if (now) g.variant = now.ref;
     } else {
-      sheet.games.push({variant: now ? now.ref : 'standard', started: new Date().toISOString(), hands: [], scored: null});
+      sheet.games.push({variant: now ? now.ref : g.variant, started: new Date().toISOString(), hands: [], scored: null});
     }
     save();
     render();
@@ -179,17 +231,24 @@ export function setupSheet({current, others, onTotals, onRender}) {
       out.replaceChildren(h('p', {class: 'error differs'}, `Under ${label}: `, problemMessage({body: b.error})));
       return;
     }
-    const cell = (row, other, team) => {
-      const differs = !other || row[team].score !== other[team].score || row[team].bags !== other[team].bags;
-      return h('td', {class: differs ? 'differs' : null}, `${num(row[team].score)} (${row[team].bags})`);
-    };
+    const score = (row, team) => `${num(row[team].score)} (${row[team].bags})`;
+    const differs = (row, other, team) => !other || row[team].score !== other[team].score
+      || row[team].bags !== other[team].bags;
+    // Two sides: a column under each book for each. More (players alone): a column per player, the two books'
+    // scores one above the other, so the table fits a phone.
+    const paired = sides().length <= 2;
+    const head = paired ? sides().map((t) => [h('th', {scope: 'col'}, `${t} ${mine}`), h('th', {scope: 'col'}, `${t} ${label}`)])
+      : sides().map((t) => h('th', {scope: 'col'}, t));
+    const cells = (row, i) => sides().map((t) => (paired
+      ? [h('td', {}, score(a.sheet[i], t)), h('td', {class: differs(row, a.sheet[i], t) ? 'differs' : null}, score(row, t))]
+      : h('td', {class: differs(row, a.sheet[i], t) ? 'differs' : null}, score(a.sheet[i], t), h('br'),
+        h('small', {}, `${label}: ${score(row, t)}`))));
     out.replaceChildren(
       h('table', {class: 'rescore'},
-        h('caption', {}, `Scores (bags) under ${mine} and under ${label}`),
-        h('thead', {}, h('tr', {}, h('th', {scope: 'col'}, '#'),
-          TEAMS.map((t) => [h('th', {scope: 'col'}, `${t} ${mine}`), h('th', {scope: 'col'}, `${t} ${label}`)]))),
-        h('tbody', {}, b.sheet.map((row, i) => h('tr', {}, h('th', {scope: 'row'}, row.hand),
-          TEAMS.map((t) => [h('td', {}, `${num(a.sheet[i][t].score)} (${a.sheet[i][t].bags})`), cell(row, a.sheet[i], t)]))))),
+        h('caption', {}, paired ? `Scores (bags) under ${mine} and under ${label}`
+          : `Scores (bags) under ${mine}, and under ${label} below them`),
+        h('thead', {}, h('tr', {}, h('th', {scope: 'col'}, '#'), head)),
+        h('tbody', {}, b.sheet.map((row, i) => h('tr', {}, h('th', {scope: 'row'}, row.hand), cells(row, i))))),
       h('p', {class: answer.agree ? 'agree' : 'differs'}, `Under ${label}: ${resultText(b.result, label)}`));
   }
 
@@ -202,9 +261,9 @@ export function setupSheet({current, others, onTotals, onRender}) {
     if (g.scored) {
       body.push(h('table', {class: 'sheet'},
         h('caption', {class: 'visually-hidden'}, `Game ${index + 1}, hand by hand`),
-        h('thead', {}, h('tr', {}, h('th', {scope: 'col'}, '#'), TEAMS.map((t) => h('th', {scope: 'col'}, t)))),
+        h('thead', {}, h('tr', {}, h('th', {scope: 'col'}, '#'), sides().map((t) => h('th', {scope: 'col'}, sideName(t))))),
         h('tbody', {}, g.scored.sheet.map((row, i) => h('tr', {}, h('th', {scope: 'row'}, row.hand),
-          TEAMS.map((t) => teamCell(row, g.hands[i], t)))))));
+          sides().map((t) => teamCell(row, g.hands[i], t)))))));
     }
     const actions = h('div', {class: 'actions'});
     if (isCurrent && g.hands.length) {
@@ -212,14 +271,18 @@ export function setupSheet({current, others, onTotals, onRender}) {
       remove.addEventListener('click', removeLastHand);
       actions.append(remove);
     }
-    if (g.hands.length) {
+    const choices = others().filter((id) => id !== name);
+    if (g.hands.length && choices.length) {
       const out = h('div', {class: 'rescored', 'aria-live': 'polite'});
       const select = h('select', {id: `rescore-${index}`, 'data-enter': `rescore-${index}-go`},
-        others().filter((id) => id !== name).map((id) => h('option', {}, id)));
+        choices.map((id) => h('option', {}, id)));
       const go = h('button', {type: 'button', id: `rescore-${index}-go`}, 'Re-score');
       go.addEventListener('click', () => rescore(g, select.value, out));
       actions.append(h('label', {for: select.id}, 'Re-score under'), select, go);
       body.push(actions, out);
+    } else if (g.hands.length) {
+      body.push(actions, h('p', {class: 'hint no-rescore'}, `No other bundled rule book is played at a table of `
+        + `${tableText(sheet.table)}, so this game cannot be re-scored under another.`));
     } else {
       body.push(actions);
     }
@@ -256,13 +319,19 @@ export function setupSheet({current, others, onTotals, onRender}) {
       status(`${file.name} is not a score sheet exported from this page.`);
       return;
     }
+    const table = data.table || FOUR;
+    if (!sameTable(table, sheet.table)) {
+      status(`${file.name} is the score sheet of a table of ${tableText(table)}, and the rules on screen are `
+        + `played at a table of ${tableText(sheet.table)}: choose a variant of its table to import it.`);
+      return;
+    }
     if (sheet.games.some((g) => g.hands.length)
         && !window.confirm('Replace the score sheet in this browser with the imported one?')) return;
     for (const g of data.games) {
       g.scored = g.hands.length ? await postJSON('/v1/game', {variant: g.variant, ...gameRequest(g)}).catch(() => null)
         : null;
     }
-    sheet = data;
+    sheet = {...data, table: sheet.table};
     save();
     render();
     refreshTotals();
@@ -278,5 +347,5 @@ export function setupSheet({current, others, onTotals, onRender}) {
   });
   render();
   refreshTotals();
-  return {addHand, nextGame, refreshTotals, render};
+  return {addHand, nextGame, refreshTotals, render, setTable};
 }
