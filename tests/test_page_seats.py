@@ -91,11 +91,15 @@ def ask_trick(page, leader: str, cards: list[str]) -> str:
 
 
 def ask_legal(page, hand: str, trick: str, card: str) -> str:
+    """The legal-card panel's answer to this question (waited for until it is not the answer before it: the
+    previous answer's verdict would satisfy a plain wait at once)."""
+    before = page.inner_text("#legal-answer")
     page.fill("#legal-hand", hand)
     page.fill("#legal-trick", trick)
     page.fill("#legal-card", card)
     page.click("#legal-form button[type=submit]")
-    page.locator("#legal-answer .verdict, #legal-answer .error").first.wait_for()
+    page.wait_for_function("""([old]) => { const e = document.querySelector('#legal-answer');
+        return e && e.innerText !== old && e.querySelector('.verdict, .error'); }""", arg=[before])
     return page.inner_text("#legal-answer")
 
 
