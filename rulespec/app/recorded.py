@@ -163,6 +163,11 @@ def convert(reading: Reading, judge_set: Judges, fmt: str) -> tuple[str, list[di
     (else the judge's), and the problems of the hands that could not be written."""
     out, problems, first_bidders = [], [p.as_dict() for p in reading.problems], {}
     for record in reading.hands:
+        if len(record.hands) != 4:
+            problems.append({"message": f"a {fmt.upper()} hand holds four seats; this one seats {len(record.hands)} "
+                                        "players (its JSON record is the one record of it)", "record": record.number,
+                             **located(record, "deal")})
+            continue
         done, problem = ordered(record, judge_set) if record.played else (record, None)
         if problem is not None:
             problems.append(problem)
