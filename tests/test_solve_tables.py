@@ -3,20 +3,17 @@ seats each alone.  The search against plain minimax over ``HandState`` (the clai
 nil bidder alone against everyone), its line, the compiled search's fallback, and the answers over the API."""
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 
 import pytest
 
 from rulespec.app.answers import inline_variant
 from rulespec.app.disputes import answer
 from rulespec.core import cards as C
-from rulespec.errors import GameError, InputError, NativeRuleError
+from rulespec.errors import InputError, NativeRuleError
 from rulespec.game.hand import HandState
 from rulespec.model.ruleset import Ruleset, load_ruleset
 from rulespec.solve.native import native_module, searcher
-from rulespec.solve.sampled import seated
 from rulespec.solve.search import Goal, Position, Search, rules_for
 from service.app import create_app
 from solve_helpers import (at_position, goals_of, hands_body, house_variant, minimax, NO_FOLLOWING,
@@ -116,13 +113,6 @@ def test_no_compiled_search_at_other_tables_the_python_one_answers():
     search = searcher(rs, pos, Goal(1, 1), compile_now=True)
     assert type(search) is Search
     assert search.value() == minimax(at_position(rs, pos), Goal(1, 1))
-
-
-def test_the_sampled_player_still_refuses_them():
-    with pytest.raises(GameError) as caught:
-        seated(load_ruleset("solo"))
-    assert caught.value.rule == "table.sides"
-    seated(load_ruleset("standard"))
 
 
 # --------------------------------------------------------------------------- the answers
@@ -230,19 +220,6 @@ def test_the_diffs_double_dummy_stage_at_three_seats():
         pos = doubledummy.position(rs, "7", index, 3)
         seat = 1 << pos.leader
         assert doubledummy.lead_side_tricks(rs, "7", index, 3) == minimax(at_position(rs, pos), Goal(seat, seat))
-
-
-@pytest.mark.parametrize("variant", ALONE)
-def test_the_review_says_it_values_partnerships_only(variant):
-    """A record judged under a table without partners: not reviewed, and why (never a crash)."""
-    from click.testing import CliRunner
-
-    from rulespec.cli import main
-    record = str(Path(__file__).parent.parent / "examples" / "records" / "renege.pbn")
-    result = CliRunner().invoke(main, ["review", record, "--variant", variant, "--json"])
-    assert result.exit_code == 0, result.output
-    (hand,) = json.loads(result.output)["hands"]
-    assert "four seats in two partnerships" in hand["problem"]["message"] and variant in hand["problem"]["message"]
 
 
 def test_answers_and_requests_match_the_documented_schemas():

@@ -272,8 +272,15 @@ def audit_hand(record: HandRecord, judge_set: Judges, running: Running) -> dict:
         judge = judge_set.judge(record)
     except InputError as exc:
         return {"hand": record.number, **located(record, ""), "problem": {"message": exc.message, "field": exc.field}}
-    done, problem = ordered(record, judge_set)
-    if problem is not None:
+    table = C.table_of(judge.rs.params)
+    if table is not C.FOUR or len(record.hands) != 4:   # (its scores, platform totals and games are by NS and EW)
+        done, problem = None, {"message": f"the audit scores four seats in two partnerships; this hand seats "
+                                          f"{len(record.hands)} players and variant '{judge.rs.id}' seats {table.seats}"
+                                          f"{'' if table.partners else ', each alone'}", "rule": "table.seats",
+                               **located(record, "deal")}
+    else:
+        done, problem = ordered(record, judge_set)
+    if problem is not None or done is None:
         return {"hand": record.number, "label": record.label, **located(record, ""), "variant": judge.rs.id,
                 "problem": problem}
     key = _game_key(done, judge)

@@ -247,6 +247,14 @@ def answer_solve(rs: Ruleset, req: Mapping) -> dict:
                    "others playing to hold it down; the line is the player to play's"}
 
 
+def answer_alone(rs: Ruleset, req: Mapping, seat: int) -> dict:
+    """The most tricks ``seat`` takes from a position playing alone against everyone else's best play, and a line
+    (``tricks``: that count): one seat's question of ``answer_solve`` at a table without partners."""
+    pos = position_of(rs, req)
+    search, value, steps = _searched(rs, pos, Goal(1 << seat, 1 << seat), req)
+    return {**_described(rs, pos, search, steps), "seat": C.SEATS[seat], "tricks": value}
+
+
 def answer_claim(rs: Ruleset, req: Mapping) -> dict:
     """Whether a side (where each plays alone: a player) surely takes at least k of the remaining tricks against
     everyone else's best defence; the defence that beats the claim, or a line for the claimer."""

@@ -136,15 +136,19 @@ def ordered(record: HandRecord, judge_set: Judges) -> tuple[HandRecord | None, d
 
 def score_body(record: HandRecord, before: tuple[tuple[int, int], tuple[int, int]], hands_played: int,
                rs: Ruleset | None = None) -> dict:
-    """The ``/v1/score`` request that replays ``record`` from ``before`` (scores, bags by team).  Under ``rs``
-    where a bid of 0 can only be a zero (``bid.zero``, and nil never allowed), a recorded 0 is a zero."""
+    """The ``/v1/score`` request that replays ``record`` from ``before`` (scores, bags by side: the sides of
+    ``rs``'s table, those not given at 0).  Under ``rs`` where a bid of 0 can only be a zero (``bid.zero``, and
+    nil never allowed), a recorded 0 is a zero."""
     (scores, bags) = before
     zero = rs is not None and bool(rs.params["bid.zero"]) and rs.rules["nil.allowed"].text.strip() == "false"
     bids = [Bid(REGULAR, 0) if zero and b.kind == NIL else b for b in record.bids]
-    return {"deal": {s: C.card_names(record.hands[i]) for i, s in enumerate(C.SEATS)},
-            "dealer": C.SEATS[record.dealer], "bids": {s: str(bids[i]) for i, s in enumerate(C.SEATS)},
+    table = C.table_of(rs.params) if rs is not None else C.FOUR
+    scores, bags = table.padded(scores), table.padded(bags)
+    seats = C.SEATS[:len(record.hands)]
+    return {"deal": {s: C.card_names(record.hands[i]) for i, s in enumerate(seats)},
+            "dealer": C.SEATS[record.dealer], "bids": {s: str(bids[i]) for i, s in enumerate(seats)},
             "play": [[C.card_name(c) for c in t.cards] for t in record.tricks],
-            "before": {t: {"score": scores[k], "bags": bags[k]} for k, t in enumerate(C.TEAMS)},
+            "before": {t: {"score": scores[k], "bags": bags[k]} for k, t in enumerate(table.side_names)},
             "hands_played": hands_played}
 
 
@@ -159,6 +163,11 @@ def convert(reading: Reading, judge_set: Judges, fmt: str) -> tuple[str, list[di
     (else the judge's), and the problems of the hands that could not be written."""
     out, problems, first_bidders = [], [p.as_dict() for p in reading.problems], {}
     for record in reading.hands:
+        if len(record.hands) != 4:
+            problems.append({"message": f"a {fmt.upper()} hand holds four seats; this one seats {len(record.hands)} "
+                                        "players (its JSON record is the one record of it)", "record": record.number,
+                             **located(record, "deal")})
+            continue
         done, problem = ordered(record, judge_set) if record.played else (record, None)
         if problem is not None:
             problems.append(problem)

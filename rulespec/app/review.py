@@ -4,11 +4,12 @@ under the variant, and the cards that cost a trick, a nil or the contract.
 Each hand is replayed as the audit replays it (``answers.answer_score`` through ``HandState``), the
 position before each card kept.  Each position is then asked as a ``/v1/solve`` body
 (``claims.answer_solve``; a nil bidder's as a ``/v1/nil`` body) from the last card back, so that when the
-request's search budget runs out the cards reviewed are the hand's last ones.  The value of a position is
-the tricks each side ends with: those won so far and the double-dummy tricks from there.  A card costs
-its side a trick when the value after it is lower than before; the card named to keep it is the first of
-the search's best line.  Values count tricks, not points: a card that gives up a trick to avoid a bag is
-named too.
+request's search budget runs out the cards reviewed are the hand's last ones.  The value of a position for
+a seat is the tricks its side ends with: those won so far and the double-dummy tricks from there (in
+partnerships its partnership's, one search for both sides; where each plays alone, its own against
+everyone else's best play, ``claims.answer_alone``).  A card costs its side a trick when the value after it
+is lower than before; the card named to keep it is the first of the search's best line.  Values count
+tricks, not points: a card that gives up a trick to avoid a bag is named too.
 """
 from __future__ import annotations
 
@@ -17,13 +18,13 @@ from dataclasses import dataclass
 from ..core import cards as C
 from ..core.schema import SLOTS
 from ..errors import InputError, SearchBudgetError
-from ..game import NIL, BLIND_NIL, HandState, team_contract
+from ..game import NIL, BLIND_NIL, Bid, HandState, team_contract
 from ..model.ablation import differing_rules
 from ..model.ruleset import Ruleset, load_ruleset
 from ..records import HandRecord, Reading
 from ..solve.native import NativeUnavailable, native_module
 from .answers import answer_score
-from .claims import answer_nil, answer_solve
+from .claims import answer_alone, answer_nil, answer_solve
 from .reasons import pretty
 from .repeats import once
 from .recorded import (Judge, Judges, judges, located, ordered, read_request_record, refuse_unread, request_fields,
@@ -53,7 +54,7 @@ class Spot:
 
     def body(self, ref) -> dict:
         """The position as a ``/v1/solve`` body."""
-        return {"variant": ref, "hands": {s: C.card_names(self.hands[i]) for i, s in enumerate(C.SEATS)},
+        return {"variant": ref, "hands": {C.SEATS[i]: C.card_names(hand) for i, hand in enumerate(self.hands)},
                 "leader": C.SEATS[self.leader], "trick": [C.card_name(c) for c in self.trick], "broken": self.broken}
 
 
@@ -74,6 +75,11 @@ def _ns(won: list[int]) -> int:
     return won[0] + won[2]
 
 
+def _won_by_side(table: C.Table, won: list[int]) -> dict[str, int]:
+    """The tricks each side has won (partnerships: NS and EW; else each seat)."""
+    return {name: sum(won[s] for s in table.members(side)) for side, name in enumerate(table.side_names)}
+
+
 def searched_under(judge: Judge) -> Ruleset:
     """The ruleset to search a judge's positions under: a record's options mapped onto a bundled variant
     search as that variant where they change no rule of the card play (its search may be compiled)."""
@@ -84,28 +90,47 @@ def searched_under(judge: Judge) -> Ruleset:
 
 
 class _Values:
-    """The NS tricks of each position (won so far plus double dummy from there), searched lazily from the end."""
+    """The tricks a seat's side ends with from each position (won so far plus double dummy from there), searched
+    lazily from the end: in partnerships N/S's (one search a position), else each seat's own (a search a seat
+    asked about); ``end``: the tricks each seat won by the last card (None: the play stops before it)."""
 
-    def __init__(self, judge: Judge, spots: list[Spot], final_ns: int | None, budget: dict | None = None):
+    def __init__(self, judge: Judge, spots: list[Spot], end: list[int] | None, budget: dict | None = None):
         self.judge, self.spots, self.rs = judge, spots, searched_under(judge)
+        self.table = C.table_of(judge.rs.params)
+        self.size = judge.rs.params["deal.hand_size"]
         self.extra = {"budget": budget} if budget else {}
-        self.total: list[int | None] = [None] * len(spots) + ([final_ns] if final_ns is not None else [])
+        self.last = len(spots) + (1 if end is not None else 0)      # positions valued (the end's among them)
+        self.total: dict[tuple[int, int], int] = {}                 # (position, side) -> the side's tricks
+        if end is not None:
+            for side in range(self.table.sides):
+                self.total[len(spots), side] = sum(end[s] for s in self.table.members(side))
         self.best: dict[int, str] = {}
         self.nodes = 0
 
-    def at(self, i: int) -> int:
-        if self.total[i] is None:
+    def at(self, i: int, seat: int) -> int:
+        """The tricks ``seat``'s side ends with from position ``i`` (``len(spots)``: after the last card)."""
+        side = self.table.side_of(seat)
+        if (i, side) not in self.total:
             spot = self.spots[i]
-            if spot.choices == 1 and i + 1 < len(self.total):
-                self.total[i] = self.at(i + 1)
+            if spot.choices == 1 and i + 1 < self.last:
+                self.total[i, side] = self.at(i + 1, seat)
+            elif self.table.partners:
+                ns = self._searched(i, answer_solve(self.rs, {**spot.body(self.judge.ref), **self.extra}), "NS")
+                self.total[i, 0], self.total[i, 1] = _ns(spot.won) + ns, self.size - _ns(spot.won) - ns
             else:
-                answer = answer_solve(self.rs, {**spot.body(self.judge.ref), **self.extra})
-                self.nodes += answer["nodes"]
-                self.total[i] = _ns(spot.won) + answer["tricks"]["NS"]
-                first = answer["line"][0]["cards"][0] if answer["line"] else None
-                if first is not None:
-                    self.best[i] = first["card"]
-        return self.total[i]
+                asked = {**spot.body(self.judge.ref), **self.extra}
+                own = self._searched(i, answer_alone(self.rs, asked, seat), "tricks", seat == spot.seat)
+                self.total[i, side] = spot.won[seat] + own
+        return self.total[i, side]
+
+    def _searched(self, i: int, answer: dict, key: str, keeps: bool = True) -> int:
+        """The count an answer gives; its nodes spent; the first card of its line kept (``keeps``: the line is
+        the seat to play's own)."""
+        self.nodes += answer["nodes"]
+        first = answer["line"][0]["cards"][0] if answer["line"] else None
+        if keeps and first is not None:
+            self.best[i] = first["card"]
+        return answer["tricks"] if key == "tricks" else answer["tricks"][key]
 
 
 def _forced(values: _Values, spot: Spot, seat: int) -> int:
@@ -120,48 +145,51 @@ def _forced(values: _Values, spot: Spot, seat: int) -> int:
     return answer["forced_tricks"]
 
 
-def _side_words(side: int, before: int, after: int, contract: int | None, other: int | None, size: int) -> list[str]:
+def _side_words(table: C.Table, side: int, before: int, after: int, contracts: list[int | None], size: int
+                ) -> list[str]:
     """What a drop from ``before`` to ``after`` tricks for ``side`` cost beyond the trick itself: its contract
-    (it could make it, now it cannot), the set (the other side could not make its contract, now it can)."""
-    out = []
+    (it could make it, now it cannot); in partnerships the set (the other side could not make its contract, now
+    it can; where each plays alone the others' counts are each their own question, not the tricks left)."""
+    out, contract, name = [], contracts[side], table.side_names[side]
     if contract and before >= contract > after:
-        out.append(f"the contract ({C.TEAMS[side]} bid {contract})")
+        out.append(f"the contract ({name} bid {contract})")
+    other = contracts[1 - side] if table.partners else None
     if other and size - before < other <= size - after:
-        out.append(f"the set ({C.TEAMS[1 - side]} can now make their {other})")
+        out.append(f"the set ({table.side_names[1 - side]} can now make their {other})")
     return out
 
 
 def _contracts(judge: Judge, record: HandRecord) -> list[int | None]:
     """Each side's contract, where its tricks all count toward it (None: a side with a nil whose tricks do
     not)."""
-    rs, out = judge.rs, []
-    for team in (0, 1):
-        pair = (record.bids[team], record.bids[team + 2])
-        if any(b.kind in (NIL, BLIND_NIL) for b in pair) and not rs.params["nil.tricks_count"]:
+    rs, out, table = judge.rs, [], C.table_of(judge.rs.params)
+    for side in range(table.sides):
+        bids: list[Bid | None] = [record.bids[s] for s in table.members(side)]
+        if any(b is not None and b.kind in (NIL, BLIND_NIL) for b in bids) and (
+                len(bids) == 1 or not rs.params["nil.tricks_count"]):
             out.append(None)
         else:
-            out.append(team_contract(rs, pair) or None)
+            out.append(team_contract(rs, bids if len(bids) == 2 else [*bids, None]) or None)
     return out
 
 
 def _card_findings(judge: Judge, record: HandRecord, values: _Values, i: int, contracts: list) -> dict | None:
-    spot, size = values.spots[i], record.size
-    before, after = values.at(i), values.at(i + 1)
-    side = C.team_of(spot.seat)
-    mine_before, mine_after = (before, after) if side == 0 else (size - before, size - after)
+    spot, size, table = values.spots[i], record.size, values.table
+    mine_before, mine_after = values.at(i, spot.seat), values.at(i + 1, spot.seat)
+    side = table.side_of(spot.seat)
     if mine_after >= mine_before:
         return None
     lost = mine_before - mine_after
     keeps = values.best.get(i)
     words = ["a trick" if lost == 1 else f"{lost} tricks"]
-    words += _side_words(side, mine_before, mine_after, contracts[side], contracts[1 - side], size)
+    words += _side_words(table, side, mine_before, mine_after, contracts, size)
     played = C.card_name(spot.card)
     text = (f"{C.SEATS[spot.seat]}'s {pretty(played)} at trick {spot.number} gave up {' and '.join(words)}"
             + (f": {pretty(keeps)} keeps it" if keeps and keeps != played else ""))
     return {"trick": spot.number, "order": len(spot.trick), "seat": C.SEATS[spot.seat], "card": C.card_name(spot.card),
             "cost": lost,
-            "costs": words, "keeps": keeps, "side": C.TEAMS[side], "before": mine_before, "after": mine_after,
-            "won": {"NS": _ns(spot.won), "EW": spot.won[1] + spot.won[3]},
+            "costs": words, "keeps": keeps, "side": table.side_names[side], "before": mine_before, "after": mine_after,
+            "won": _won_by_side(table, spot.won),
             "text": text, "position": spot.body(judge.ref), **located(record, spot.field)}
 
 
@@ -171,9 +199,10 @@ def _nil_lost(values: _Values, spots: list[Spot], seat: int, end: bool) -> list[
     card keeps the value, any other raises it, so a nil safe after that side's card was safe before it; and a
     nil lost after the defence's card was lost before it."""
     lost: list[bool | None] = [None] * len(spots) + [end]
+    side_of = values.table.side_of
     for k in range(len(spots) - 1, -1, -1):
         spot, after = spots[k], lost[k + 1]
-        nil_side = C.team_of(spot.seat) == C.team_of(seat)
+        nil_side = side_of(spot.seat) == side_of(seat)
         if spot.won[seat]:
             lost[k] = True
         elif spot.choices == 1 or nil_side != after:
@@ -189,11 +218,11 @@ def _nil_lost(values: _Values, spots: list[Spot], seat: int, end: bool) -> list[
 def _nil_changes(values: _Values, record: HandRecord, spots: list[Spot], seat: int, lost: list[bool | None]
                  ) -> list[dict]:
     """The cards at which the nil of ``seat`` is lost (by its side) or saved (by the defence)."""
-    out = []
+    out, side_of = [], values.table.side_of
     for k, spot in enumerate(spots):
         if lost[k] is None:
             continue
-        same_side = C.team_of(spot.seat) == C.team_of(seat)
+        same_side = side_of(spot.seat) == side_of(seat)
         if same_side and not lost[k] and lost[k + 1]:
             what = "cost the nil"
         elif not same_side and lost[k] and not lost[k + 1]:
@@ -211,7 +240,7 @@ def _nil_findings(values: _Values, record: HandRecord, spots: list[Spot], end: l
     """Cards that cost a nil (the nil side's) or let one through (the defence's); ``end``: the tricks each seat
     won by the end of the play, or the position it stopped at."""
     out = []
-    for seat in (s for s in range(4) if record.bids[s].kind in (NIL, BLIND_NIL)):
+    for seat in (s for s in range(len(record.bids)) if record.bids[s].kind in (NIL, BLIND_NIL)):
         try:
             after = end[seat] > 0 if isinstance(end, list) else _forced(values, end, seat) > 0
         except SearchBudgetError:
@@ -242,10 +271,11 @@ def review_hand(record: HandRecord, judge_set: Judges, budget: dict | None = Non
     judge = judge_set.judge(record)
     out: dict = {"hand": record.number, "label": record.label, **located(record, ""), "variant": judge.rs.id}
     table = C.table_of(judge.rs.params)
-    if table is not C.FOUR:      # (its values are a partnership's: N/S's tricks, each side's contract and nils)
-        return {**out, "problem": {"message": f"the review values four seats in two partnerships; variant "
-                                              f"'{judge.rs.id}' seats {table.seats} players"
-                                              f"{'' if table.partners else ' each alone'}", **located(record, "")}}
+    if len(record.hands) != table.seats:
+        return {**out, "problem": {"message": f"the record seats {len(record.hands)} players "
+                                              f"({', '.join(C.SEATS[:len(record.hands)])}); variant "
+                                              f"'{judge.rs.id}' seats {table.seats} ({', '.join(table.seat_names)})",
+                                   "rule": "table.seats", **located(record, "deal")}}
     done, problem = ordered(record, judge_set)
     if problem is not None:
         return {**out, "problem": problem}
@@ -256,9 +286,11 @@ def review_hand(record: HandRecord, judge_set: Judges, budget: dict | None = Non
         if stopped.field.startswith("bids"):
             return out
     spots = recorder.spots
+    if stopped is not None and not spots:       # (the replay stops before its first card: nothing to value)
+        return out
     if stopped is None:
-        won = list(recorder.state.won) if recorder.state is not None else [0, 0, 0, 0]
-        values, end = _Values(judge, spots, _ns(won), budget), won
+        won = list(recorder.state.won) if recorder.state is not None else [0] * table.seats
+        values, end = _Values(judge, spots, won, budget), won
     else:       # the play stops before the card refused: the position before it ends the review
         values, spots, end = _Values(judge, spots, None, budget), spots[:-1], spots[-1]
     return {**out, **_reviewed(judge, done, values, spots, end)}
@@ -277,14 +309,22 @@ def _reviewed(judge: Judge, record: HandRecord, values: _Values, spots: list[Spo
         budget = None
     except SearchBudgetError as exc:
         nils, budget = [], {"why": exc.message, **(exc.details or {})}
-    values_out = [{"trick": s.number, "seat": C.SEATS[s.seat], "card": C.card_name(s.card),
-                   "ns_before": values.total[i], "ns_after": values.total[i + 1]}
-                  for i, s in enumerate(spots) if i >= first]
+    values_out = [_card_values(values, i, s) for i, s in enumerate(spots) if i >= first]
     out = {"cards": values_out, "costly": sorted(findings, key=lambda f: (f["trick"], f.pop("order"))), "nils": nils,
            "reviewed_from": spots[first].number if first < len(spots) else None,
            "complete": first == 0 and budget is None, "nodes": values.nodes}
     if budget is not None:
         out["budget"] = budget
+    return out
+
+
+def _card_values(values: _Values, i: int, spot: Spot) -> dict:
+    """One card's values: the tricks its seat's side ends with before and after it (in partnerships N/S's
+    too)."""
+    out = {"trick": spot.number, "seat": C.SEATS[spot.seat], "card": C.card_name(spot.card),
+           "before": values.at(i, spot.seat), "after": values.at(i + 1, spot.seat)}
+    if values.table.partners:
+        out["ns_before"], out["ns_after"] = values.at(i, 0), values.at(i + 1, 0)
     return out
 
 

@@ -161,8 +161,9 @@ class _BidNotes:
         return rs.step("bid.team_valid", False, f"this pair of bids ({pair}) is not allowed")
 
 
-def team_contract(rs: Ruleset, pair: Sequence[Bid], scores=(0, 0), bags=(0, 0), team: int = 0) -> int:
-    """The contract a partnership plays for (a blind team bid's n, else rule bid.team_contract)."""
+def team_contract(rs: Ruleset, pair: Sequence[Bid | None], scores=(0, 0), bags=(0, 0), team: int = 0) -> int:
+    """The contract a partnership plays for (a blind team bid's n, else rule bid.team_contract); a player alone's
+    with None as the partner's bid (as the lowered form scores it: no partner's bid counts)."""
     (ka, na), (kb, nb) = _code(pair[0]), _code(pair[1])
     return steps_of(rs).contract_of(ka, na, kb, nb, *team_basics(rs, scores, bags, team))
 

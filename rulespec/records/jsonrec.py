@@ -3,7 +3,9 @@ Lines, docs/deals-format.md), and a single JSON hand (a ``/v1/score`` body with 
 ``/v1/game`` body (``{"hands": [...]}``) or a ``/v1/compare`` body (its ``input``).
 
 Each problem names the line and the JSON path inside it (``play[3][2]``).  The play is in the order
-played (a flat list, tricks of four cards, or ``simulate``'s ``tricks`` with their leaders and winners).
+played (a flat list, tricks of a card per seat, or ``simulate``'s ``tricks`` with their leaders and winners).
+A hand's seats are those its ``deal`` names: N E S W, or at a smaller table the first two or three (N E, N E S),
+as ``simulate --out`` writes them; its bids and tricks are by those seats.
 """
 from __future__ import annotations
 
@@ -15,6 +17,9 @@ from ..errors import CardError, GameError, RecordError
 from ..game import parse_bid
 from .model import HandRecord, Limits, Reading, Recorded, RecordProblem, Trick, Where
 from .notation import parse_deal
+
+TABLES = {frozenset(C.SEATS[:n]): n for n in (2, 3, 4)}     # the seats a deal object may name
+
 
 def _join(base: str, key: str) -> str:
     return f"{base}.{key}" if base else key
@@ -38,7 +43,7 @@ class _HandReader:
         dealer = self.seat(obj.get("dealer"), "dealer") if obj.get("dealer") is not None else 0
         if obj.get("dealer") is None:
             self.notes.append("no dealer given: N deals (docs/deals-format.md)")
-        bids = self.bids(obj["bids"]) if obj.get("bids") is not None else None
+        bids = self.bids(obj["bids"], len(hands)) if obj.get("bids") is not None else None
         if obj.get("exchanges"):
             raise RecordError("cards passed after the bids (a blind-nil exchange, the nil pass) are not replayed "
                               "from a record", "exchanges")
@@ -65,7 +70,7 @@ class _HandReader:
         except CardError as exc:
             raise RecordError(str(exc), path) from None
 
-    def hands(self, value) -> tuple[int, int, int, int]:
+    def hands(self, value) -> tuple[int, ...]:
         if isinstance(value, str):
             try:
                 _, hands = parse_deal(value, jokers=False)
@@ -73,10 +78,11 @@ class _HandReader:
                 raise RecordError(f"{exc}; a deal with jokers is written as card lists", "deal") from None
             if any(h is None for h in hands):
                 raise RecordError("every hand of the deal is needed ('-' is not read here)", "deal")
-        elif isinstance(value, Mapping) and set(value) == set(C.SEATS):
-            hands = [self.seat_cards(value[s], f"deal.{s}") for s in C.SEATS]
+        elif isinstance(value, Mapping) and frozenset(value) in TABLES:
+            hands = [self.seat_cards(value[s], f"deal.{s}") for s in C.SEATS[:len(value)]]
         else:
-            raise RecordError("'deal' is a PBN string or an object with the seats N, E, S, W as card lists", "deal")
+            raise RecordError("'deal' is a PBN string or an object with the seats N, E, S, W (at a smaller table "
+                              "N, E, S or N, E) as card lists", "deal")
         seen = 0
         for seat, hand in enumerate(hands):
             if hand & seen:
@@ -100,11 +106,13 @@ class _HandReader:
             mask |= 1 << card
         return mask
 
-    def bids(self, value) -> tuple:
-        if not isinstance(value, Mapping) or set(value) != set(C.SEATS):
-            raise RecordError("'bids' is an object with a bid for each of N, E, S, W", "bids")
+    def bids(self, value, seats: int) -> tuple:
+        names = C.SEATS[:seats]
+        if not isinstance(value, Mapping) or set(value) != set(names):
+            raise RecordError(f"'bids' is an object with a bid for each of {', '.join(names)} (the deal's seats)",
+                              "bids")
         out = []
-        for s in C.SEATS:
+        for s in names:
             try:
                 out.append(parse_bid(value[s], f"bids.{s}"))
             except GameError as exc:
@@ -113,7 +121,7 @@ class _HandReader:
 
     def play(self, obj: Mapping, hands: tuple[int, ...]) -> tuple[Trick, ...] | None:
         if obj.get("play") is not None:
-            key, (tricks, paths) = "play", self.tricks_of(obj["play"])
+            key, (tricks, paths) = "play", self.tricks_of(obj["play"], len(hands))
         elif isinstance(obj.get("tricks"), list):
             key, (tricks, paths) = "tricks", self.simulated(obj["tricks"])
         else:
@@ -123,22 +131,22 @@ class _HandReader:
         self.check_cards(tricks, paths, hands, key)
         return tricks
 
-    def tricks_of(self, play) -> tuple[tuple[Trick, ...], list[str]]:
-        """A flat list of cards in play order, or a list of tricks."""
+    def tricks_of(self, play, seats: int) -> tuple[tuple[Trick, ...], list[str]]:
+        """A flat list of cards in play order, or a list of tricks (a card per seat each)."""
         if not isinstance(play, list):
             raise RecordError("expected the cards played, in order: a list, or a list of tricks", "play")
         nested = bool(play) and all(isinstance(t, list) for t in play)
         if nested:
             for i, t in enumerate(play[:-1]):
-                if len(t) != 4:
-                    raise RecordError(f"trick {i + 1} has {len(t)} cards; a trick has 4", f"play[{i}]")
+                if len(t) != seats:
+                    raise RecordError(f"trick {i + 1} has {len(t)} cards; a trick has {seats}", f"play[{i}]")
             items = [(c, f"play[{i}][{j}]") for i, t in enumerate(play) for j, c in enumerate(t)]
         else:
             items = [(c, f"play[{i}]") for i, c in enumerate(play)]
         cards = [self.card(c, p) for c, p in items]
-        tricks = tuple(Trick(tuple(cards[k:k + 4]), None,
-                             self.where(f"play[{k // 4}]" if nested else f"play[{k}]"))
-                       for k in range(0, len(cards), 4))
+        tricks = tuple(Trick(tuple(cards[k:k + seats]), None,
+                             self.where(f"play[{k // seats}]" if nested else f"play[{k}]"))
+                       for k in range(0, len(cards), seats))
         return tricks, [p for _, p in items]
 
     def simulated(self, tricks: list) -> tuple[tuple[Trick, ...], list[str]]:
@@ -156,8 +164,10 @@ class _HandReader:
         return tuple(out), paths
 
     def check_cards(self, tricks: tuple[Trick, ...], paths: list[str], hands: tuple[int, ...], key: str) -> None:
-        """Every card played was dealt and is played once; the play covers every trick, four cards each."""
-        dealt, seen = hands[0] | hands[1] | hands[2] | hands[3], {}
+        """Every card played was dealt and is played once; the play covers every trick, a card per seat each."""
+        dealt, seen, seats = 0, {}, len(hands)
+        for hand in hands:
+            dealt |= hand
         cards = [c for t in tricks for c in t.cards]
         for card, path in zip(cards, paths):
             if not dealt >> card & 1:
@@ -166,11 +176,12 @@ class _HandReader:
                 raise RecordError(f"{C.card_name(card)} is played twice (also at {seen[card]})", path)
             seen[card] = path
         size = hands[0].bit_count()
-        if len(cards) < 4 * size or any(len(t.cards) != 4 for t in tricks):
+        if len(cards) < seats * size or any(len(t.cards) != seats for t in tricks):
             raise RecordError(f"the play is cut short: it stops after {len(cards)} cards "
-                              f"({len(cards) // 4} complete tricks of {size})", key)
-        if len(cards) > 4 * size:
-            raise RecordError(f"the play has {len(cards)} cards; a hand of {size} tricks has {4 * size}", key)
+                              f"({len(cards) // seats} complete tricks of {size})", key)
+        if len(cards) > seats * size:
+            raise RecordError(f"the play has {len(cards)} cards; a hand of {size} tricks at {seats} seats has "
+                              f"{seats * size}", key)
 
     def before(self, value) -> tuple[tuple[int, int], tuple[int, int]] | None:
         if value is None:

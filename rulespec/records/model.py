@@ -108,7 +108,7 @@ class HandRecord:
     number: int                                   # 1-based place in the file
     where: Where                                  # where the record starts
     dealer: int
-    hands: tuple[int, int, int, int]              # as dealt
+    hands: tuple[int, ...]                        # as dealt, by seat (four, or a JSON hand's two or three)
     bids: tuple[Bid, ...] | None = None           # by seat
     tricks: tuple[Trick, ...] | None = None
     rows: tuple[Row, ...] | None = None

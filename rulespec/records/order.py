@@ -60,7 +60,7 @@ def _with_leaders(record: HandRecord, rs: Ruleset) -> tuple[Trick, ...]:
         given = trick.leader if trick.leader is not None else leader
         _in_pack(rs, trick.cards)
         out.append(Trick(trick.cards, given, trick.where, trick.winner))
-        leader = (given + _winner(rs, trick.cards, number)) % 4
+        leader = (given + _winner(rs, trick.cards, number)) % len(record.hands)
     return tuple(out)
 
 

@@ -1,14 +1,16 @@
 """The sampled player: the double-dummy solver at the table, as bridge programs use it.
 
-At each card it deals the cards it has not seen to the other three seats consistently with what it knows
-(how many cards each holds, the suits each has shown void by not following; ``deal_unseen``), solves each
-sample double dummy under the variant's rules (``search.searcher``) and plays the card with the best
-average.  What it solves for depends on the table (``goal_of``): keeping its side's nil clean (the
-opponents try to give the nil bidder a trick), else setting an opponent's nil, else the most tricks for its
-side while either contract is still open, else the fewest (no bags).  A card that keeps the sample's value
-scores it, any other one less; ties go to the sensible player's card.  Its bids, raises and exchanges are
-the sensible player's (``procedure.players``: measured in docs/players.md).  It is scalar only: it plays on
-``game.engine`` (``simulate --policy sampled``), one search per sample and card.
+At each card it deals the cards it has not seen to the other seats of the table consistently with what it
+knows (how many cards each holds, the suits each has shown void by not following; at a drawn deal, the top
+cards it saw and discarded are out of play; ``deal_unseen``), solves each sample double dummy under the
+variant's rules (``search.searcher``) and plays the card with the best average.  What it solves for
+(``goal_of``): keeping its side's nil clean (everyone else tries to give the nil bidder a trick), else setting
+another side's nil (with everyone but the nil bidder), else the most tricks for its side while any contract
+is still open, else the fewest (no bags); its side is its partnership, or where each plays alone the seat
+itself, against everyone else.  A card that keeps the sample's value scores it, any other one less; ties go
+to the sensible player's card.  Its bids, raises, exchanges and draws are the sensible player's
+(``procedure.players``: measured in docs/players.md).  It is scalar only: it plays on ``game.engine``
+(``simulate --policy sampled``), one search per sample and card.
 """
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ import random
 from collections.abc import Sequence
 
 from ..core import cards as C
-from ..errors import GameError, SearchBudgetError
+from ..errors import SearchBudgetError
 from ..game.policies import SensiblePolicy
 from ..model.ruleset import Ruleset
 from ..procedure.lang import K_BLIND_NIL, K_NIL, NONE
@@ -30,12 +32,12 @@ _ATTEMPTS = 40          # tries at a deal that keeps every void before the voids
 
 def deal_unseen(rs: Ruleset, rng: random.Random, seat: int, hand: int, unseen: int, counts: Sequence[int],
                 voids: Sequence[int]) -> list[int]:
-    """The four hands of one sample: ``seat`` holds ``hand``; of the ``unseen`` cards, ``counts[s]`` go to seat
-    ``s``, none of a suit in ``voids[s]`` (bits by suit) where that can be kept (the rest, where the hands do
-    not take the whole pack, stay out)."""
+    """The hands of one sample, a hand per seat of ``counts``: ``seat`` holds ``hand``; of the ``unseen`` cards,
+    ``counts[s]`` go to seat ``s``, none of a suit in ``voids[s]`` (bits by suit) where that can be kept (the
+    rest, where the hands do not take the whole pack, stay out)."""
     cards = C.card_list(unseen)
     spare = len(cards) - sum(counts)
-    others = [s for s in range(4) if s != seat]
+    others = [s for s in range(len(counts)) if s != seat]
     for attempt in range(_ATTEMPTS + 1):
         keep = attempt < _ATTEMPTS
         rng.shuffle(cards)
@@ -43,7 +45,7 @@ def deal_unseen(rs: Ruleset, rng: random.Random, seat: int, hand: int, unseen: i
         def room(card: int) -> list[int]:
             suit = rs.suit_of[card]
             return [s for s in others if not (keep and suit >= 0 and voids[s] >> suit & 1)]
-        hands, left, out = [0, 0, 0, 0], list(counts), 0
+        hands, left, out = [0] * len(counts), list(counts), 0
         hands[seat] = hand
         ok = True
         for card in sorted(cards, key=lambda c: len(room(c))):     # (the most constrained cards first)
@@ -62,35 +64,28 @@ def deal_unseen(rs: Ruleset, rng: random.Random, seat: int, hand: int, unseen: i
     raise AssertionError("the unseen cards do not fit the seats' counts")     # (the counts are the engine's)
 
 
-def seated(rs: Ruleset) -> None:
-    """Refuse a table the player does not play: what it solves for (``goal_of``) is a partnership's, at four
-    seats."""
-    table = C.table_of(rs.params)
-    if table is not C.FOUR:
-        rule = "table.sides" if not table.partners else "table.seats"
-        raise GameError(f"the sampled player plays four seats in two partnerships; variant '{rs.id}' seats "
-                        f"{table.seats} players{' each alone' if not table.partners else ''}", "variant", rule,
-                        rs.rules[rule].cite)
-
-
-def goal_of(seat: int, kind: Sequence[int], num: Sequence[int], won: Sequence[int]) -> tuple[Goal, bool]:
-    """What ``seat`` solves for, and whether its side maximises the goal's count (see the module's text)."""
-    team = seat % 2
-    nil = [s for s in range(4) if kind[s] in (K_NIL, K_BLIND_NIL) and won[s] == 0]
-    ours = [s for s in nil if s % 2 == team]
+def goal_of(seat: int, kind: Sequence[int], num: Sequence[int], won: Sequence[int], table: C.Table = C.FOUR
+            ) -> tuple[Goal, bool]:
+    """What ``seat`` solves for at ``table``, and whether it maximises the goal's count (see the module's
+    text)."""
+    everyone = (1 << table.seats) - 1
+    side = table.side_of(seat)
+    mine = sum(1 << s for s in table.members(side))
+    nil = [s for s in range(table.seats) if kind[s] in (K_NIL, K_BLIND_NIL) and won[s] == 0]
+    ours = [s for s in nil if table.side_of(s) == side]
     if ours:
-        return Goal.of_team(1 - team, 1 << ours[0]), False
+        return Goal(everyone & ~mine, 1 << ours[0]), False
     if nil:
-        return Goal.of_team(team, 1 << nil[0]), True
-    mine = 0b0101 << team
-    if _open(team, kind, num, won) or _open(1 - team, kind, num, won):
-        return Goal.of_team(team, mine), True
-    return Goal.of_team(1 - team, mine), False
+        theirs = sum(1 << s for s in table.members(table.side_of(nil[0])))
+        return Goal(everyone & ~theirs, 1 << nil[0]), True
+    if any(_open(table, other, kind, num, won) for other in range(table.sides)):
+        return Goal(mine, mine), True
+    return Goal(everyone & ~mine, mine), False
 
 
-def _open(team: int, kind: Sequence[int], num: Sequence[int], won: Sequence[int]) -> bool:
-    """Whether ``team``'s bid tricks are not all taken yet (nil bidders' bids and tricks left out)."""
-    seats = [s for s in (team, team + 2) if kind[s] not in (K_NIL, K_BLIND_NIL)]
+def _open(table: C.Table, side: int, kind: Sequence[int], num: Sequence[int], won: Sequence[int]) -> bool:
+    """Whether ``side``'s bid tricks are not all taken yet (nil bidders' bids and tricks left out)."""
+    seats = [s for s in table.members(side) if kind[s] not in (K_NIL, K_BLIND_NIL)]
     return sum(won[s] for s in seats) < sum(num[s] for s in seats)
 
 
@@ -106,21 +101,28 @@ class SampledPolicy(SensiblePolicy):
         self.solved = 0         # samples solved, and left out past the node allowance (for the benches)
         self.dropped = 0
         self.broken = False
+        self.discarded = [0, 0, 0, 0]       # by seat: the top cards it saw and discarded at a drawn deal
+
+    def keep(self, rs: Ruleset, seat: int, card: int, hand: int, turn: int) -> int:
+        """The sensible player's draw (``deal.draw``); a top card discarded is out of play, as its seat saw."""
+        kept = super().keep(rs, seat, card, hand, turn)
+        if not kept:
+            self.discarded[seat] |= 1 << card
+        return kept
 
     def choose_card(self, rs: Ruleset, seat: int, legal: int, trick: Sequence[int], hand: int) -> int:
-        seated(rs)
         sensible = super().choose_card(rs, seat, legal, trick, hand)
         if legal & (legal - 1) == 0:
             return sensible
-        t = self.table
-        goal, maximising = goal_of(seat, t.kind, t.num, t.won)
+        t, table = self.table, C.table_of(rs.params)
+        goal, maximising = goal_of(seat, t.kind, t.num, t.won, table)
         size = rs.params["deal.hand_size"]
-        played_by = [0, 0, 0, 0]
+        played_by = [0] * table.seats
         for s, _ in t.history:
             played_by[s] += 1
-        counts = [0 if s == seat else size - played_by[s] for s in range(4)]
-        unseen = rs.deck & ~hand & ~t.played
-        leader = (seat - len(trick)) % 4
+        counts = [0 if s == seat else size - played_by[s] for s in range(table.seats)]
+        unseen = rs.deck & ~hand & ~t.played & ~self.discarded[seat]
+        leader = (seat - len(trick)) % table.seats
         totals: dict[int, float] = {}
         left = self.nodes
         for _ in range(self.samples):
