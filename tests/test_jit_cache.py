@@ -102,3 +102,23 @@ def test_the_solvers_module_is_ready_only_once_marked():
         sys.modules[name] = module
         jit.mark_compiled("solve", source)
     assert marker.exists()
+
+
+def test_a_process_compiling_the_same_module_waits_for_the_one_compiling_it(cache, tmp_path):
+    """``compiling`` is one lock per module across processes: a second process enters only once the first has
+    left (and then finds numba's disk cache), and another module's lock is not held up by it."""
+    import os
+    import subprocess
+    import sys
+    import time
+    child = ("import sys, time\nfrom rulespec.core import jit\nwith jit.compiling(sys.argv[1], sys.argv[2]):\n"
+             "    print(time.time(), flush=True)\n")
+    with jit.compiling("t3", SOURCE):
+        waiting = subprocess.Popen([sys.executable, "-c", child, "t3", SOURCE], stdout=subprocess.PIPE, text=True,
+                                   env=dict(os.environ))
+        other = subprocess.run([sys.executable, "-c", child, "t3", SOURCE + "# another module\n"],
+                               capture_output=True, text=True, check=True, env=dict(os.environ))
+        time.sleep(0.5)
+        released = time.time()
+    entered = float(waiting.communicate(timeout=60)[0])
+    assert entered >= released and float(other.stdout) < released

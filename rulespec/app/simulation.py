@@ -146,7 +146,7 @@ def batch_hands(rs: Ruleset, hands: int, seed: str, out: BinaryIO | None = None,
 
 def _compiled_engine(rs: Ruleset, progress: Progress | None, policy: str = "random"):
     """``rs``'s compiled scalar engine for ``policy``'s players, its machine code made or loaded before the first
-    chunk (numba compiles on the first call: one hand played and set aside), the compiling told to ``progress``."""
+    chunk (``fast.compiled.hand_module``), the compiling told to ``progress``."""
     from ..core import jit
     from ..fast.compiled import CompiledEngine
     from ..fast.native_hand import source
@@ -156,7 +156,6 @@ def _compiled_engine(rs: Ruleset, progress: Progress | None, policy: str = "rand
         progress(f"compiling {rs.id} to machine code (once; cached after)" if fresh
                  else f"loading {rs.id}'s machine code (compiled before)", 0, 0)
     player = CompiledEngine(rs, policy)
-    player.play_one()
     if fresh:
         jit.mark_compiled("hand", text)
     return player

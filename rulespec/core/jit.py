@@ -15,18 +15,26 @@ numba is imported only when such a module is loaded (importing it costs about ha
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import importlib.util
 import os
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
+try:
+    import fcntl
+except ImportError:          # (not on Windows: compiling there is not shared between processes)
+    fcntl = None  # type: ignore[assignment]
+
 from ..errors import JitUnavailable
 
-__all__ = ["JitUnavailable", "available", "cache_root", "cached", "compiled", "load", "loaded", "mark_compiled"]
+__all__ = ["JitUnavailable", "available", "cache_root", "cached", "compiled", "compiling", "load", "loaded",
+           "mark_compiled"]
 _SUBDIR = "jit"
 
 
@@ -95,6 +103,26 @@ def mark_compiled(kind: str, source: str) -> None:
     """Record that the functions of ``source``'s module its user calls are compiled into numba's disk cache
     (call it after running them once: numba compiles a function on its first call)."""
     (cache_root() / f"{_name(kind, source)}.done").touch()
+
+
+@contextlib.contextmanager
+def compiling(kind: str, source: str) -> Iterator[None]:
+    """Held while this process loads ``source``'s module and runs what numba compiles on first use: a process
+    that comes to compile the same module meanwhile waits, then reads the machine code from numba's disk cache
+    instead of compiling it a second time (a lock file beside the module; nothing is shared without one)."""
+    try:
+        root = cache_root()
+    except JitUnavailable:
+        root = None
+    if root is None or fcntl is None:
+        yield
+        return
+    with open(root / f"{_name(kind, source)}.lock", "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def load(kind: str, source: str) -> ModuleType:

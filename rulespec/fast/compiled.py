@@ -19,7 +19,7 @@ import numpy as np
 
 from ..core import cards as C
 from ..core import jit
-from ..errors import GameError
+from ..errors import GameError, RulespecError
 from ..model.ruleset import Ruleset, per_ruleset
 from .batch import BatchResult, draw_widths
 from .native_hand import source
@@ -43,12 +43,33 @@ def _modules(rs: Ruleset) -> dict[str, ModuleType]:
 
 
 def hand_module(rs: Ruleset, policy: str = "random") -> ModuleType:
-    """``rs``'s compiled hand module for ``policy``'s players (generated and loaded once per ruleset, policy
-    and process)."""
+    """``rs``'s compiled hand module for ``policy``'s players (generated, loaded and compiled once per ruleset,
+    policy and process: numba compiles on the first call, so one hand is played and set aside; another process
+    compiling the same module meanwhile waits for it, ``jit.compiling``)."""
     made = _modules(rs)
     if policy not in made:
-        made[policy] = jit.load("hand", source(rs, policy))
+        text = source(rs, policy)
+        with jit.compiling("hand", text):
+            module = jit.load("hand", text)
+            try:
+                module.play(1, native_seed(0), 0, *_arrays(rs, 1))
+            except RulespecError:      # a rule's own error in that hand: compiled all the same
+                pass
+        made[policy] = module
     return made[policy]
+
+
+def _arrays(rs: Ruleset, count: int) -> tuple[np.ndarray, ...]:
+    """Empty result arrays for ``count`` hands of ``rs``, in the compiled ``play``'s order of arguments."""
+    def zeros(*shape: int) -> np.ndarray:
+        return np.zeros((count, *shape), dtype=np.int64)
+    # deals, kinds, nums, openings, tricks, points, bags_added, bags_after, plays, leaders, winners, gave,
+    # received, kitties (the kitty taken and the cards discarded: two masks), stocks and draws (deal.draw)
+    table, size = C.table_of(rs.params), rs.params["deal.hand_size"]
+    stock, turns = draw_widths(rs)
+    return (zeros(table.seats), zeros(4), zeros(4), zeros(4), zeros(4), zeros(table.sides), zeros(table.sides),
+            zeros(table.sides), zeros(size, 4), zeros(size), zeros(size), zeros(4), zeros(4), zeros(2), zeros(stock),
+            zeros(turns))
 
 
 class CompiledEngine:
@@ -64,15 +85,7 @@ class CompiledEngine:
 
     def _arrays(self, count: int) -> tuple[np.ndarray, ...]:
         """Empty result arrays for ``count`` hands, in ``play``'s order of arguments."""
-        def zeros(*shape: int) -> np.ndarray:
-            return np.zeros((count, *shape), dtype=np.int64)
-        # deals, kinds, nums, openings, tricks, points, bags_added, bags_after, plays, leaders, winners, gave,
-        # received, kitties (the kitty taken and the cards discarded: two masks), stocks and draws (deal.draw)
-        seats, sides = self.table.seats, self.table.sides
-        stock, turns = draw_widths(self.rs)
-        return (zeros(seats), zeros(4), zeros(4), zeros(4), zeros(4), zeros(sides), zeros(sides), zeros(sides),
-                zeros(self.size, 4), zeros(self.size), zeros(self.size), zeros(4), zeros(4), zeros(2), zeros(stock),
-                zeros(turns))
+        return _arrays(self.rs, count)
 
     def _run(self, count: int, seed: int | str, dealer: int, arrays: tuple[np.ndarray, ...]) -> None:
         try:

@@ -56,10 +56,11 @@ NativeUnavailable = (JitUnavailable, NativeRuleError)    # no numba here; a rule
 def _build(rs: Ruleset) -> ModuleType | JitUnavailable | NativeRuleError:
     try:
         source = native_source.source(rs)
-        module = jit.load("solve", source)
+        with jit.compiling("solve", source):
+            module = jit.load("solve", source)
+            _warm(rs, module)
     except NativeUnavailable as exc:
         return exc
-    _warm(rs, module)
     jit.mark_compiled("solve", source)    # only now: a process stopped while compiling leaves no mark (``ready``)
     return module
 
