@@ -33,9 +33,11 @@ _GROUP_OF = {name: group for group, names in GROUPS.items() for name in names}
 _FIRST = ("solve", "hand", "test_page.py", "test_api_fuzz.py")
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     """Each test's xdist group (``GROUPS``, else its file), the heaviest groups first (a stable sort: the order
-    within a group is kept)."""
+    within a group is kept).  First of the hooks: xdist's own (in each worker) turns the marks into the group
+    names the scheduler reads, so a mark added after it groups nothing."""
     for item in items:
         name = item.path.name
         item.add_marker(pytest.mark.xdist_group(_GROUP_OF.get(name, name)))
