@@ -24,11 +24,12 @@ serve: $(STAMP)
 
 # Lint first (ruff, then mypy on the packages [tool.mypy] names; both configured in pyproject.toml): a finding
 # fails the target before any test runs.  The suite runs on every core (pytest-xdist), the files that share
-# compiled modules in one process each (tests/conftest.py: xdist_group), the heaviest first.
+# compiled modules in one process each (tests/conftest.py: xdist_group), the heaviest first; bytecode is written
+# (whatever the environment says) so that the suite's own subprocesses do not compile the package again each.
 test: $(STAMP)
 	$(BIN)/ruff check rulespec service bench tests devtools
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -n auto --dist loadgroup; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 0; fi; exit $$rc
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n auto --dist loadgroup; rc=$$?; if [ $$rc -eq 5 ]; then echo "no tests collected"; exit 0; fi; exit $$rc
 
 # Performance targets (not part of the test suite): installs the peer (OpenSpiel) and wrk first.
 bench: $(STAMP)

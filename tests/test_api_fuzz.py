@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
@@ -21,8 +22,17 @@ from service.app import create_app
 CONFIG = SchemathesisConfig.from_dict({"checks": {
     "positive_data_acceptance": {"expected-statuses": ["2xx", "404", "422"]},
     "negative_data_rejection": {"expected-statuses": ["400", "404", "405", "413", "415", "422"]}}})
-schema = schemathesis.openapi.from_wsgi("/openapi.json", create_app({"DIFF_TIME_LIMIT": 0.2, "DIFF_MAX_DEALS": 3}),
-                                        config=CONFIG)
+
+
+@pytest.fixture(scope="module")
+def api_schema():
+    """The service's schema, loaded when the test runs (``from_fixture``): the cases are made by the one process
+    that runs it, not at collection by every worker of the suite (9 s each)."""
+    return schemathesis.openapi.from_wsgi("/openapi.json",
+                                          create_app({"DIFF_TIME_LIMIT": 0.2, "DIFF_MAX_DEALS": 3}), config=CONFIG)
+
+
+schema = schemathesis.pytest.from_fixture("api_schema")
 # what the service says when a request has the wrong shape: the schema should have refused such a request
 SHAPE_WORDS = ("this field is required", "unknown key", "a whole number", "expected a JSON object",
                "expected a list", "not both", "is named twice", "must be between", "is not JSON")
