@@ -25,6 +25,16 @@ def _mask(cards) -> int:
     return sum(1 << c for c in cards)
 
 
+def _legal(hand, led: int | None, broken: bool) -> int:
+    """The cards of ``hand`` a seat may play: following ``led`` if it can (None: leading), no spade led before
+    spades are broken unless it holds nothing else."""
+    if led is not None:
+        return _mask([c for c in hand if _suit(c) == led] or hand)
+    if not broken:
+        return _mask([c for c in hand if _suit(c) != SPADES] or hand)
+    return _mask(hand)
+
+
 class FakeHand:
     def __init__(self, deal, breaks: bool):
         self.hands = [set(C.iter_cards(h)) for h in deal.hands]
@@ -49,13 +59,7 @@ class FakeHand:
         self.turn = (self.turn + 1) % 4
 
     def legal_cards(self) -> int:
-        hand = self.hands[self.turn]
-        if self.trick:
-            led = _suit(self.trick[0][1])
-            return _mask([c for c in hand if _suit(c) == led] or hand)
-        if not self.broken:
-            return _mask([c for c in hand if _suit(c) != SPADES] or hand)
-        return _mask(hand)
+        return _legal(self.hands[self.turn], _suit(self.trick[0][1]) if self.trick else None, self.broken)
 
     def play(self, card: int) -> None:
         self.hands[self.turn].discard(card)
@@ -300,13 +304,7 @@ class AloneHand:
         self.turn = (self.turn + 1) % self.seats
 
     def legal_cards(self) -> int:
-        hand = self.hands[self.turn]
-        if self.trick:
-            led = _suit(self.trick[0])
-            return _mask([c for c in hand if _suit(c) == led] or hand)
-        if not self.broken:
-            return _mask([c for c in hand if _suit(c) != SPADES] or hand)
-        return _mask(hand)
+        return _legal(self.hands[self.turn], _suit(self.trick[0]) if self.trick else None, self.broken)
 
     def play(self, card: int) -> None:
         self.hands[self.turn].discard(card)

@@ -94,3 +94,11 @@ def in_view(page, selector: str) -> bool:
     """Whether the top of ``selector`` is on the screen (not above it, not below the fold)."""
     top = page.evaluate(f"document.querySelector({json.dumps(selector)}).getBoundingClientRect().top")
     return -2 <= top < page.viewport_size["height"] - 40
+
+
+def export_sheet(page, path: Path) -> dict:
+    """The score sheet exported (*Export JSON*), saved at ``path`` and read back."""
+    with page.expect_download() as download:
+        page.click("#export")
+    download.value.save_as(path)
+    return json.loads(path.read_text())

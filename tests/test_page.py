@@ -8,13 +8,12 @@ Set ``SPADES_SCREENSHOTS=1`` to rewrite docs/screenshots/*.png.
 """
 from __future__ import annotations
 
-import json
 import os
 
 import pytest
 
-from page_helpers import (MINE, PHONE, ROOT, TIMEOUT_MS, assert_accessible, compare_with, enter_hand, rule, shot_folder,
-                          snap)
+from page_helpers import (MINE, PHONE, ROOT, TIMEOUT_MS, assert_accessible, compare_with, enter_hand, export_sheet,
+                          rule, shot_folder, snap)
 from serve_helpers import tab_on
 
 
@@ -138,11 +137,8 @@ def test_score_sheet_survives_reload_exports_imports_and_rescores(page, tmp_path
     assert "Under classic: After 2 hand(s): NS 62 (2 bags), EW 2 (2 bags)." in page.locator(".rescored").inner_text()
     assert_accessible(page, shots, "sheet-rescored")
 
-    with page.expect_download() as download:
-        page.click("#export")
     exported = tmp_path / "sheet.json"
-    download.value.save_as(exported)
-    data = json.loads(exported.read_text())
+    data = export_sheet(page, exported)
     assert data["format"] == "spades-rulespec-sheet" and len(data["games"][0]["hands"]) == 2
 
     fresh = page.context.browser.new_context(viewport={"width": 375, "height": 800})

@@ -6,10 +6,9 @@ standard the four seats and their sheet return. axe-core finds no violation in t
 keeps the screenshots in docs/screenshots/ (table-seats-*.png)."""
 from __future__ import annotations
 
-import json
 
 import page_helpers
-from page_helpers import MINE, assert_accessible, keep, rule
+from page_helpers import MINE, assert_accessible, export_sheet, keep, rule
 
 shots = page_helpers.shots
 page = page_helpers.phone_page
@@ -212,11 +211,8 @@ def test_cut_throat_game_on_its_own_score_sheet(page, shots, tmp_path):
     keep(page, shots, "seats-cutthroat-sheet")
     assert_accessible(page, shots, "seats-cutthroat-sheet")
 
-    with page.expect_download() as download:
-        page.click("#export")
     exported = tmp_path / "cutthroat-sheet.json"
-    download.value.save_as(exported)
-    data = json.loads(exported.read_text())
+    data = export_sheet(page, exported)
     assert data["table"] == {"seats": 3, "sides": ["N", "E", "S"]}
     assert data["games"][0]["before"] == {"N": {"score": 400, "bags": 0}, "E": {"score": 0, "bags": 0},
                                           "S": {"score": 0, "bags": 0}}
