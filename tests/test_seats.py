@@ -142,3 +142,18 @@ def test_the_api_difference_report_refuses_two_tables():
     response = create_app().test_client().post("/v1/diff", json={"variants": ["solo", "standard"], "deals": 2})
     assert response.status_code == 422 and response.get_json()["field"] == "variants"
     assert "seat their tables differently" in response.get_json()["detail"]
+
+
+def test_a_lone_nil_bidders_overtricks_are_said_without_partners():
+    """At a table where each plays alone, a failed nil's tricks beyond a contract of 0 are the player's own: the
+    line says a nil bid, not that both partners bid nil (which it still says at a partnership table)."""
+    from rulespec.app.disputes import answer
+    alone = answer("score", {"variant": "cutthroat", "bids": {"N": "nil", "E": 5, "S": 3},
+                             "tricks": {"N": 2, "E": 7, "S": 8}})
+    lines = {line["rule"]: line["why"] for line in alone["teams"]["N"]["lines"]}
+    assert lines["scoring.overtrick_points"] == "2 overtrick(s) x 1 (a nil bid: a contract of 0)"
+    assert not any("partner" in line["why"] for team in alone["teams"].values() for line in team["lines"])
+    pair = answer("score", {"variant": "standard", "bids": {"N": "nil", "S": "nil", "E": 5, "W": 3},
+                            "tricks": {"N": 2, "S": 0, "E": 7, "W": 4}})
+    assert [line["why"] for line in pair["teams"]["NS"]["lines"] if line["rule"] == "scoring.overtrick_points"] \
+        == ["2 overtrick(s) x 1 (both partners bid nil: a contract of 0)"]

@@ -64,8 +64,8 @@ def _contract(facts: Mapping, bids: Sequence[str], w: Wording) -> str:
 
 
 def _overtricks(facts: Mapping, bids: Sequence[str], w: Wording) -> str:
-    return w.overtricks(facts["over"], facts["per"]) + \
-        ("" if facts["contract"] else " (both partners bid nil: a contract of 0)")
+    zero = " (a nil bid: a contract of 0)" if facts["alone"] else " (both partners bid nil: a contract of 0)"
+    return w.overtricks(facts["over"], facts["per"]) + ("" if facts["contract"] else zero)
 
 
 def _nil(facts: Mapping, bids: Sequence[str], w: Wording) -> str:

@@ -118,7 +118,7 @@ def contract_points(has_contract, offender, victim, team_score, team_bags, oppon
     if per != 0:
         points = points + per * team_overtricks
         note("line", "scoring.overtrick_points", per * team_overtricks, over=team_overtricks, per=per,
-             contract=has_contract, nil_tricks=team_nil_tricks)
+             contract=has_contract, nil_tricks=team_nil_tricks, alone=not partnered())
     return points
 
 
