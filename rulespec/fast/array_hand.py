@@ -585,7 +585,6 @@ class ArrayModule:
         code = compile(source, f"<arrays {self.rs.id}>", "exec")
         return names, source, code, {name: choices[name] for name in names}, distinct
 
-
     def _vectorized(self, name: str) -> str:
         """Function ``name`` lowered and written for arrays, as text: kept on disk under the rules it reads (its
         own and those of what is written into it), so a ruleset that differs from a known one in a rule lowers
@@ -596,6 +595,7 @@ class ArrayModule:
 
 
 def _tables_digest(rs: Ruleset) -> str:
+    """A digest of the pack and its card tables."""
     return hashlib.sha256(repr((rs.deck, rs.suit_of, rs.power, rs.suit_masks)).encode()).hexdigest()
 
 
@@ -610,10 +610,7 @@ def _reads_digest(rs: Ruleset, names: tuple[str, ...]) -> str:
 
 def _digest(rs: Ruleset) -> str:
     """What the lowering of ``rs`` reads of it: every rule's text and value, the pack and its card tables."""
-    digest = hashlib.sha256(repr((rs.deck, rs.suit_of, rs.power, rs.suit_masks)).encode())
-    for name, rule in rs.rules.items():
-        digest.update(f"\0{name}\0{rule.text}\0{rule.value!r}".encode())
-    return digest.hexdigest()
+    return f"{_tables_digest(rs)}|{_reads_digest(rs, tuple(rs.rules))}"
 
 
 def _choosers(nodes: dict[str, ast.FunctionDef], order: list[str], known: dict[str, list[str]]) -> dict[str, list[str]]:

@@ -81,11 +81,7 @@ class CompiledEngine:
         self.size: int = rs.params["deal.hand_size"]
         self.table = C.table_of(rs.params)
         self.module = hand_module(rs, policy)
-        self._one = self._arrays(1)
-
-    def _arrays(self, count: int) -> tuple[np.ndarray, ...]:
-        """Empty result arrays for ``count`` hands, in ``play``'s order of arguments."""
-        return _arrays(self.rs, count)
+        self._one = _arrays(rs, 1)
 
     def _run(self, count: int, seed: int | str, dealer: int, arrays: tuple[np.ndarray, ...]) -> None:
         try:
@@ -96,7 +92,7 @@ class CompiledEngine:
 
     def play(self, count: int, seed: int | str = 0, dealer: int = 0) -> CompiledResult:
         """``count`` hands from 0-0 dealt by ``dealer``, played in order from ``seed``."""
-        arrays = self._arrays(count)
+        arrays = _arrays(self.rs, count)
         self._run(count, seed, dealer, arrays)
         return _result(arrays, dealer)
 

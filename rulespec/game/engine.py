@@ -56,8 +56,8 @@ def _trick_log(plays: list[tuple[int, int]], winners: list[int], seats: int = 4)
 def play_hand(rs: Ruleset, hands: list[int], dealer: int, policy, scores=None, bags=None,
               record: bool = True, stepped: bool = False, stock: Sequence[int] | None = None) -> dict:
     """Bid, exchange, play and score one hand, ``policy`` choosing for every seat.  Returns the hand
-    record (see docs/formats.md); with ``record=False`` (for simulation speed) only its raw '_' parts,
-    the results without explanation lines.  The cards are played by the loop ``fused`` generates, or
+    record (docs/records.md, "This project's JSON hands"); with ``record=False`` (for simulation speed) only
+    its raw '_' parts, the results without explanation lines.  The cards are played by the loop ``fused`` generates, or
     with ``stepped`` one ``HandState`` step at a time (the same cards, slower).  Where the hands are drawn
     (``deal.draw``) they are drawn from ``stock`` (the pack in order, top card first; ``hands`` unread)."""
     drawn: list[int] = []
