@@ -217,9 +217,12 @@ class _Expander:
         """Function ``name`` expanded (shared: copy before changing it); the same for every ruleset, so kept on
         disk between processes too (``core.derived``)."""
         if name not in self._done:
-            policy = f"{sorted(self.inline)}|{sorted(self.external)}|{name}"
-            self._done[name] = derived.kept("expanded", policy, lambda: self._expanded(name), fmt="pickle")
+            self._done[name] = derived.kept("expanded", self._key(name), lambda: self._expanded(name), fmt="pickle")
         return self._done[name]
+
+    def _key(self, name: str) -> str:
+        """What function ``name``'s expansion (and its facts) are kept on disk under: the inline policy and it."""
+        return f"{sorted(self.inline)}|{sorted(self.external)}|{name}"
 
     def callees(self, name: str) -> list[str]:
         """The functions ``name`` calls once expanded, in ``ast.walk``'s order, without repeats."""
@@ -234,8 +237,7 @@ class _Expander:
         """``callees`` and ``reads_of`` of ``name``: kept on disk like the expansion they are read from, so a
         process that finds its lowerings kept need not read the expansions."""
         if name not in self._known:
-            policy = f"{sorted(self.inline)}|{sorted(self.external)}|{name}"
-            callees, reads = derived.kept("expanded-facts", policy, lambda: self._facts_of(name))
+            callees, reads = derived.kept("expanded-facts", self._key(name), lambda: self._facts_of(name))
             self._known[name] = (list(callees), tuple(reads))
         return self._known[name]
 
