@@ -15,7 +15,7 @@ from rulespec.errors import DeadEndError, GameError
 from rulespec.game.policies import RandomPolicy, SensiblePolicy
 from rulespec.model.ruleset import load_ruleset, ruleset_from_text
 from rulespec.model.variants import bundled_ids
-from rulespec.procedure.python import inline_rule
+from rulespec.procedure.python import inline_rule, loop_source
 
 
 def stepped_play_hand(rs, hands, dealer, policy, scores=(0, 0), bags=(0, 0), stock=None) -> dict:
@@ -97,18 +97,32 @@ def test_generated_code_reaches_only_the_rules_helpers_and_tables():
     tricks = play.__closure__[next(i for i, name in enumerate(play.__code__.co_freevars) if name == "tricks")]
     env = tricks.cell_contents.__globals__
     assert set(env["__builtins__"]) == {"range", "min", "max"}
-    assert set(env) - set(make_env({})) <= {"play_tricks", "NONE", "_KIND_NAME", "_fail", "_cnt", "_RANK", "_NSUIT",
-                                            "_SUIT", "_POW", "_SM", "_PLACE"}
+    assert set(env) - set(make_env({})) <= {"play_tricks", "NONE", "_KIND_NAME", "_fail", "_cnt", "_int", "_RANK",
+                                            "_NSUIT", "_SUIT", "_POW", "_SM", "_PLACE"}
     assert fused.play_cards(rs) is play                 # generated once per ruleset
 
 
-def test_the_random_choice_is_the_random_policy_s():
-    rs = load_ruleset("standard")
-    deal = E.deal_for("inline", 0, rs)
-    hands = list(deal)
-    written = fused.play_cards(rs)(hands, 1, fused.random_card(random.Random(5).random))
-    called = fused.play_cards(rs)(list(deal), 1, fused.policy_card(rs, RandomPolicy(random.Random(5)).play))
-    assert written == called and hands == [0, 0, 0, 0]
+@pytest.mark.parametrize("variant", ["standard", "cutthroat", "jokers-deuces"])
+def test_the_random_card_written_in_is_the_random_policy_s(variant):
+    """The loop with the random player's draw written in plays the cards ``RandomPolicy.play`` chooses when
+    called by the plain loop, from the same generator, and draws one number a card."""
+    rs = load_ruleset(variant)
+    for index in range(20):
+        deal = E.deal_for("inline", index, rs)
+        hands = list(deal)
+        draws = []
+        rng = random.Random(index)
+
+        def counted() -> float:
+            draws.append(1)
+            return rng.random()
+        written = fused.play_cards_random(rs)(hands, index % rs.params["table.seats"], counted)
+        called = fused.play_cards(rs)(list(deal), index % rs.params["table.seats"],
+                                      fused.policy_card(rs, RandomPolicy(random.Random(index)).play))
+        assert written == called and not any(hands)
+        assert len(draws) == len(written[1])
+    source = loop_source(rs, "play_tricks", random_card=True)
+    assert "_choose_card" not in source and source.count("_random()") == 1
 
 
 @pytest.mark.parametrize("expr, what", [("open(a0)", "name 'open'"), ("_SM.__class__", "attribute '__class__'")])

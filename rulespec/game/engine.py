@@ -13,7 +13,7 @@ from ..core import cards as C
 from ..errors import DeadEndError, GameError
 from ..model.ruleset import Ruleset
 from .bids import seat_rule
-from .fused import draw_cards, play_cards, policy_card, random_card
+from .fused import draw_cards, play_cards, play_cards_random, policy_card
 from .hand import HandState
 from .play import by_seat
 from .policies import POLICIES, RandomPolicy, SensiblePolicy, discard_of, keep_of, lowered
@@ -137,15 +137,16 @@ def play_out(state: HandState, policy) -> None:
 def _play_out_fused(state: HandState, policy) -> None:
     """``play_out`` from the first trick by the whole-hand loop ``fused`` generates (the same cards)."""
     rs = state.rs
-    if type(policy) is RandomPolicy:
-        choose = random_card(policy.rng.random)
+    play = play_cards_random(rs) if type(policy) is RandomPolicy else play_cards(rs)
+    if type(policy) is RandomPolicy:        # its draw written into the loop: no call per card
+        choose = policy.rng.random
     elif type(policy) is SensiblePolicy:      # the lowered player called by the loop itself: no table to keep
         choose = lowered(rs).card
     else:
         choose = policy_card(rs, policy.play)
     bids = [bid for bid in state.bids if bid is not None]      # (every seat has bid: the play has begun)
     kind = [KIND_CODE[bid.kind] for bid in bids]
-    won, plays, winners = play_cards(rs)(state.hands, state.leader, choose, kind, [bid.n for bid in bids])
+    won, plays, winners = play(state.hands, state.leader, choose, kind, [bid.n for bid in bids])
     state.won, state.plays, state.winners = won, plays, winners
     state.leader, state.number = winners[-1], state.size + 1
     count = state.table.seats
