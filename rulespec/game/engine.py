@@ -167,7 +167,9 @@ def _bid_all(state: HandState, policy) -> None:
         if raises:
             partner = C.partner_of(seat)
             state.raise_bid(partner, policy.raise_bid(rs, partner, raises, state.hands[partner]))
-    for seat in state.bidding_order():         # the raise round, where the variant has one (raise.by)
+    if not rs.params["raise.by"]:              # the raise round, where the variant has one (raise.by)
+        return
+    for seat in state.bidding_order():
         raises = state.round_raise_options(seat)
         if raises:
             state.raise_bid(seat, policy.raise_bid(rs, seat, raises, state.hands[seat]))

@@ -72,7 +72,14 @@ def draw_cards(rs: Ruleset) -> Callable[[Sequence[int], int, Callable[[int, int,
     return drawn
 
 
+# each leader's seats in playing order, by table size (a trick's cards zipped with them)
+_ROTATIONS = {seats: tuple(tuple((leader + k) % seats for k in range(seats)) for leader in range(seats))
+              for seats in range(2, 5)}
+
+
 def _in_order(plays: Sequence[Sequence[int]], leaders: Sequence[int], seats: int = 4) -> list[tuple[int, int]]:
     """(seat, card) of every card in the order played."""
-    return [((leader + position) % seats, cards[position]) for cards, leader in zip(plays, leaders)
-            for position in range(seats)]
+    rotations, out = _ROTATIONS[seats], []
+    for cards, leader in zip(plays, leaders):
+        out.extend(zip(rotations[leader], cards))
+    return out
