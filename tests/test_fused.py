@@ -1,6 +1,7 @@
 """The generated whole-hand loop plays exactly the hands that HandState's steps play."""
 from __future__ import annotations
 
+import ast
 import random
 import textwrap
 from dataclasses import replace
@@ -15,6 +16,7 @@ from rulespec.errors import DeadEndError, GameError
 from rulespec.game.policies import RandomPolicy, SensiblePolicy
 from rulespec.model.ruleset import load_ruleset, ruleset_from_text
 from rulespec.model.variants import bundled_ids
+from rulespec.procedure import form as form_module
 from rulespec.procedure.python import inline_rule, loop_source
 
 
@@ -150,3 +152,18 @@ def test_the_whole_hand_loop_leaves_the_hand_state_as_the_steps_do():
             after.append((state.won, state.plays, state.winners, state.last, state.leader, state.number, state.over))
         assert after[0] == after[1], i
         assert after[0][5] == rs.params["deal.hand_size"] + 1 and after[0][6]
+
+
+@pytest.mark.parametrize("source, kept", [
+    ("x = a\nx = 5\ny = x", "x = 5\ny = x"),                          # replaced unread: dropped
+    ("x = a\nx += 1\nx = 5\ny = x", None),                            # read by an augmented assignment
+    ("x = a\nif c:\n    y = x\nx = 5\nz = x", None),                  # read in a branch before it is replaced
+    ("x = a\nx = x | b\ny = x", None),                                # read by the value that replaces it
+    ("x = f(a)\nx = 3\ny = x", None),                                 # a call is not arithmetic: kept
+    ("for i in r:\n    x = a\n    x = i\n    y = x", "for i in r:\n    x = i\n    y = x"),
+])
+def test_the_lowering_drops_only_copies_replaced_unread(source, kept):
+    """A lowered function loses an arithmetic assignment only where the same block gives the name a new value
+    before anything reads it (the copies that writing a function into its caller leaves)."""
+    body = form_module._drop_overwritten(ast.parse(source).body)
+    assert ast.unparse(ast.Module(body, [])) == (kept or source)

@@ -857,25 +857,22 @@ def _drop_dead(body: list[ast.stmt], read: set[str], dropped: list[ast.stmt]) ->
 def _drop_overwritten(body: list[ast.stmt]) -> list[ast.stmt]:
     """``body`` (and each block in it) without the arithmetic assignments whose value no statement reads before
     a later assignment of the same name in the same block replaces it: a parameter's copy that the function
-    written in gives a new value before reading it."""
+    written in gives a new value before reading it.  (Backwards through the block: ``replaced`` holds the names
+    given a new value further on before anything reads them.)"""
     for stmt in body:
         if isinstance(stmt, (ast.If, ast.For)):
             stmt.body, stmt.orelse = _drop_overwritten(stmt.body) or [ast.Pass()], _drop_overwritten(stmt.orelse)
-    return [stmt for i, stmt in enumerate(body) if not _overwritten(stmt, body[i + 1:])]
-
-
-def _overwritten(stmt: ast.stmt, after: list[ast.stmt]) -> bool:
-    """Whether ``stmt`` assigns a name arithmetic that ``after`` replaces unread (see ``_drop_overwritten``)."""
-    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
-            and all(isinstance(n, _PURE) for n in ast.walk(stmt.value))):
-        return False
-    name = stmt.targets[0].id
-    for later in after:
-        if name in read_names([later]):
-            return False
-        if isinstance(later, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in later.targets):
-            return True
-    return False
+    replaced: set[str] = set()
+    kept: list[ast.stmt] = []
+    for stmt in reversed(body):
+        single = isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+        if single and stmt.targets[0].id in replaced and all(isinstance(n, _PURE) for n in ast.walk(stmt.value)):
+            continue
+        given = set().union(*(_targets(t) for t in stmt.targets)) if isinstance(stmt, ast.Assign) else set()
+        read = read_names([stmt]) | (_targets(stmt.target) if isinstance(stmt, ast.AugAssign) else set())
+        replaced = (replaced | given) - read
+        kept.append(stmt)
+    return kept[::-1]
 
 
 def names_in(node: ast.AST) -> Iterator[str]:
