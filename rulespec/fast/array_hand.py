@@ -31,7 +31,7 @@ from ..core.schema import BID_KINDS, CONTEXTS
 from ..errors import DeadEndError, GameError, ProcedureError
 from ..model.ruleset import Ruleset, per_ruleset
 from ..procedure import lang
-from ..procedure.form import Lowering, Target, form, read_names
+from ..procedure.form import Lowering, Target, asked_of, form, read_names
 from .vector import vector_rules
 
 _TABLES = frozenset({"_SUIT", "_SM", "_POW", "_PLACE", "_KIND_NAME"})
@@ -582,7 +582,7 @@ class ArrayModule:
                 distinct[name] = ([i for i, p in enumerate(params) if p in live],
                                   [i for i, p in enumerate(params) if p in written])
         source = "\n\n".join(ast.unparse(nodes[name]) for name in names) + "\n"
-        code = compile(source, f"<arrays {self.rs.id}>", "exec")
+        code = compile(source, "<arrays>", "exec")       # (the same code serves every ruleset of one digest)
         return names, source, code, {name: choices[name] for name in names}, distinct
 
     def _vectorized(self, name: str) -> str:
@@ -600,16 +600,21 @@ def _tables_digest(rs: Ruleset) -> str:
 
 
 def _reads_digest(rs: Ruleset, names: tuple[str, ...]) -> str:
-    """A digest of what a lowering reads of rules ``names``: each one's text and value."""
+    """A digest of what an array lowering reads of rules ``names``: a parameter's value (folded in); of any other
+    rule what the form asks of it (``form.asked_of``: the context names it reads, which its call is also made
+    of, ``_Rules``), not its text -- its array function is bound per ruleset -- so a house rule that changes a
+    rule's value without the names it reads lowers nothing again."""
     digest = hashlib.sha256()
     for name in names:
         rule = rs.rules.get(name)
-        digest.update(f"\0{name}\0{rule.text if rule else ''}\0{rule.value if rule else None!r}".encode())
+        read = None if rule is None else repr(rs.params[name]) if rule.slot.context == "param" else repr(asked_of(rule))
+        digest.update(f"\0{name}\0{read}".encode())
     return digest.hexdigest()
 
 
 def _digest(rs: Ruleset) -> str:
-    """What the lowering of ``rs`` reads of it: every rule's text and value, the pack and its card tables."""
+    """What the lowering of ``rs`` reads of it: what ``_reads_digest`` takes of every rule, the pack and its card
+    tables."""
     return f"{_tables_digest(rs)}|{_reads_digest(rs, tuple(rs.rules))}"
 
 

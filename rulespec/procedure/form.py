@@ -30,7 +30,7 @@ from ..core import derived
 from ..core.contexts import param_name
 from ..core.schema import CONTEXTS, SLOTS
 from ..errors import ProcedureError
-from ..model.ruleset import Ruleset
+from ..model.ruleset import Rule, Ruleset
 
 MODULES = ("seating", "card_play", "bidding", "scoring", "whole_hand", "players")
 _HERE = Path(__file__).parent
@@ -443,7 +443,14 @@ class Lowering:
         name = _literal_text(fn, call, "permits_hand")
         if SLOTS[name].context != "play":
             raise ProcedureError(f"{fn.where(call)}: permits_hand() takes a play constraint, not {name}")
-        return ast.Constant(self.target.fold and self.folded.rules[name].text.strip() == "hand")
+        return ast.Constant(self.target.fold and asked_of(self.folded.rules[name])[1])
+
+
+def asked_of(rule: Rule) -> tuple[tuple[str, ...], bool]:
+    """What the form's holes ask of a rule that is not a parameter, besides what the back end makes of its
+    expression: the context names it reads (``reads``) and, for a play constraint, whether it is written as
+    ``hand`` (``permits_hand``)."""
+    return tuple(sorted(rule.names)), rule.slot.context == "play" and rule.text.strip() == "hand"
 
 
 def param_global(name: str) -> str:
