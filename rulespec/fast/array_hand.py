@@ -18,6 +18,7 @@ Bad constructs (a loop over values that differ by row, a return inside a masked 
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import itertools
 import threading
@@ -516,11 +517,6 @@ class ArrayModule:
 
     def __init__(self, rs: Ruleset):
         self.rs = rs
-        functions = form().functions
-        self._names = frozenset(functions)
-        self._same = {name: fn.same for name, fn in functions.items()}
-        self._distinct = frozenset(name for name, fn in functions.items() if fn.distinct)
-        self._lowering = Lowering(rs, Target(_Rules(rs).expr, kind_arg=_kind_name))
         self._env = _env(rs)
         self._env.update({rule_global(name): fn for name, fn in vector_rules(rs).items()})
         self._lock = threading.Lock()
@@ -528,6 +524,23 @@ class ArrayModule:
         self._tables = _tables_digest(rs)     # (what every function's lowering reads of the pack)
         self.choosers: dict[str, list[str]] = {}     # the chooser parameters of each function lowered, in order
         self._sources: list[str] = []
+
+    # (the form is read, and a lowering made, only where an entry is not found lowered on disk)
+    @functools.cached_property
+    def _lowering(self) -> Lowering:
+        return Lowering(self.rs, Target(_Rules(self.rs).expr, kind_arg=_kind_name))
+
+    @functools.cached_property
+    def _names(self) -> frozenset[str]:
+        return frozenset(form().functions)
+
+    @functools.cached_property
+    def _same(self) -> dict[str, frozenset[str]]:
+        return {name: fn.same for name, fn in form().functions.items()}
+
+    @functools.cached_property
+    def _distinct(self) -> frozenset[str]:
+        return frozenset(name for name, fn in form().functions.items() if fn.distinct)
 
     def __getattr__(self, name: str) -> Callable:
         """Entry ``name``, lowered now if it is not yet (only the entries are looked up here)."""

@@ -79,7 +79,8 @@ _ROTATIONS = {seats: tuple(tuple((leader + k) % seats for k in range(seats)) for
 
 def _in_order(plays: Sequence[Sequence[int]], leaders: Sequence[int], seats: int = 4) -> list[tuple[int, int]]:
     """(seat, card) of every card in the order played."""
-    rotations, out = _ROTATIONS[seats], []
+    rotations = _ROTATIONS[seats]
+    out: list[tuple[int, int]] = []
     for cards, leader in zip(plays, leaders):
         out.extend(zip(rotations[leader], cards))
     return out

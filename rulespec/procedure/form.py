@@ -872,8 +872,8 @@ def _drop_overwritten(body: list[ast.stmt]) -> list[ast.stmt]:
     replaced: set[str] = set()
     kept: list[ast.stmt] = []
     for stmt in reversed(body):
-        single = isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
-        if single and stmt.targets[0].id in replaced and all(isinstance(n, _PURE) for n in ast.walk(stmt.value)):
+        if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+                and stmt.targets[0].id in replaced and all(isinstance(n, _PURE) for n in ast.walk(stmt.value))):
             continue
         given = set().union(*(_targets(t) for t in stmt.targets)) if isinstance(stmt, ast.Assign) else set()
         read = read_names([stmt]) | (_targets(stmt.target) if isinstance(stmt, ast.AugAssign) else set())
