@@ -31,7 +31,11 @@ def shuffled(rs: Ruleset, rng: random.Random) -> list[int]:
 
 def deal_cards(rs: Ruleset, rng: random.Random) -> list[int]:
     """A hand for each seat (rule ``table.seats``) dealt from the variant's pack with ``rng``."""
-    pack = shuffled(rs, rng)
+    return _hands_of(rs, shuffled(rs, rng))
+
+
+def _hands_of(rs: Ruleset, pack: Sequence[int]) -> list[int]:
+    """The hands dealt from ``pack`` in order, a seat's hand after another's."""
     size = rs.params["deal.hand_size"]
     return [C.mask_of(pack[i * size:(i + 1) * size]) for i in range(rs.params["table.seats"])]
 
@@ -45,6 +49,12 @@ def stock_for(seed: int | str, index: int, rs: Ruleset) -> list[int]:
     """The stock of hand ``index`` of ``seed`` where the hands are drawn (``deal.draw``): the pack in the order
     ``deal_for`` deals it."""
     return shuffled(rs, random.Random(f"deal:{seed}:{index}"))
+
+
+def deal_and_stock_for(seed: int | str, index: int, rs: Ruleset) -> tuple[list[int], list[int]]:
+    """``deal_for`` and ``stock_for`` of hand ``index`` of ``seed``, from one shuffle."""
+    stock = stock_for(seed, index, rs)
+    return _hands_of(rs, stock), stock
 
 
 def _trick_log(plays: list[tuple[int, int]], winners: list[int], seats: int = 4) -> list[dict]:
