@@ -52,7 +52,8 @@ _CLI = "import sys; sys.argv[0] = 'rulespec'; from rulespec.cli import main; mai
 _OUTER = {
     "simulate": ["simulate", "standard", "--hands", "20000", "--policy", "random"],
     "simulate-out": ["simulate", "standard", "--hands", "20000", "--policy", "random", "--out", "{out}"],
-    "simulate-stats": ["simulate", "standard", "--hands", "20000", "--stats"],
+    # (--policy random on both sides: the old code's only player, and the new default for --stats is sensible)
+    "simulate-stats": ["simulate", "standard", "--hands", "20000", "--stats", "--policy", "random"],
     "new-house": ["simulate", "{house}", "--hands", "100000", "--policy", "random"],
 }
 _HOUSE = ("id: ab-house-{n}\ntitle: A house rule no earlier round used\nextends: standard\nrules:\n"

@@ -504,9 +504,9 @@ def _env(rs: Ruleset) -> dict:
 
 # --------------------------------------------------------------------------- the module
 ENTRIES = ("whole_hand", "bid_refusal", "legal_bids", "raise_options", "round_raise_options", "may_raise", "exchange",
-           "legal", "forbidding", "play_card", "trick_winner", "winner_place", "renege_transfers", "score_team",
-           "game_end", "first_leader", "sensible_bid", "sensible_raise", "sensible_cards", "sensible_discard",
-           "sensible_keep", "sensible_card")
+           "legal", "forbidding", "legal_forbidding", "play_card", "trick_winner", "winner_place", "renege_transfers",
+           "score_team", "game_end", "first_leader", "sensible_bid", "sensible_raise", "sensible_cards",
+           "sensible_discard", "sensible_keep", "sensible_card")
 
 
 class ArrayModule:

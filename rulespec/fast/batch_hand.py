@@ -231,12 +231,11 @@ class BatchHand:
         """The legal cards of ``seat`` (default: whose turn it is).  Given ``card_bit``, also the first applied
         play constraint that excludes that card (index into PLAY_CONSTRAINTS, -1: none)."""
         hand = self._hands[self.to_play() if seat is None else seat, self.rows]
-        allowed = _per_row(self.fn.legal(self.rows, hand, *self._situation()), self.n)
         if card_bit is None:
-            return allowed, None
+            return _per_row(self.fn.legal(self.rows, hand, *self._situation()), self.n), None
         card = np.bitwise_count(np.asarray(card_bit, dtype=np.int64) - 1).astype(np.int64)   # the bit's card id
-        first = self.fn.forbidding(self.rows, hand, card, *self._situation())
-        return allowed, _per_row(first, self.n)
+        allowed, first = self.fn.legal_forbidding(self.rows, hand, card, *self._situation())
+        return _per_row(allowed, self.n), _per_row(first, self.n)
 
     def play(self, card: np.ndarray, seat: np.ndarray | None = None) -> None:
         """``seat`` (default: whose turn it is) plays ``card``: trumps may break, the card leaves the hand and

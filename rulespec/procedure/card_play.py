@@ -70,6 +70,15 @@ def forbidding(hand, card, trick_cards, trick_led_suit, trick_number: Same, tric
     return refused
 
 
+def legal_forbidding(hand, card, trick_cards, trick_led_suit, trick_number: Same, trick_position: Same, leading: Same,
+                     trump_broken, played):
+    """``legal`` and ``forbidding`` in one pass: the cards ``hand`` may play and the first play constraint that
+    excludes ``card`` (``NO_RULE``: none)."""
+    allowed, refused = legal_excluding(hand, card, trick_cards, trick_led_suit, trick_number, trick_position, leading,
+                                       trump_broken, played)
+    return allowed, refused
+
+
 @inline
 def breaks(card, hand, leading, trick_led_suit, trick_number):
     """Whether playing ``card`` breaks trumps."""
