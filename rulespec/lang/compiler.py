@@ -443,7 +443,7 @@ class ExprCompiler:
         if self.params.get("table.sides", (ENUM, "partners"))[1] != "partners":
             self.fail_hint(node, "partner_of() names a partner, and with table.sides alone nobody has one",
                            "name the seat another way, e.g. left_of(left_of(dealer))")
-        return self._seat_fn("partner_of", 2, args, nodes, node)
+        return self._seat_fn("partner_of", self._seats() // 2, args, nodes, node)
 
     def f_right_of(self, args, nodes, node):
         return self._seat_fn("right_of", -1, args, nodes, node)

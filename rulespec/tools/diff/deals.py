@@ -77,8 +77,8 @@ def _checked(hands: list[int]) -> tuple[int, int, int, int]:
 def _parse_hands(value) -> tuple[int, int, int, int]:
     if isinstance(value, str):
         return parse_pbn(value)
-    if isinstance(value, dict) and set(value) == set(C.SEATS):
-        return _checked([C.mask_of(C.parse_cards(value[s])) for s in C.SEATS])
+    if isinstance(value, dict) and set(value) == set(C.SEATS[:4]):
+        return _checked([C.mask_of(C.parse_cards(value[s])) for s in C.SEATS[:4]])
     raise DealFileError("'deal' is a PBN string or an object with the seats N, E, S, W as card lists")
 
 
@@ -104,9 +104,9 @@ def parse_deal(obj: dict, index: int) -> Deal:
 
 
 def _parse_bids(raw) -> tuple[Bid, ...]:
-    if not isinstance(raw, dict) or set(raw) != set(C.SEATS):
+    if not isinstance(raw, dict) or set(raw) != set(C.SEATS[:4]):
         raise DealFileError("'bids' is an object with a bid for each of N, E, S, W")
-    return tuple(parse_bid(raw[s], f"bids.{s}") for s in C.SEATS)
+    return tuple(parse_bid(raw[s], f"bids.{s}") for s in C.SEATS[:4])
 
 
 def _parse_play(obj: dict, hands: tuple[int, int, int, int], bids: tuple[Bid, ...] | None) -> tuple[int, ...] | None:
