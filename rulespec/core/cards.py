@@ -50,6 +50,11 @@ class Table:
         return self.seats // 2 if self.partners else self.seats
 
     @property
+    def places(self) -> int:
+        """How many places an array by seat keeps: at least four (the lowered form's ``seating.places``)."""
+        return max(4, self.seats)
+
+    @property
     def side_names(self) -> tuple[str, ...]:
         if not self.partners:
             return tuple(self.seat_names)

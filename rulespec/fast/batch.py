@@ -193,16 +193,16 @@ class BatchEngine:
         else:
             dealt = np.array(deals, dtype=np.int64)
             packs = np.zeros((len(dealt), 0), dtype=np.int64)
-        n, size, sides = len(dealt), self.size, self.table.sides
+        n, size, sides, places = len(dealt), self.size, self.table.sides, self.table.places
         hands = np.zeros((C.MAX_SEATS, n), dtype=np.int64)   # (the array functions keep the hands on the last axis)
         hands[:dealt.shape[1]] = dealt.T
 
         def zeros(*shape: int, dtype=np.int64) -> np.ndarray:
             return np.zeros((*shape, n), dtype=dtype)
-        kind, num, opening, won = zeros(4), zeros(4), zeros(4), zeros(4)
+        kind, num, opening, won = zeros(places), zeros(places), zeros(places), zeros(places)
         points, bags_added, bags_after = zeros(sides), zeros(sides), zeros(sides)
-        plays, leaders = zeros(size, 4, dtype=np.int8), zeros(size, dtype=np.int8)
-        winners, gave, received, kitty = zeros(size), zeros(4), zeros(4), zeros(2)
+        plays, leaders = zeros(size, places, dtype=np.int8), zeros(size, dtype=np.int8)
+        winners, gave, received, kitty = zeros(size), zeros(places), zeros(places), zeros(2)
         stock, drawn, drawn_hands = packs[:, :stock_width].T.copy(), zeros(turns), hands.copy()
         choosers = self._choosers(policy, rng, drawn_hands)     # (the hands as dealt, or once drawn)
         self.module.whole_hand(np.arange(n), hands, np.full(n, dealer, dtype=np.int64), zeros(sides), zeros(sides),

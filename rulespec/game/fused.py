@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from ..core import cards as C
 from ..model.ruleset import Ruleset, per_ruleset
 from ..procedure.lang import K_PENDING
 from ..procedure.python import loop
@@ -45,11 +46,11 @@ def play_cards(rs: Ruleset) -> PlayCards:
     (tricks won by seat, (seat, card) plays in order, trick winners)`` (``kind``, ``num``: the bids as codes, for
     ``choose``); ``hands`` is updated in place."""
     tricks = loop(rs, "play_tricks", failure(rs))
-    size, seats = rs.params["deal.hand_size"], rs.params["table.seats"]
+    size, seats, places = rs.params["deal.hand_size"], rs.params["table.seats"], max(4, rs.params["table.seats"])
 
-    def play(hands: list[int], leader: int, choose: Choose, kind: Sequence[int] = (K_PENDING,) * 4,
-             num: Sequence[int] = (0,) * 4) -> tuple[list[int], list[tuple[int, int]], list[int]]:
-        won, plays, leaders, winners = [0] * seats, [[0] * 4 for _ in range(size)], [0] * size, [0] * size
+    def play(hands: list[int], leader: int, choose: Choose, kind: Sequence[int] = (K_PENDING,) * C.MAX_SEATS,
+             num: Sequence[int] = (0,) * C.MAX_SEATS) -> tuple[list[int], list[tuple[int, int]], list[int]]:
+        won, plays, leaders, winners = [0] * seats, [[0] * places for _ in range(size)], [0] * size, [0] * size
         tricks(hands, leader, list(kind), list(num), won, plays, leaders, winners, choose)
         return won, _in_order(plays, leaders, seats), winners
     return play
