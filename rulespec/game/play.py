@@ -132,7 +132,7 @@ def trick_winner(rs: Ruleset, trick: Sequence[int], number: int = 1, explain: bo
     for card in trick:
         mask |= 1 << card
     led = rs.suit_of[trick[0]]
-    card = trick[steps_of(rs).trick_winner(list(trick), [0, 1, 2, 3], mask, led, number)]
+    card = trick[steps_of(rs).trick_winner(list(trick), list(range(max(4, len(trick)))), mask, led, number)]
     steps = []
     if explain:
         steps.append(rs.step("card.suit", C.SUIT_NAMES[led], f"{C.card_name(trick[0])} was led"))

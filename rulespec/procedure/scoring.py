@@ -195,8 +195,7 @@ def score_team(team: Same, kind, num, won, scores, bags, adjust, offender, victi
         if bonus != 0:
             points = points + bonus
             note("line", "bonus.last_trick", bonus, winner=last_winner, card=last_trick_winning_card, team=team,
-                 cards=last_cards, seats=(a, b) if partnered() else (a,),
-                 nils=(nil_a, nil_b) if partnered() else (nil_a,))
+                 cards=last_cards, seats=(a, b), nils=(nil_a, nil_b) if partnered() else (nil_a,))
     added = rule("scoring.bags") if counts_overtricks else 0
     if (victim or adjust > 0) and not rule("renege.victim_bags"):
         if added != 0:
