@@ -194,9 +194,10 @@ def native_hands(rs: Ruleset, count: int, seed: int) -> CompiledResult:
     def zeros(*shape: int) -> np.ndarray:
         return np.zeros((count, *shape), dtype=np.int64)
     stock, turns = draw_widths(rs)
-    arrays = (zeros(table.seats), zeros(4), zeros(4), zeros(4), zeros(4), zeros(table.sides), zeros(table.sides),
-              zeros(table.sides), zeros(size, 4), zeros(size), zeros(size), zeros(4), zeros(4), zeros(2),
-              zeros(stock), zeros(turns))
+    places = table.places
+    arrays = (zeros(table.seats), zeros(places), zeros(places), zeros(places), zeros(places), zeros(table.sides),
+              zeros(table.sides), zeros(table.sides), zeros(size, places), zeros(size), zeros(size), zeros(places),
+              zeros(places), zeros(2), zeros(stock), zeros(turns))
     module["play"](count, seed, dealer, *arrays)
     (deals, kinds, nums, openings, tricks, points, bags_added, bags_after, plays, leaders, winners, gave, received,
      kitties, stocks, draws) = arrays

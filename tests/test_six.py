@@ -1,0 +1,166 @@
+"""Tables of five and six seats (issue 30, 005 §Five-handed and §Six-handed): the tables' seats and sides, and
+every engine's hands held to an oracle written here, independently of the engines -- each card dealt once and
+played once, six (or five) to a trick, the trick to the seat whose card a plain reading of the rules makes
+highest, and each side's points from its members' bids and tricks (partners opposite at six: a pairing of
+``s`` with ``s + 2`` scores other points, so an engine that ignores the six-seat partner fails here)."""
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rulespec import game as E
+from rulespec.core import cards as C
+from rulespec.fast.batch import BatchEngine
+from rulespec.fast.compiled import CompiledEngine
+from rulespec.game.policies import RandomPolicy, SensiblePolicy
+from rulespec.model.ruleset import load_ruleset
+from rulespec.procedure.lang import K_NIL, K_REGULAR
+from slot_probes import native_hands, outcome
+
+SIX, FIVE = load_ruleset("six-handed"), load_ruleset("five-handed")
+VARIANTS = {"six-handed": SIX, "five-handed": FIVE}
+
+
+def test_the_tables_of_five_and_six_seats():
+    six, five = C.table_of(SIX.params), C.table_of(FIVE.params)
+    assert (six.seats, six.partners, six.sides, six.side_names) == (6, True, 3, ("NW", "EX", "SY"))
+    assert [six.partner(s) for s in range(6)] == [3, 4, 5, 0, 1, 2]
+    assert [six.side_of(s) for s in range(6)] == [0, 1, 2, 0, 1, 2] and six.members(2) == (2, 5)
+    assert six.rival((10, 40, 40), 0) == 1 and six.rival((50, 10, 20), 1) == 0      # the leader of the others
+    assert (five.seats, five.partners, five.side_names, five.partner(3)) == (5, False, tuple("NESWX"), None)
+    assert SIX.deck.bit_count() == 52 and SIX.params["deal.hand_size"] == 8        # four cards left undealt
+    twos = C.mask_of([C.make_card(suit, 2) for suit in range(4)])
+    assert FIVE.deck == (C.ALL_CARDS & ~twos) and FIVE.params["deal.hand_size"] == 10
+    assert [C.parse_seat(s, 6) for s in ("X", " y ", "w")] == [4, 5, 3]
+    with pytest.raises(C.CardError, match="N, E, S, W or X"):
+        C.parse_seat("Y", 5)
+
+
+# --------------------------------------------------------------------------- the oracle
+def _suit(card: int) -> int:
+    """Both variants' suits: the jokers are spades (five-handed), every other card its printed suit."""
+    return C.SPADES if card >= C.LITTLE_JOKER else C.natural_suit(card)
+
+
+def _winner(cards: list[int], leader: int, seats: int) -> int:
+    """The seat of the highest spade, else of the highest card of the suit led (jokers above the ace)."""
+    trumps = [c for c in cards if _suit(c) == C.SPADES]
+    pool = trumps or [c for c in cards if _suit(c) == _suit(cards[0])]
+    return (leader + cards.index(max(pool, key=C.natural_rank))) % seats
+
+
+def _points(table: C.Table, kind: list[int], num: list[int], won: list[int]) -> list[int | None]:
+    """Each side's points from 0-0 as 001 scores a partnership (alone: a player): its numbers added are the
+    contract, ten a trick when the side's tricks reach it (one more a trick over), ten a trick lost when not;
+    a nil 100 won or lost (alone, a failed nil's tricks are its bags).  ``None`` where both partners bid nil."""
+    out: list[int | None] = []
+    for side in range(table.sides):
+        members = table.members(side)
+        contract = sum(num[s] for s in members if kind[s] == K_REGULAR)
+        taken = sum(won[s] for s in members)
+        nils = [s for s in members if kind[s] == K_NIL]
+        if len(nils) == len(members) and table.partners:
+            out.append(None)
+            continue
+        points = (10 * contract + taken - contract if taken >= contract else -10 * contract) if contract else taken
+        out.append(points + sum(100 if won[s] == 0 else -100 for s in nils))
+    return out
+
+
+def _check(rs, deals, plays, leaders, winners, kind, num, won, points) -> None:
+    """One hand of any engine, as plain lists by seat and by trick, held to the oracle."""
+    table, size = C.table_of(rs.params), rs.params["deal.hand_size"]
+    seats = table.seats
+    assert [d.bit_count() for d in deals] == [size] * seats
+    assert all(d & ~rs.deck == 0 for d in deals)
+    assert sum(deals).bit_count() == seats * size and (sum(deals) == _union(deals))      # no card twice
+    held, count = list(deals), [0] * seats
+    for number, (cards, leader, winner) in enumerate(zip(plays, leaders, winners)):
+        cards = list(cards[:seats])
+        for k, card in enumerate(cards):
+            seat = (leader + k) % seats
+            assert held[seat] >> card & 1, (number, seat, C.card_name(card))
+            held[seat] &= ~(1 << card)
+        assert winner == _winner(cards, leader, seats), (number, [C.card_name(c) for c in cards], leader)
+        if number + 1 < size:
+            assert leaders[number + 1] == winner
+        count[winner] += 1
+    assert held == [0] * seats and count == list(won[:seats]) and sum(count) == size
+    expected = _points(table, list(kind), list(num), list(won))
+    assert [p if e is not None else None for p, e in zip(points, expected)] == expected
+
+
+def _union(masks) -> int:
+    out = 0
+    for mask in masks:
+        out |= mask
+    return out
+
+
+def _check_rows(rs, result, rows) -> None:
+    for row in rows:
+        _check(rs, [int(d) for d in result.deals[row]], result.plays[row].tolist(), result.leaders[row].tolist(),
+               result.winners[row].tolist(), result.bid_kind[row].tolist(), result.bid_n[row].tolist(),
+               result.tricks[row].tolist(), result.points[row].tolist())
+        assert not str(outcome(rs, result, row)).startswith("refused"), outcome(rs, result, row)
+
+
+# --------------------------------------------------------------------------- every engine
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(sorted(VARIANTS)), st.integers(0, 10_000), st.integers(0, 5),
+       st.sampled_from(["random", "sensible"]), st.booleans())
+def test_every_scalar_hand_conserves_the_cards_and_scores_each_side(name, seed, dealer, player, stepped):
+    rs = VARIANTS[name]
+    table = C.table_of(rs.params)
+    dealer %= table.seats
+    policy = (SensiblePolicy if player == "sensible" else RandomPolicy)(random.Random(seed))
+    record = E.play_hand(rs, E.deal_for("six", seed, rs), dealer, policy, stepped=stepped)
+    names = table.seat_names
+    deals = [C.mask_of(C.parse_cards(record["deal"][s])) for s in names]
+    tricks = record["tricks"]
+    assert all(len(t["cards"]) == table.seats for t in tricks) and tricks[0]["leader"] == names[(dealer + 1)
+                                                                                                  % table.seats]
+    bids = [E.parse_bid(record["bids"][s]) for s in names]
+    assert list(record["score"]) == list(table.side_names)
+    _check(rs, deals, [[C.parse_card(c) for c in t["cards"]] for t in tricks],
+           [names.index(t["leader"]) for t in tricks], [names.index(t["winner"]) for t in tricks],
+           [K_NIL if b.kind == "nil" else K_REGULAR for b in bids], [b.n for b in bids],
+           [record["tricks_per_seat"][s] for s in names], [record["score"][s]["points"] for s in table.side_names])
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.sampled_from(sorted(VARIANTS)), st.integers(0, 10_000), st.sampled_from(["random", "sensible"]),
+       st.integers(0, 5))
+def test_every_array_hand_conserves_the_cards_and_has_one_winner_a_trick(name, seed, policy, dealer):
+    rs = VARIANTS[name]
+    table = C.table_of(rs.params)
+    result = BatchEngine(rs).play(25, seed=seed, policy=policy, dealer=dealer % table.seats)
+    assert result.points.shape == (25, table.sides) and result.plays.shape[2] == table.seats
+    _check_rows(rs, result, range(25))
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_the_compiled_engines_code_plays_every_hand_by_the_oracle(name):
+    rs = VARIANTS[name]
+    _check_rows(rs, native_hands(rs, 15, 3), range(15))        # (its numba text run as Python)
+
+
+def test_the_compiled_engine_plays_six_handed_by_the_oracle():
+    result = CompiledEngine(SIX, "sensible").play(40, seed=5, dealer=2)
+    _check_rows(SIX, result, range(40))
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_the_sensible_player_plays_alike_on_every_engine(name):
+    """The batch engine's sensible hands, played again from their deals by the scalar player: the same bids,
+    tricks and scores (each engine's player is lowered from the one form)."""
+    rs = VARIANTS[name]
+    table = C.table_of(rs.params)
+    result = BatchEngine(rs).play(20, seed=7, policy="sensible", dealer=1)
+    for row in range(20):
+        deal = [int(d) for d in result.deals[row]]
+        record = E.play_hand(rs, deal, 1, SensiblePolicy(random.Random(0)))
+        assert [record["tricks_per_seat"][s] for s in table.seat_names] == result.tricks[row, :table.seats].tolist()
+        assert [record["score"][s]["points"] for s in table.side_names] == result.points[row].tolist(), row
+
