@@ -164,3 +164,25 @@ def test_the_sensible_player_plays_alike_on_every_engine(name):
         assert [record["tricks_per_seat"][s] for s in table.seat_names] == result.tricks[row, :table.seats].tolist()
         assert [record["score"][s]["points"] for s in table.side_names] == result.points[row].tolist(), row
 
+
+
+# --------------------------------------------------------------------------- the double-dummy search
+def test_the_solver_answers_per_partnership_at_six_as_minimax_does():
+    """/v1/solve at six: each partnership's count is its own best against the two others (partners opposite);
+    a claim by NW, and N's nil with W helping against the four others."""
+    from rulespec.app.disputes import answer
+    from rulespec.solve.search import Goal
+    from solve_helpers import at_position, hands_body, minimax, random_position
+    table, rng = C.table_of(SIX.params), random.Random(6)
+    for _ in range(4):
+        pos = random_position(SIX, rng, rng.randint(1, 2))
+        got = answer("solve", hands_body("six-handed", pos))
+        for side, name in enumerate(table.side_names):
+            seats = sum(1 << s for s in table.members(side))
+            assert got["tricks"][name] == minimax(at_position(SIX, pos), Goal(seats, seats)), (name, pos)
+        best = got["tricks"]["NW"]
+        claim = answer("claim", {**hands_body("six-handed", pos), "claim": {"side": "NW", "tricks": best}})
+        assert claim["holds"] and claim["best"] == best
+        nil = answer("nil", {**hands_body("six-handed", pos), "nil": "N"})
+        defence = 0b110110                                  # E, S, X and Y: everyone but N and W
+        assert nil["forced_tricks"] == minimax(at_position(SIX, pos), Goal(defence, 1))
