@@ -186,3 +186,25 @@ def test_the_solver_answers_per_partnership_at_six_as_minimax_does():
         nil = answer("nil", {**hands_body("six-handed", pos), "nil": "N"})
         defence = 0b110110                                  # E, S, X and Y: everyone but N and W
         assert nil["forced_tricks"] == minimax(at_position(SIX, pos), Goal(defence, 1))
+
+
+def test_the_solve_answers_at_six_match_the_documented_schemas():
+    import jsonschema_rs
+    from service.app import create_app
+    client = create_app().test_client()
+    spec = client.get("/openapi.json").get_json()
+    body = {"variant": "six-handed", "leader": "X", "trick": ["2C"],
+            "hands": {"N": ["AS", "3C"], "E": ["KS", "4C"], "S": ["2H", "5C"], "W": ["3H", "6C"], "X": ["4H"],
+                      "Y": ["5H", "7C"]}}
+    for kind, extra in (("solve", {}), ("claim", {"claim": {"side": "SY", "tricks": 1}}), ("nil", {"nil": "Y"})):
+        request = {**body, **extra}
+        schema = {"components": spec["components"]}
+        jsonschema_rs.Draft202012Validator({**schema, "$ref": f"#/components/schemas/{kind.title()}Request"}
+                                           ).validate(request)
+        resp = client.post(f"/v1/{kind}", json=request)
+        assert resp.status_code == 200, resp.get_data(as_text=True)
+        jsonschema_rs.Draft202012Validator({**schema, "$ref": f"#/components/schemas/{kind.title()}Answer"}
+                                           ).validate(resp.get_json())
+    assert client.post("/v1/solve", json=body).get_json()["tricks"] == {"NW": 1, "EX": 0, "SY": 1}
+    refused = client.post("/v1/solve", json={**body, "leader": "Z"})
+    assert refused.status_code == 422 and refused.get_json()["field"] == "leader"
