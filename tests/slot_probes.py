@@ -52,11 +52,15 @@ def probe_text(slot: Slot, base: Ruleset) -> str:
 def probed(name: str) -> Ruleset:
     """``standard`` with slot ``name`` set to its probe (and the rules the probe needs to be reached)."""
     slot = SLOTS[name]
-    rules = {other: {"value": value, "cite": "house §probe"} for other, value in slot.probe_with}
-    rules[name] = {"value": probe_text(slot, load_ruleset("standard")), "cite": "house §probe"}
+    return scratch({**dict(slot.probe_with), name: probe_text(slot, load_ruleset("standard"))}, name)
+
+
+def scratch(values: dict[str, str], label: str) -> Ruleset:
+    """``standard`` with each rule of ``values`` set to its text, as a scratch variant named ``label``."""
+    rules = {name: {"value": value, "cite": "house §probe"} for name, value in values.items()}
     text = yaml.safe_dump({"id": "probe", "source": {"doc": "house", "title": "probe"}, "extends": "standard",
                            "rules": rules}, sort_keys=False)
-    return ruleset_from_text(text, f"<probe {name}>")
+    return ruleset_from_text(text, f"<probe {label}>")
 
 
 # --------------------------------------------------------------------------- replay through HandState
