@@ -208,3 +208,26 @@ def test_the_solve_answers_at_six_match_the_documented_schemas():
     assert client.post("/v1/solve", json=body).get_json()["tricks"] == {"NW": 1, "EX": 0, "SY": 1}
     refused = client.post("/v1/solve", json={**body, "leader": "Z"})
     assert refused.status_code == 422 and refused.get_json()["field"] == "leader"
+
+
+# --------------------------------------------------------------------------- conformance
+def test_conform_plays_six_seats_in_partnerships_and_five_alone():
+    """tests/fake_engine's engines, written apart from the model: at six seats each side scored with the seat
+    opposite conforms, and one pairing each seat with the seat two on (the four-seat partner) is caught."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).parent))
+    from rulespec.tools.conform import ConformConfig, conform
+
+    def run(engine: str, variant: str) -> dict:
+        return conform(ConformConfig(f"fake_engine:{engine}", variant, deals=8, games=1,
+                                     policies=("random", "sensible")), jobs=1)
+    six = run("SixPartners", "six-handed")
+    assert six["conforms"] and not six["errors"], six["differing"]
+    assert six["config"]["table"] == {"seats": 6, "partners": True, "sides": ["NW", "EX", "SY"]}
+    assert six["sections"]["deals"]["stages"]["trick"]["states"] == 16 * 8
+    five = run("Alone", "five-handed")
+    assert five["conforms"] and not five["errors"], five["differing"]
+    assert five["config"]["table"]["sides"] == list("NESWX")
+    across = run("SixAcross", "six-handed")
+    assert not across["conforms"] and "score" in across["differing"]
