@@ -1,7 +1,7 @@
 // The evening's score sheet: games of hands kept in localStorage, scored by the service
 // (POST /v1/game), exported and imported as JSON, re-scored under another variant.  A table of other seats
 // (three players alone, four alone, two) has a sheet of its own, with a column per player.
-import {SEATS, SEAT_NAMES, TEAMS, h, num, postJSON, problemMessage, signed, variantName} from './api.js';
+import {SEAT_NAMES, TEAMS, h, num, postJSON, problemMessage, signed, variantName} from './api.js';
 
 const KEY = 'spades-rulespec.sheet';
 const FORMAT = 'spades-rulespec-sheet';
@@ -77,7 +77,7 @@ function loadSheet(table) {
 
 // "N nil (1) · S 4 (4)": a side's bids with the tricks each of its seats took (a player alone: "E nil (0)").
 function seatsLine(hand, side) {
-  const seats = TEAMS.includes(side) ? SEATS.filter((_, i) => i % 2 === TEAMS.indexOf(side)) : [side];
+  const seats = side.split('');      // a partnership's name is its seats' letters (NS, EW; at six NW, EX, SY)
   return seats.map((s) => `${s} ${hand.bids[s]} (${hand.tricks[s]})`).join(' · ');
 }
 
