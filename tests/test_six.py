@@ -231,3 +231,53 @@ def test_conform_plays_six_seats_in_partnerships_and_five_alone():
     assert five["config"]["table"]["sides"] == list("NESWX")
     across = run("SixAcross", "six-handed")
     assert not across["conforms"] and "score" in across["differing"]
+
+
+# --------------------------------------------------------------------------- diff, verify, the sampled player
+def test_diff_between_variants_of_six_seats_and_a_deals_file_refused(tmp_path):
+    import json
+    from click.testing import CliRunner
+    from rulespec.cli import main
+    house = tmp_path / "six-nil50.yaml"
+    house.write_text("id: six-nil50\nsource: {doc: house, title: t}\nextends: six-handed\nrules:\n"
+                     "  nil.made: 50 @ house §1\n  nil.failed: -50 @ house §1\n", encoding="utf-8")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["diff", "six-handed", str(house), "--deals", "40", "--games", "1", "-j", "1",
+                                       "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    text = (out / "report.md").read_text(encoding="utf-8")
+    assert "nil.made" in text and "before: {NW: {score: 0, bags: 0}, EX:" in text, text[:2000]
+    assert report["pairs"], report.keys()
+    deals = tmp_path / "deals.jsonl"
+    deals.write_text('{"deal": "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"}\n',
+                     encoding="utf-8")
+    refused = CliRunner().invoke(main, ["diff", "six-handed", str(house), "--deals-file", str(deals), "-j", "1",
+                                        "--out", str(out)])
+    assert refused.exit_code != 0 and "Traceback" not in refused.output
+    assert "a deals file holds four hands" in refused.output and "seats 6" in refused.output
+
+
+def test_verify_explores_six_and_five_seats():
+    from rulespec.tools.verify.run import verify
+    from rulespec.tools.verify.states import Budget
+    for rs in (SIX, FIVE):
+        rec = verify(rs, Budget(hands=30, examples=10, endgame_tricks=1, endgame_roots=1, bidding_states=2000))
+        assert rec["dead_ends"] == [] and rec["conflicts"] == [], rs.id
+        states = [point["matters"]["state"] for point in rec["open_points"]
+                  if "scores_before" in (point.get("matters") or {}).get("state", {})]
+        assert states and all(list(s["scores_before"]) == list(C.table_of(rs.params).side_names) for s in states)
+        assert rec["nontermination"]["witnesses"] == [] and any("endless games" in n for n in rec["notes"])
+
+
+def test_the_sampled_player_plays_a_six_handed_hand_by_the_oracle():
+    from rulespec.solve.sampled import SampledPolicy
+    rec = E.play_hand(SIX, E.deal_for("sampled", 1, SIX), 0, SampledPolicy(random.Random(1), samples=2, nodes=5000))
+    table = C.table_of(SIX.params)
+    names = table.seat_names
+    bids = [E.parse_bid(rec["bids"][s]) for s in names]
+    _check(SIX, [C.mask_of(C.parse_cards(rec["deal"][s])) for s in names],
+           [[C.parse_card(c) for c in t["cards"]] for t in rec["tricks"]],
+           [names.index(t["leader"]) for t in rec["tricks"]], [names.index(t["winner"]) for t in rec["tricks"]],
+           [K_NIL if b.kind == "nil" else K_REGULAR for b in bids], [b.n for b in bids],
+           [rec["tricks_per_seat"][s] for s in names], [rec["score"][s]["points"] for s in table.side_names])
