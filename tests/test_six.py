@@ -281,3 +281,36 @@ def test_the_sampled_player_plays_a_six_handed_hand_by_the_oracle():
            [names.index(t["leader"]) for t in rec["tricks"]], [names.index(t["winner"]) for t in rec["tricks"]],
            [K_NIL if b.kind == "nil" else K_REGULAR for b in bids], [b.n for b in bids],
            [rec["tricks_per_seat"][s] for s in names], [rec["score"][s]["points"] for s in table.side_names])
+
+
+# --------------------------------------------------------------------------- the API
+def test_the_api_rules_six_and_five_seats():
+    from service.app import create_app
+    client = create_app().test_client()
+    listed = {v["id"]: v for v in client.get("/v1/variants").get_json()["variants"]}
+    assert listed["six-handed"]["table"] == {"seats": 6, "sides": ["NW", "EX", "SY"]}
+    assert listed["five-handed"]["table"] == {"seats": 5, "sides": list("NESWX")}
+    bids = {"N": 2, "E": 1, "S": 1, "W": 2, "X": 1, "Y": 1}
+    tricks = {"N": 2, "E": 1, "S": 0, "W": 1, "X": 1, "Y": 3}
+    score = client.post("/v1/score", json={"variant": "six-handed", "bids": bids, "tricks": tricks})
+    assert score.status_code == 200 and list(score.get_json()["teams"]) == ["NW", "EX", "SY"]
+    assert [score.get_json()["teams"][t]["points"] for t in ("NW", "EX", "SY")] == [-40, 20, 21]
+    trick = client.post("/v1/trick", json={"variant": "six-handed", "leader": "Y", "cards": ["2D", "AD", "KD", "QD",
+                                                                                           "JD", "10D"]})
+    assert trick.get_json()["winner"] == "N" and list(trick.get_json()["played_by"]) == list("YNESWX")
+    bid = client.post("/v1/bid", json={"variant": "six-handed", "seat": "X", "bid": 6, "dealer": "N",
+                                       "bids": {"E": 3}})
+    assert bid.get_json()["allowed"] is False           # E's 3 and X's 6 pass the partnership's eight
+    legal = client.post("/v1/legal", json={"variant": "five-handed", "hand": ["BJ", "9H", "KC"], "trick": ["5H"],
+                                           "number": 8})
+    assert legal.get_json()["legal"] == ["9H"]
+    game = client.post("/v1/game", json={"variant": "six-handed", "hands": [{"bids": bids, "tricks": tricks}] * 2})
+    assert [row["SY"]["score"] for row in game.get_json()["sheet"]] == [21, 42]
+    compared = client.post("/v1/compare", json={"variants": ["six-handed", "standard"],
+                                                "input": {"bids": bids, "tricks": tricks}})
+    rulings = compared.get_json()["rulings"]
+    assert rulings["six-handed"]["teams"]["EX"]["points"] == 20 and "error" in rulings["standard"]
+    for body, field in (({"variant": "six-handed", "bids": {**bids, "Y": None}, "tricks": tricks}, "bids"),
+                        ({"variant": "five-handed", "bids": {**bids}, "tricks": tricks}, "bids.Y")):
+        refused = client.post("/v1/score", json={k: v for k, v in body.items() if v is not None})
+        assert refused.status_code == 422 and refused.get_json()["field"].startswith(field), refused.get_json()
