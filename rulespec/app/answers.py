@@ -212,7 +212,7 @@ def _bid_exchange(rs: Ruleset, seat: int, bid: E.Bid, partner: E.Bid | None) -> 
         count = E.exchange_count(rs, mine, theirs)
         if count:
             rule = "blind_nil.exchange" if mine.kind == E.BLIND_NIL else "nil.exchange"
-            to = C.table_of(rs.params).partner(passer)
+            to = C.table_of(rs.params).opposite(passer)
             return {"from": C.SEATS[passer], "to": C.SEATS[to], "cards": count, **rs.cite(rule),
                     "reason": f"{R.SEAT_NAMES[C.SEATS[passer]]}'s {mine} beside {R.SEAT_NAMES[C.SEATS[to]]}'s "
                               f"{theirs or 'bid to come'}: they swap {count} card{'s' if count > 1 else ''} "
@@ -410,7 +410,7 @@ def _exchange_all(state: E.HandState, value) -> None:
     given = _exchanges_given(value, state.table)
     for seat, (field, _) in given.items():
         if seat not in state.exchange_seats():
-            partner = state.table.partner(seat)
+            partner = state.table.opposite(seat)
             if partner is None:
                 raise InputError(f"{C.SEATS[seat]} has no partner to pass cards to (each player plays alone)",
                                  f"{field}.from", "table.sides", state.rs.rules["table.sides"].cite)
@@ -450,7 +450,7 @@ def _exchange_rule(state: E.HandState, seat: int) -> tuple[str, str | None]:
 def _pass_cards(state: E.HandState, seat: int, field: str, item: Mapping) -> None:
     """``seat`` passes the cards ``gave`` and takes ``received``: as many as its bid's exchange, each given from
     its hand and each received from its partner's before the pass."""
-    count, sides = state.exchange_count(seat), ((seat, "gave"), (state.table.partner(seat), "received"))
+    count, sides = state.exchange_count(seat), ((seat, "gave"), (state.table.opposite(seat), "received"))
     cards = [F.cards_of(F.get(item, key, field), f"{field}.{key}", state.rs) for _, key in sides]
     for (holder, key), held in zip(sides, cards):
         if len(held) != count:

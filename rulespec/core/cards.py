@@ -74,7 +74,11 @@ class Table:
 
     def partner(self, seat: int) -> int | None:
         """The seat opposite ``seat`` (``None``: each player alone)."""
-        return (seat + self.seats // 2) % self.seats if self.partners else None
+        return self.opposite(seat) if self.partners else None
+
+    def opposite(self, seat: int) -> int:
+        """The seat half the table away from ``seat``: its partner, where the seats play in partnerships."""
+        return (seat + self.seats // 2) % self.seats
 
     def left(self, seat: int, steps: int = 1) -> int:
         return (seat + steps) % self.seats

@@ -71,7 +71,7 @@ def play_hand(rs: Ruleset, hands: list[int], dealer: int, policy, scores=None, b
         state.take_kitty(discard_of(policy, rs, dealer, state.hands[dealer] | kitty, rs.params["deal.kitty"]))
     _bid_all(state, policy)
     for seat in state.exchange_seats():
-        partner, count = state.table.partner(seat), state.exchange_count(seat)
+        partner, count = state.table.opposite(seat), state.exchange_count(seat)
         give = policy.exchange(rs, seat, state.hands[seat], count)
         back = policy.exchange(rs, partner, state.hands[partner], count)
         state.exchange(seat, give, back)
@@ -164,7 +164,7 @@ def _bid_all(state: HandState, policy) -> None:
                                         "bids": {C.SEATS[s]: str(b) for s, b in enumerate(state.bids) if b}})
         raises = state.bid(policy.bid(rs, seat, options, state.hands[seat]))
         if raises:
-            partner = state.table.partner(seat)
+            partner = state.table.opposite(seat)
             state.raise_bid(partner, policy.raise_bid(rs, partner, raises, state.hands[partner]))
     for seat in state.bidding_order():         # the raise round, where the variant has one (raise.by)
         raises = state.round_raise_options(seat)

@@ -166,17 +166,17 @@ class HandState:
         the nil bidders beside a number (``nil.exchange``), each in seat order."""
         if not self.table.partners:
             return []
-        seats = [seat for seat in range(self.table.seats) if self.exchange_count(seat)]    # (each has bid: a count needs a bid)
+        seats = [seat for seat in range(self.table.seats) if self.exchange_count(seat)]    # (each has bid)
         blind = {seat for seat in seats if (bid := self.bids[seat]) is not None and bid.kind == BLIND_NIL}
         return sorted(seats, key=lambda seat: seat not in blind)
 
     def exchange_count(self, seat: int) -> int:
         """How many cards ``seat`` passes to its partner and takes back (0: none), by the bids."""
-        return exchange_count(self.rs, self.bids[seat], self.bids[self.table.partner(seat)])
+        return exchange_count(self.rs, self.bids[seat], self.bids[self.table.opposite(seat)])
 
     def exchange(self, seat: int, give: Sequence[int], back: Sequence[int]) -> None:
         """``seat`` passes ``give`` to its partner and receives ``back`` (chosen before ``give`` arrives)."""
-        partner = self.table.partner(seat)
+        partner = self.table.opposite(seat)
         given, returned = C.mask_of(give), C.mask_of(back)
         self.hands[seat] = (self.hands[seat] & ~given) | returned
         self.hands[partner] = (self.hands[partner] & ~returned) | given

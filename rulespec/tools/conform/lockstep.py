@@ -250,7 +250,7 @@ class Lockstep:
                         "engine": [f"{C.SEATS[s]} passes {n}" for s, n in theirs]})
             return False
         for seat, count in mine:        # (exchanges are between partners: none where each plays alone)
-            partner = book.table.partner(seat)
+            partner = book.table.opposite(seat)
             give = self.policy.exchange(rs, seat, book.hands[seat], count)
             back = self.policy.exchange(rs, partner, book.hands[partner], count)
             book.exchange(seat, give, back)

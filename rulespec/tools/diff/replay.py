@@ -261,7 +261,7 @@ def exchanges(rs: Ruleset, bids: tuple[Bid, ...]) -> tuple[tuple[str, int], ...]
     table = C.table_of(rs.params)
     if not table.partners:
         return ()
-    counts = ((seat, exchange_count(rs, bids[seat], bids[table.partner(seat)])) for seat in range(table.seats))
+    counts = ((seat, exchange_count(rs, bids[seat], bids[table.opposite(seat)])) for seat in range(table.seats))
     return tuple((C.SEATS[seat], count) for seat, count in counts if count)
 
 
@@ -276,7 +276,7 @@ def _replay_exchange(rs: Ruleset, t: Transcript, out: Outcome) -> None:
     order = [table.left(first, k) for k in range(table.seats)]
     nils = [seat for seat in order if t.bids[seat].kind in ("nil", "blind_nil")]
     if nils:
-        later = max(nils[0], table.partner(nils[0]), key=order.index)
+        later = max(nils[0], table.opposite(nils[0]), key=order.index)
         earlier = order[:order.index(later)]
         out.situations["exchange"] = {"seat": C.SEATS[later], "bid": _bid_json(t.bids[later]),
                                       "dealer": C.SEATS[t.dealer],
