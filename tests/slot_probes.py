@@ -79,7 +79,7 @@ def replay(rs: Ruleset, result, row: int) -> list:
     opening = [_bid(k, n) for k, n in zip(result.bid_kind[row].tolist()[:seats], result.opening[row].tolist())]
     while state.bidder is not None:
         seat = state.bidder
-        partner = C.partner_of(seat)
+        partner = state.table.opposite(seat)
         assert opening[seat] in state.legal_bids(), (row, seat, opening[seat])
         raises = state.bid(opening[seat])
         if raises and final[partner] != state.bids[partner]:

@@ -43,7 +43,7 @@ def seeded_deal(seed: str, index: int, rs: Ruleset) -> Deal:
 def parse_pbn(text: str) -> tuple[int, int, int, int]:
     """``"N:AKQ.JT9.8765.432 …"``: first seat named, then clockwise; suits S.H.D.C."""
     text = text.strip()
-    if len(text) < 2 or text[1] != ":" or text[0].upper() not in C.SEATS:
+    if len(text) < 2 or text[1] != ":" or text[0].upper() not in C.SEATS[:4]:
         raise DealFileError(f"a PBN deal starts with the first seat and a colon (e.g. 'N:AKQ.…'), got {text[:12]!r}")
     first = C.SEATS.index(text[0].upper())
     parts = text[2:].split()
