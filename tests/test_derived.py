@@ -108,9 +108,11 @@ def test_an_array_engine_of_a_variant_sent_with_a_request_is_not_kept(folder):
 
 
 def test_a_ruleset_that_differs_in_a_rule_lowers_again_only_the_functions_that_read_it(folder, monkeypatch):
-    """Each array function is kept under the rules it reads: a house rule that changes only the nil's value
-    lowers the score again and takes every other function of the whole hand from disk, and its module is the
-    one lowered from scratch."""
+    """Each array function is kept under what it reads of the rules (a parameter's value, the context names of
+    any other rule): a house rule that changes only the nil's value lowers nothing again, one whose nil value
+    reads the bid lowers the score again and takes every other function of the whole hand from disk, and a
+    parameter's new value lowers again the functions it is folded into; each module is the one lowered from
+    scratch."""
     from rulespec.fast import array_hand
     from rulespec.model.ruleset import load_ruleset, ruleset_from_text
     array_hand.ArrayModule(load_ruleset("standard")).whole_hand
@@ -121,16 +123,29 @@ def test_a_ruleset_that_differs_in_a_rule_lowers_again_only_the_functions_that_r
         lowered.append(node.name)
         real(self, node, same, functions)
     monkeypatch.setattr(array_hand._Vectorize, "__init__", record)
-    house = ruleset_from_text("id: h\nextends: standard\nrules:\n  nil.made: 75 @ house §Nil\n")
-    kept = array_hand.ArrayModule(house)
-    kept.whole_hand
-    assert lowered == ["score_team"]
-    monkeypatch.setattr(derived, "kept", lambda kind, key, make, fmt="marshal", keep=True: make())
-    assert array_hand.ArrayModule(house).source == kept.source
+    houses = {"nil.made: 75 @ house §Nil": [], "nil.made: 100 + 10 * player.tricks @ house §Nil": ["score_team"]}
+    for rules, again in houses.items():
+        lowered.clear()
+        house = ruleset_from_text(f"id: h\nextends: standard\nrules:\n  {rules}\n")
+        kept = array_hand.ArrayModule(house)
+        kept.whole_hand
+        assert lowered == again, rules
+        with monkeypatch.context() as scratch:
+            scratch.setattr(derived, "kept", lambda kind, key, make, fmt="marshal", keep=True: make())
+            assert array_hand.ArrayModule(house).source == kept.source
+    lowered.clear()
+    array_hand.ArrayModule(ruleset_from_text("id: h\nextends: standard\nrules:\n  bags.limit: 7 @ house §Bags\n")
+                           ).whole_hand
+    assert lowered and "score_team" in lowered and "play_card" not in lowered
 
 
-def test_rulesets_that_differ_in_a_rule_have_different_array_digests():
+def test_rulesets_that_differ_in_what_the_lowering_reads_have_different_array_digests():
     from rulespec.fast.array_hand import _digest
     from rulespec.model.ruleset import load_ruleset, ruleset_from_text
-    house = ruleset_from_text("id: h\nextends: standard\nrules:\n  nil.made: 75 @ house §Nil\n")
-    assert _digest(house) != _digest(load_ruleset("standard")) == _digest(load_ruleset("standard"))
+
+    def house(rule: str):
+        return ruleset_from_text(f"id: h\nextends: standard\nrules:\n  {rule}\n")
+    standard = _digest(load_ruleset("standard"))
+    assert _digest(house("nil.made: 75 @ house §Nil")) == standard == _digest(load_ruleset("standard"))
+    assert _digest(house("nil.made: 100 + 10 * player.tricks @ house §Nil")) != standard
+    assert _digest(house("play.first_lead: hand - trump.suit @ house §Lead")) != standard

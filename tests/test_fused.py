@@ -1,6 +1,7 @@
 """The generated whole-hand loop plays exactly the hands that HandState's steps play."""
 from __future__ import annotations
 
+import ast
 import random
 import textwrap
 from dataclasses import replace
@@ -15,7 +16,8 @@ from rulespec.errors import DeadEndError, GameError
 from rulespec.game.policies import RandomPolicy, SensiblePolicy
 from rulespec.model.ruleset import load_ruleset, ruleset_from_text
 from rulespec.model.variants import bundled_ids
-from rulespec.procedure.python import inline_rule
+from rulespec.procedure import form as form_module
+from rulespec.procedure.python import inline_rule, loop_source
 
 
 def stepped_play_hand(rs, hands, dealer, policy, scores=(0, 0), bags=(0, 0), stock=None) -> dict:
@@ -97,18 +99,32 @@ def test_generated_code_reaches_only_the_rules_helpers_and_tables():
     tricks = play.__closure__[next(i for i, name in enumerate(play.__code__.co_freevars) if name == "tricks")]
     env = tricks.cell_contents.__globals__
     assert set(env["__builtins__"]) == {"range", "min", "max"}
-    assert set(env) - set(make_env({})) <= {"play_tricks", "NONE", "_KIND_NAME", "_fail", "_cnt", "_RANK", "_NSUIT",
-                                            "_SUIT", "_POW", "_SM", "_PLACE"}
+    assert set(env) - set(make_env({})) <= {"play_tricks", "NONE", "_KIND_NAME", "_fail", "_cnt", "_int", "_RANK",
+                                            "_NSUIT", "_SUIT", "_POW", "_SM", "_PLACE"}
     assert fused.play_cards(rs) is play                 # generated once per ruleset
 
 
-def test_the_random_choice_is_the_random_policy_s():
-    rs = load_ruleset("standard")
-    deal = E.deal_for("inline", 0, rs)
-    hands = list(deal)
-    written = fused.play_cards(rs)(hands, 1, fused.random_card(random.Random(5).random))
-    called = fused.play_cards(rs)(list(deal), 1, fused.policy_card(rs, RandomPolicy(random.Random(5)).play))
-    assert written == called and hands == [0, 0, 0, 0]
+@pytest.mark.parametrize("variant", ["standard", "cutthroat", "jokers-deuces"])
+def test_the_random_card_written_in_is_the_random_policy_s(variant):
+    """The loop with the random player's draw written in plays the cards ``RandomPolicy.play`` chooses when
+    called by the plain loop, from the same generator, and draws one number a card."""
+    rs = load_ruleset(variant)
+    for index in range(20):
+        deal = E.deal_for("inline", index, rs)
+        hands = list(deal)
+        draws = []
+        rng = random.Random(index)
+
+        def counted() -> float:
+            draws.append(1)
+            return rng.random()
+        written = fused.play_cards_random(rs)(hands, index % rs.params["table.seats"], counted)
+        called = fused.play_cards(rs)(list(deal), index % rs.params["table.seats"],
+                                      fused.policy_card(rs, RandomPolicy(random.Random(index)).play))
+        assert written == called and not any(hands)
+        assert len(draws) == len(written[1])
+    source = loop_source(rs, "play_tricks", random_card=True)
+    assert "_choose_card" not in source and source.count("_random()") == 1
 
 
 @pytest.mark.parametrize("expr, what", [("open(a0)", "name 'open'"), ("_SM.__class__", "attribute '__class__'")])
@@ -136,3 +152,18 @@ def test_the_whole_hand_loop_leaves_the_hand_state_as_the_steps_do():
             after.append((state.won, state.plays, state.winners, state.last, state.leader, state.number, state.over))
         assert after[0] == after[1], i
         assert after[0][5] == rs.params["deal.hand_size"] + 1 and after[0][6]
+
+
+@pytest.mark.parametrize("source, kept", [
+    ("x = a\nx = 5\ny = x", "x = 5\ny = x"),                          # replaced unread: dropped
+    ("x = a\nx += 1\nx = 5\ny = x", None),                            # read by an augmented assignment
+    ("x = a\nif c:\n    y = x\nx = 5\nz = x", None),                  # read in a branch before it is replaced
+    ("x = a\nx = x | b\ny = x", None),                                # read by the value that replaces it
+    ("x = f(a)\nx = 3\ny = x", None),                                 # a call is not arithmetic: kept
+    ("for i in r:\n    x = a\n    x = i\n    y = x", "for i in r:\n    x = i\n    y = x"),
+])
+def test_the_lowering_drops_only_copies_replaced_unread(source, kept):
+    """A lowered function loses an arithmetic assignment only where the same block gives the name a new value
+    before anything reads it (the copies that writing a function into its caller leaves)."""
+    body = form_module._drop_overwritten(ast.parse(source).body)
+    assert ast.unparse(ast.Module(body, [])) == (kept or source)

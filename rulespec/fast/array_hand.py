@@ -18,6 +18,7 @@ Bad constructs (a loop over values that differ by row, a return inside a masked 
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import itertools
 import threading
@@ -31,7 +32,7 @@ from ..core.schema import BID_KINDS, CONTEXTS
 from ..errors import DeadEndError, GameError, ProcedureError
 from ..model.ruleset import Ruleset, per_ruleset
 from ..procedure import lang
-from ..procedure.form import Lowering, Target, form, read_names
+from ..procedure.form import Lowering, Target, asked_of, form, read_names
 from .vector import vector_rules
 
 _TABLES = frozenset({"_SUIT", "_SM", "_POW", "_PLACE", "_KIND_NAME"})
@@ -503,9 +504,9 @@ def _env(rs: Ruleset) -> dict:
 
 # --------------------------------------------------------------------------- the module
 ENTRIES = ("whole_hand", "bid_refusal", "legal_bids", "raise_options", "round_raise_options", "may_raise", "exchange",
-           "legal", "forbidding", "play_card", "trick_winner", "winner_place", "renege_transfers", "score_team",
-           "game_end", "first_leader", "sensible_bid", "sensible_raise", "sensible_cards", "sensible_discard",
-           "sensible_keep", "sensible_card")
+           "legal", "forbidding", "legal_forbidding", "play_card", "trick_winner", "winner_place", "renege_transfers",
+           "score_team", "game_end", "first_leader", "sensible_bid", "sensible_raise", "sensible_cards",
+           "sensible_discard", "sensible_keep", "sensible_card")
 
 
 class ArrayModule:
@@ -516,11 +517,6 @@ class ArrayModule:
 
     def __init__(self, rs: Ruleset):
         self.rs = rs
-        functions = form().functions
-        self._names = frozenset(functions)
-        self._same = {name: fn.same for name, fn in functions.items()}
-        self._distinct = frozenset(name for name, fn in functions.items() if fn.distinct)
-        self._lowering = Lowering(rs, Target(_Rules(rs).expr, kind_arg=_kind_name))
         self._env = _env(rs)
         self._env.update({rule_global(name): fn for name, fn in vector_rules(rs).items()})
         self._lock = threading.Lock()
@@ -528,6 +524,23 @@ class ArrayModule:
         self._tables = _tables_digest(rs)     # (what every function's lowering reads of the pack)
         self.choosers: dict[str, list[str]] = {}     # the chooser parameters of each function lowered, in order
         self._sources: list[str] = []
+
+    # (the form is read, and a lowering made, only where an entry is not found lowered on disk)
+    @functools.cached_property
+    def _lowering(self) -> Lowering:
+        return Lowering(self.rs, Target(_Rules(self.rs).expr, kind_arg=_kind_name))
+
+    @functools.cached_property
+    def _names(self) -> frozenset[str]:
+        return frozenset(form().functions)
+
+    @functools.cached_property
+    def _same(self) -> dict[str, frozenset[str]]:
+        return {name: fn.same for name, fn in form().functions.items()}
+
+    @functools.cached_property
+    def _distinct(self) -> frozenset[str]:
+        return frozenset(name for name, fn in form().functions.items() if fn.distinct)
 
     def __getattr__(self, name: str) -> Callable:
         """Entry ``name``, lowered now if it is not yet (only the entries are looked up here)."""
@@ -582,7 +595,7 @@ class ArrayModule:
                 distinct[name] = ([i for i, p in enumerate(params) if p in live],
                                   [i for i, p in enumerate(params) if p in written])
         source = "\n\n".join(ast.unparse(nodes[name]) for name in names) + "\n"
-        code = compile(source, f"<arrays {self.rs.id}>", "exec")
+        code = compile(source, "<arrays>", "exec")       # (the same code serves every ruleset of one digest)
         return names, source, code, {name: choices[name] for name in names}, distinct
 
     def _vectorized(self, name: str) -> str:
@@ -600,16 +613,21 @@ def _tables_digest(rs: Ruleset) -> str:
 
 
 def _reads_digest(rs: Ruleset, names: tuple[str, ...]) -> str:
-    """A digest of what a lowering reads of rules ``names``: each one's text and value."""
+    """A digest of what an array lowering reads of rules ``names``: a parameter's value (folded in); of any other
+    rule what the form asks of it (``form.asked_of``: the context names it reads, which its call is also made
+    of, ``_Rules``), not its text -- its array function is bound per ruleset -- so a house rule that changes a
+    rule's value without the names it reads lowers nothing again."""
     digest = hashlib.sha256()
     for name in names:
         rule = rs.rules.get(name)
-        digest.update(f"\0{name}\0{rule.text if rule else ''}\0{rule.value if rule else None!r}".encode())
+        read = None if rule is None else repr(rs.params[name]) if rule.slot.context == "param" else repr(asked_of(rule))
+        digest.update(f"\0{name}\0{read}".encode())
     return digest.hexdigest()
 
 
 def _digest(rs: Ruleset) -> str:
-    """What the lowering of ``rs`` reads of it: every rule's text and value, the pack and its card tables."""
+    """What the lowering of ``rs`` reads of it: what ``_reads_digest`` takes of every rule, the pack and its card
+    tables."""
     return f"{_tables_digest(rs)}|{_reads_digest(rs, tuple(rs.rules))}"
 
 

@@ -81,7 +81,7 @@ class BatchHand:
         self.rules, self.fn, self.table = rules, rules.module, table
         self.n, self.rows = n, np.arange(n)
         self.hands = _padded(hands, C.MAX_SEATS)
-        self.dealer = np.broadcast_to(np.asarray(dealer, dtype=np.int64), (n,))
+        self.dealer = _per_row(np.asarray(dealer, dtype=np.int64), n)
         self.scores = np.zeros((n, table.sides), dtype=np.int64) if scores is None else _padded(scores, table.sides)
         self.bags = np.zeros((n, table.sides), dtype=np.int64) if bags is None else _padded(bags, table.sides)
         # bidding
@@ -111,7 +111,7 @@ class BatchHand:
         self.made = np.zeros((n, table.sides), dtype=bool)              # whether made
 
     def _seating(self, rule: str) -> np.ndarray:
-        return np.broadcast_to(seat_rule(self.rules.rs, rule, self.dealer), (self.n,))
+        return _per_row(seat_rule(self.rules.rs, rule, self.dealer), self.n)
 
     @functools.cached_property
     def leader(self) -> np.ndarray:
@@ -119,8 +119,7 @@ class BatchHand:
         replaced, never updated in place)."""
         if self.rules.params["play.first_leader_by"] == "seat":
             return self._seating("play.first_leader")
-        return np.broadcast_to(self.fn.first_leader(self.rows, self._hands, self._kind, self._num, self.dealer),
-                               (self.n,))
+        return _per_row(self.fn.first_leader(self.rows, self._hands, self._kind, self._num, self.dealer), self.n)
 
     @functools.cached_property
     def first_bidder(self) -> np.ndarray:
@@ -176,7 +175,7 @@ class BatchHand:
     def bid_refusals(self, kind: np.ndarray, n: np.ndarray) -> np.ndarray:
         """The first rule that refuses the next bidder's bid (kind code, n) (index into BID_RULES, -1 where the
         bid stands)."""
-        return np.broadcast_to(self.fn.bid_refusal(self.rows, kind, n, *self._turn(), True), (self.n,))
+        return _per_row(self.fn.bid_refusal(self.rows, kind, n, *self._turn(), True), self.n)
 
     def legal_bids(self) -> np.ndarray:
         """(N, K) whether the next bidder may make each of ``HandRules.candidates``."""
@@ -202,7 +201,7 @@ class BatchHand:
         partner, team = (seat + half) % seats, seat % half
         rival = self._rival(team)
         mine, theirs = self._kind[seat, rows], self._kind[partner, rows]
-        eligible = np.broadcast_to(self.fn.may_raise(rows, mine, theirs), (self.n,))
+        eligible = _per_row(self.fn.may_raise(rows, mine, theirs), self.n)
         options = np.zeros((size + 1, self.n), dtype=np.int64)
         if eligible.any():
             self.fn.raise_options(rows, options, self._num[partner, rows], mine, self._scores[team, rows],
@@ -223,7 +222,7 @@ class BatchHand:
         """The blind-nil exchange: each blind-nil bidder gives ``blind_nil.exchange`` cards to the partner and
         gets as many back (chosen from the hands before the swap), seat by seat."""
         def cards(rows, seat, hand, count, kind):
-            return choose(np.broadcast_to(hand, (self.n,)), count)
+            return choose(_per_row(hand, self.n), count)
         chosen = {"_choose_cards": cards}
         self.fn.exchange(self.rows, self._hands, self._kind, self._gave, self._received,
                          *(chosen[name] for name in self.fn.choosers["exchange"]))
@@ -241,12 +240,11 @@ class BatchHand:
         """The legal cards of ``seat`` (default: whose turn it is).  Given ``card_bit``, also the first applied
         play constraint that excludes that card (index into PLAY_CONSTRAINTS, -1: none)."""
         hand = self._hands[self.to_play() if seat is None else seat, self.rows]
-        allowed = np.broadcast_to(self.fn.legal(self.rows, hand, *self._situation()), (self.n,))
         if card_bit is None:
-            return allowed, None
+            return _per_row(self.fn.legal(self.rows, hand, *self._situation()), self.n), None
         card = np.bitwise_count(np.asarray(card_bit, dtype=np.int64) - 1).astype(np.int64)   # the bit's card id
-        first = self.fn.forbidding(self.rows, hand, card, *self._situation())
-        return allowed, np.broadcast_to(first, (self.n,))
+        allowed, first = self.fn.legal_forbidding(self.rows, hand, card, *self._situation())
+        return _per_row(allowed, self.n), _per_row(first, self.n)
 
     def play(self, card: np.ndarray, seat: np.ndarray | None = None) -> None:
         """``seat`` (default: whose turn it is) plays ``card``: trumps may break, the card leaves the hand and
@@ -256,8 +254,8 @@ class BatchHand:
             self.rows, self._hands, seat, self._hands[seat, self.rows], card, self.cards, self.seats,
             *self._situation())
         n = self.n
-        self.broken, self.played = np.broadcast_to(broken, (n,)), np.broadcast_to(played, (n,))
-        self.trick_mask, self.led = np.broadcast_to(trick_mask, (n,)), np.broadcast_to(led, (n,))
+        self.broken, self.played = _per_row(broken, n), _per_row(played, n)
+        self.trick_mask, self.led = _per_row(trick_mask, n), _per_row(led, n)
         self._plays[self.number - 1, self.pos] = card
         self.pos += 1
 
@@ -265,8 +263,7 @@ class BatchHand:
         """The winner of the complete trick takes it and leads next (or ``leader``, a replay's recorded next
         leader).  Returns the winning seats."""
         rows = self.rows
-        place = np.broadcast_to(self.fn.winner_place(rows, self.cards, self.trick_mask, self.led, self.number),
-                                (self.n,))
+        place = _per_row(self.fn.winner_place(rows, self.cards, self.trick_mask, self.led, self.number), self.n)
         outside = place < 0            # the rule named a card not in the trick: the leader takes it here
         self.outside |= outside
         winner = self.seats[np.where(outside, 0, place), rows]
@@ -299,8 +296,8 @@ class BatchHand:
         adjust, offenders = np.zeros((sides, n), dtype=np.int64), np.zeros((sides, n), dtype=np.int64)
         forfeit = np.zeros(n, dtype=bool)
         if reneges is not None and (reneges >= 0).any():
-            forfeit = np.broadcast_to(self.fn.renege_transfers(rows, self._won, _rows_last(reneges),
-                                                               reneges.shape[1], adjust, offenders), (n,))
+            forfeit = _per_row(self.fn.renege_transfers(rows, self._won, _rows_last(reneges),
+                                                               reneges.shape[1], adjust, offenders), n)
         offenders = offenders != 0
         points, added, after = (np.zeros((n, sides), dtype=np.int64) for _ in range(3))
         for team in range(sides):
@@ -324,3 +321,11 @@ def seat_rule(rs: Ruleset, rule: str, dealer: np.ndarray) -> np.ndarray:
     """A seating rule (``deal.first_bidder``, ``play.first_leader``) for each row's dealer (one of its seats)."""
     by_dealer = np.array([rs.fn[rule](d) for d in range(rs.params["table.seats"])], dtype=np.int64)
     return by_dealer[np.asarray(dealer, dtype=np.int64)]
+
+
+def _per_row(value, n: int) -> np.ndarray:
+    """``value`` (an array function's result: one value per row, or one for every row) with one value per row:
+    the array itself where it already is one (``np.broadcast_to`` costs as much as the step on a few rows)."""
+    if type(value) is np.ndarray and value.shape == (n,):
+        return value
+    return np.broadcast_to(value, (n,))

@@ -13,7 +13,7 @@ from ..core import cards as C
 from ..errors import DeadEndError, GameError
 from ..model.ruleset import Ruleset
 from .bids import seat_rule
-from .fused import draw_cards, play_cards, policy_card, random_card
+from .fused import draw_cards, play_cards, play_cards_random, policy_card
 from .hand import HandState
 from .play import by_seat
 from .policies import POLICIES, RandomPolicy, SensiblePolicy, discard_of, keep_of, lowered
@@ -31,7 +31,11 @@ def shuffled(rs: Ruleset, rng: random.Random) -> list[int]:
 
 def deal_cards(rs: Ruleset, rng: random.Random) -> list[int]:
     """A hand for each seat (rule ``table.seats``) dealt from the variant's pack with ``rng``."""
-    pack = shuffled(rs, rng)
+    return _hands_of(rs, shuffled(rs, rng))
+
+
+def _hands_of(rs: Ruleset, pack: Sequence[int]) -> list[int]:
+    """The hands dealt from ``pack`` in order, a seat's hand after another's."""
     size = rs.params["deal.hand_size"]
     return [C.mask_of(pack[i * size:(i + 1) * size]) for i in range(rs.params["table.seats"])]
 
@@ -45,6 +49,12 @@ def stock_for(seed: int | str, index: int, rs: Ruleset) -> list[int]:
     """The stock of hand ``index`` of ``seed`` where the hands are drawn (``deal.draw``): the pack in the order
     ``deal_for`` deals it."""
     return shuffled(rs, random.Random(f"deal:{seed}:{index}"))
+
+
+def deal_and_stock_for(seed: int | str, index: int, rs: Ruleset) -> tuple[list[int], list[int]]:
+    """``deal_for`` and ``stock_for`` of hand ``index`` of ``seed``, from one shuffle."""
+    stock = stock_for(seed, index, rs)
+    return _hands_of(rs, stock), stock
 
 
 def _trick_log(plays: list[tuple[int, int]], winners: list[int], seats: int = 4) -> list[dict]:
@@ -137,15 +147,16 @@ def play_out(state: HandState, policy) -> None:
 def _play_out_fused(state: HandState, policy) -> None:
     """``play_out`` from the first trick by the whole-hand loop ``fused`` generates (the same cards)."""
     rs = state.rs
-    if type(policy) is RandomPolicy:
-        choose = random_card(policy.rng.random)
+    play = play_cards_random(rs) if type(policy) is RandomPolicy else play_cards(rs)
+    if type(policy) is RandomPolicy:        # its draw written into the loop: no call per card
+        choose = policy.rng.random
     elif type(policy) is SensiblePolicy:      # the lowered player called by the loop itself: no table to keep
         choose = lowered(rs).card
     else:
         choose = policy_card(rs, policy.play)
     bids = [bid for bid in state.bids if bid is not None]      # (every seat has bid: the play has begun)
     kind = [KIND_CODE[bid.kind] for bid in bids]
-    won, plays, winners = play_cards(rs)(state.hands, state.leader, choose, kind, [bid.n for bid in bids])
+    won, plays, winners = play(state.hands, state.leader, choose, kind, [bid.n for bid in bids])
     state.won, state.plays, state.winners = won, plays, winners
     state.leader, state.number = winners[-1], state.size + 1
     count = state.table.seats
@@ -166,7 +177,9 @@ def _bid_all(state: HandState, policy) -> None:
         if raises:
             partner = state.table.opposite(seat)
             state.raise_bid(partner, policy.raise_bid(rs, partner, raises, state.hands[partner]))
-    for seat in state.bidding_order():         # the raise round, where the variant has one (raise.by)
+    if not rs.params["raise.by"]:              # the raise round, where the variant has one (raise.by)
+        return
+    for seat in state.bidding_order():
         raises = state.round_raise_options(seat)
         if raises:
             state.raise_bid(seat, policy.raise_bid(rs, seat, raises, state.hands[seat]))

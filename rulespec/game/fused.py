@@ -21,18 +21,6 @@ Choose = Callable[..., int]
 PlayCards = Callable[..., tuple[list[int], list[tuple[int, int]], list[int]]]
 
 
-def random_card(random: Callable[[], float]) -> Choose:
-    """``policies.RandomPolicy.play`` written out (``random`` is its generator's): the k-th legal card, lowest
-    id first, for k = int(random() * count) -- the same draw, so the same cards."""
-    def choose(seat: int, allowed: int, trick: list[int], position: int, hand: int, number: int, *known) -> int:
-        k = int(random() * allowed.bit_count())
-        while k:
-            allowed &= allowed - 1
-            k -= 1
-        return (allowed & -allowed).bit_length() - 1
-    return choose
-
-
 def policy_card(rs: Ruleset, play: Callable) -> Choose:
     """A policy's ``play(rs, seat, legal, trick, hand)`` as a choice of the loop."""
     def choose(seat: int, allowed: int, trick: list[int], position: int, hand: int, number: int, *known) -> int:
@@ -40,20 +28,32 @@ def policy_card(rs: Ruleset, play: Callable) -> Choose:
     return choose
 
 
+def _card_play(rs: Ruleset, random_card: bool) -> PlayCards:
+    tricks = loop(rs, "play_tricks", failure(rs), random_card=random_card)
+    size, seats, places = rs.params["deal.hand_size"], rs.params["table.seats"], max(4, rs.params["table.seats"])
+
+    def play(hands: list[int], leader: int, choose: Choose | Callable[[], float],
+             kind: Sequence[int] = (K_PENDING,) * C.MAX_SEATS, num: Sequence[int] = (0,) * C.MAX_SEATS
+             ) -> tuple[list[int], list[tuple[int, int]], list[int]]:
+        won, plays, leaders, winners = [0] * seats, [[0] * places for _ in range(size)], [0] * size, [0] * size
+        tricks(hands, leader, list(kind), list(num), won, plays, leaders, winners, choose)
+        return won, _in_order(plays, leaders, seats), winners
+    return play
+
+
 @per_ruleset
 def play_cards(rs: Ruleset) -> PlayCards:
     """``rs``'s card-play function, generated once per ruleset: ``play_cards(hands, leader, choose, kind, num) ->
     (tricks won by seat, (seat, card) plays in order, trick winners)`` (``kind``, ``num``: the bids as codes, for
     ``choose``); ``hands`` is updated in place."""
-    tricks = loop(rs, "play_tricks", failure(rs))
-    size, seats, places = rs.params["deal.hand_size"], rs.params["table.seats"], max(4, rs.params["table.seats"])
+    return _card_play(rs, False)
 
-    def play(hands: list[int], leader: int, choose: Choose, kind: Sequence[int] = (K_PENDING,) * C.MAX_SEATS,
-             num: Sequence[int] = (0,) * C.MAX_SEATS) -> tuple[list[int], list[tuple[int, int]], list[int]]:
-        won, plays, leaders, winners = [0] * seats, [[0] * places for _ in range(size)], [0] * size, [0] * size
-        tricks(hands, leader, list(kind), list(num), won, plays, leaders, winners, choose)
-        return won, _in_order(plays, leaders, seats), winners
-    return play
+
+@per_ruleset
+def play_cards_random(rs: Ruleset) -> PlayCards:
+    """``play_cards`` with the random player's card written into the loop (``policies.RandomPolicy.play``'s
+    draw, so the same cards): ``choose`` is its generator's ``random``, called once a card and nothing else."""
+    return _card_play(rs, True)
 
 
 @per_ruleset
@@ -73,7 +73,15 @@ def draw_cards(rs: Ruleset) -> Callable[[Sequence[int], int, Callable[[int, int,
     return drawn
 
 
+# each leader's seats in playing order, by table size (a trick's cards zipped with them)
+_ROTATIONS = {seats: tuple(tuple((leader + k) % seats for k in range(seats)) for leader in range(seats))
+              for seats in range(2, 5)}
+
+
 def _in_order(plays: Sequence[Sequence[int]], leaders: Sequence[int], seats: int = 4) -> list[tuple[int, int]]:
     """(seat, card) of every card in the order played."""
-    return [((leader + position) % seats, cards[position]) for cards, leader in zip(plays, leaders)
-            for position in range(seats)]
+    rotations = _ROTATIONS[seats]
+    out: list[tuple[int, int]] = []
+    for cards, leader in zip(plays, leaders):
+        out.extend(zip(rotations[leader], cards))
+    return out

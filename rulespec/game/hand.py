@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from ..core import cards as C
 from ..errors import GameError
 from ..lang.compiler import NONE
-from ..model.ruleset import Ruleset
+from ..model.ruleset import Ruleset, per_ruleset
 from ..procedure.lang import K_PENDING
 from .bids import (BLIND_NIL, REGULAR, REGULAR_BIDS, Bid, bid_refusals, exchange_count, legal_bids, seat_rule,
                    team_basics)
@@ -164,7 +164,7 @@ class HandState:
     def exchange_seats(self) -> list[int]:
         """The seats that exchange cards with their partners, in the order they do: the blind-nil bidders, then
         the nil bidders beside a number (``nil.exchange``), each in seat order."""
-        if not self.table.partners:
+        if not self.table.partners or not _exchanges(self.rs):
             return []
         seats = [seat for seat in range(self.table.seats) if self.exchange_count(seat)]    # (each has bid)
         blind = {seat for seat in seats if (bid := self.bids[seat]) is not None and bid.kind == BLIND_NIL}
@@ -254,3 +254,12 @@ class HandState:
             raise GameError("the hand cannot be scored before every seat has bid", "bids")
         return score_hand(self.rs, bids, self.won if tricks is None else tricks, self.scores, self.bags,
                           reneges, self.last, explain)
+
+
+@per_ruleset
+def _exchanges(rs: Ruleset) -> bool:
+    """Whether any pair of bids makes a seat pass cards to its partner (the lowered form's ``exchange_count``
+    over every bid kind beside every kind or none yet): where none does, no hand asks each seat."""
+    kinds = tuple(KIND_CODE.values())
+    count = steps_of(rs).exchange_count
+    return any(count(kind, partner) for kind in kinds for partner in (*kinds, K_PENDING))

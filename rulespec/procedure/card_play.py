@@ -5,7 +5,7 @@ variables are named after the rule contexts' names, so each ``rule(...)`` finds 
 """
 from __future__ import annotations
 
-from .lang import BAD_WINNER, NO_RULE, NONE, Note, Same, fail, inline, note, rule, suit_of
+from .lang import BAD_WINNER, NO_RULE, NONE, Note, Same, fail, inline, note, permits_hand, rule, suit_of
 from .seating import trick_places
 
 
@@ -42,13 +42,15 @@ def legal_excluding(hand, card, trick_cards, trick_led_suit, trick_number, trick
         allowed, refused = narrow(allowed, hand, rule("play.lead"), "play.lead", card, 0, refused)
     else:
         allowed, refused = narrow(allowed, hand, rule("play.follow"), "play.follow", card, 1, refused)
-    if trick_number == 1:
-        if leading:
+    if trick_number == 1:       # (a constraint that permits the whole hand changes nothing)
+        if leading and not permits_hand("play.first_lead"):
             allowed, refused = narrow(allowed, hand, rule("play.first_lead"), "play.first_lead", card, 2, refused)
-        allowed, refused = narrow(allowed, hand, rule("play.first_trick_trump"), "play.first_trick_trump", card, 3,
-                                  refused)
-        allowed, refused = narrow(allowed, hand, rule("play.first_trick_suit"), "play.first_trick_suit", card, 4,
-                                  refused)
+        if not permits_hand("play.first_trick_trump"):
+            allowed, refused = narrow(allowed, hand, rule("play.first_trick_trump"), "play.first_trick_trump", card,
+                                      3, refused)
+        if not permits_hand("play.first_trick_suit"):
+            allowed, refused = narrow(allowed, hand, rule("play.first_trick_suit"), "play.first_trick_suit", card,
+                                      4, refused)
     return allowed, refused
 
 
@@ -66,6 +68,15 @@ def forbidding(hand, card, trick_cards, trick_led_suit, trick_number: Same, tric
     allowed, refused = legal_excluding(hand, card, trick_cards, trick_led_suit, trick_number, trick_position, leading,
                                        trump_broken, played)
     return refused
+
+
+def legal_forbidding(hand, card, trick_cards, trick_led_suit, trick_number: Same, trick_position: Same, leading: Same,
+                     trump_broken, played):
+    """``legal`` and ``forbidding`` in one pass: the cards ``hand`` may play and the first play constraint that
+    excludes ``card`` (``NO_RULE``: none)."""
+    allowed, refused = legal_excluding(hand, card, trick_cards, trick_led_suit, trick_number, trick_position, leading,
+                                       trump_broken, played)
+    return allowed, refused
 
 
 @inline

@@ -30,7 +30,7 @@ from ..core import derived
 from ..core.contexts import param_name
 from ..core.schema import CONTEXTS, SLOTS
 from ..errors import ProcedureError
-from ..model.ruleset import Ruleset
+from ..model.ruleset import Rule, Ruleset
 
 MODULES = ("seating", "card_play", "bidding", "scoring", "whole_hand", "players")
 _HERE = Path(__file__).parent
@@ -40,8 +40,8 @@ _EXPRESSIONS = (ast.Name, ast.Constant, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.
                 ast.Subscript, ast.Tuple, ast.keyword, ast.Load, ast.Store, ast.operator, ast.unaryop, ast.boolop,
                 ast.cmpop)
 BUILTINS = frozenset({"range", "min", "max"})
-HOLES = frozenset({"rule", "reads", "note", "fail", "zeros", "popcount", "suit_of", "power_of", "suit_cards",
-                   "place_of"})
+HOLES = frozenset({"rule", "reads", "permits_hand", "note", "fail", "zeros", "popcount", "suit_of", "power_of",
+                   "suit_cards", "place_of"})
 CHOICES = frozenset({"choose_bid", "choose_raise", "choose_cards", "choose_discard", "choose_keep", "choose_card"})
 
 
@@ -249,8 +249,8 @@ class _Expander:
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
                 if node.func.id in functions:
                     callees.setdefault(node.func.id)
-                elif node.func.id in ("rule", "reads") and node.args and isinstance(node.args[0], ast.Constant) \
-                        and isinstance(node.args[0].value, str):
+                elif node.func.id in ("rule", "reads", "permits_hand") and node.args \
+                        and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
                     reads.add(node.args[0].value)
         return list(callees), sorted(reads)
 
@@ -437,6 +437,21 @@ class Lowering:
             return ast.Name(reads_global(name, context_name), ast.Load())
         return ast.Constant(context_name in self.folded.rules[name].names)
 
+    def permits_hand(self, fn: Function, call: ast.Call) -> ast.expr:
+        """``permits_hand("x.y")``: whether the play constraint's text is ``hand`` (false in code made for every
+        ruleset: the narrowing it guards is then done, to the same effect)."""
+        name = _literal_text(fn, call, "permits_hand")
+        if SLOTS[name].context != "play":
+            raise ProcedureError(f"{fn.where(call)}: permits_hand() takes a play constraint, not {name}")
+        return ast.Constant(self.target.fold and asked_of(self.folded.rules[name])[1])
+
+
+def asked_of(rule: Rule) -> tuple[tuple[str, ...], bool]:
+    """What the form's holes ask of a rule that is not a parameter, besides what the back end makes of its
+    expression: the context names it reads (``reads``) and, for a play constraint, whether it is written as
+    ``hand`` (``permits_hand``)."""
+    return tuple(sorted(rule.names)), rule.slot.context == "play" and rule.text.strip() == "hand"
+
 
 def param_global(name: str) -> str:
     """The name of a parameter rule's value in code made for every ruleset (``Target.fold`` false)."""
@@ -545,6 +560,8 @@ class _Holes(ast.NodeTransformer):
             return ast.copy_location(self.lowering.rule_expr(self.fn, node), node)
         if func == "reads":
             return ast.copy_location(self.lowering.reads(self.fn, node), node)
+        if func == "permits_hand":
+            return ast.copy_location(self.lowering.permits_hand(self.fn, node), node)
         if func == "note":        # its first argument (the kind) stays text
             node.args[1:] = [self.visit(a) for a in node.args[1:]]
             node.keywords = [self.visit(k) for k in node.keywords]
@@ -724,7 +741,7 @@ def renamed(node: ast.FunctionDef, names: dict[str, str]) -> ast.FunctionDef:
 def _propagate(body: list[ast.stmt], params: set[str]) -> list[ast.stmt]:
     """Copies and constants put in place (forward, branch by branch), then the assignments no one reads
     dropped: what writing functions into their callers leaves behind; folded again."""
-    body = _Forward().block(_split_tuples(body), {})
+    body = _drop_overwritten(_Forward().block(_split_tuples(body), {}))
     for _ in range(4):          # (each round drops what only the dropped assignments read)
         dropped: list[ast.stmt] = []
         body = _drop_dead(body, read_names(body) | params, dropped)
@@ -844,6 +861,27 @@ def _drop_dead(body: list[ast.stmt], read: set[str], dropped: list[ast.stmt]) ->
             stmt.orelse = _drop_dead(stmt.orelse, read, dropped)
         out.append(stmt)
     return out
+
+
+def _drop_overwritten(body: list[ast.stmt]) -> list[ast.stmt]:
+    """``body`` (and each block in it) without the arithmetic assignments whose value no statement reads before
+    a later assignment of the same name in the same block replaces it: a parameter's copy that the function
+    written in gives a new value before reading it.  (Backwards through the block: ``replaced`` holds the names
+    given a new value further on before anything reads them.)"""
+    for stmt in body:
+        if isinstance(stmt, (ast.If, ast.For)):
+            stmt.body, stmt.orelse = _drop_overwritten(stmt.body) or [ast.Pass()], _drop_overwritten(stmt.orelse)
+    replaced: set[str] = set()
+    kept: list[ast.stmt] = []
+    for stmt in reversed(body):
+        if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+                and stmt.targets[0].id in replaced and all(isinstance(n, _PURE) for n in ast.walk(stmt.value))):
+            continue
+        given = set().union(*(_targets(t) for t in stmt.targets)) if isinstance(stmt, ast.Assign) else set()
+        read = read_names([stmt]) | (_targets(stmt.target) if isinstance(stmt, ast.AugAssign) else set())
+        replaced = (replaced | given) - read
+        kept.append(stmt)
+    return kept[::-1]
 
 
 def names_in(node: ast.AST) -> Iterator[str]:

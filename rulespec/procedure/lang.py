@@ -8,6 +8,9 @@ ever runs.  What each name means is said once, here:
   named after the context's names (``trick.led_suit`` is the variable ``trick_led_suit``), which must be
   in scope; a parameter rule (context ``param``) is its constant.  A bid kind is its code (``K_*``).
 * ``reads("x.y", "hand")``: whether rule ``x.y`` names the context name ``hand`` (a constant per ruleset).
+* ``permits_hand("x.y")``: whether play constraint ``x.y`` is written as ``hand`` (it permits every card held,
+  so narrowing by it changes nothing and may be skipped): a constant per ruleset; false in code made for every
+  ruleset, which then narrows, to the same effect.
 * ``note(kind, *values)``: an explanation event (the rule applied, a conflict, a score line, ...) for
   the explaining scalar back end; every other back end drops it, and an ``if`` or ``for`` that holds
   only notes.  A parameter annotated ``Note`` is passed only where notes are kept.
@@ -61,6 +64,11 @@ def rule(name: str) -> Any:
 
 def reads(name: str, context_name: str) -> bool:
     """Whether rule ``name`` names ``context_name``."""
+    raise NotImplementedError(name)
+
+
+def permits_hand(name: str) -> bool:
+    """Whether play constraint ``name`` is written as ``hand`` (every card held)."""
     raise NotImplementedError(name)
 
 

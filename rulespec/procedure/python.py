@@ -169,7 +169,7 @@ def steps_source(entries: tuple[str, ...], explain: bool) -> tuple[str, frozense
 def _env(rs: Ruleset, fail: Callable) -> dict:
     env = make_env(_tables(rs))
     env["__builtins__"] = dict(_BUILTINS)
-    env.update(NONE=NONE, _KIND_NAME=BID_KINDS, _fail=fail, _cnt=int.bit_count)
+    env.update(NONE=NONE, _KIND_NAME=BID_KINDS, _fail=fail, _cnt=int.bit_count, _int=int)
     return env
 
 
@@ -232,24 +232,52 @@ def inlined_expr(rs: Ruleset, name: str, names: Mapping[str, str]) -> str:
     return ast.unparse(ret.value)
 
 
-def loop_source(rs: Ruleset, entry: str, external: frozenset[str] = frozenset()) -> str:
+# The random player's card (``game.policies.RandomPolicy.play``: the k-th legal card, lowest id first, for
+# k = int(random() * count)), written in where the loop would call ``_choose_card``: the same draw, no call.
+_RANDOM_CARD = """\
+_a = {allowed}
+_k = _int(_random() * _cnt(_a))
+while _k:
+    _a &= _a - 1
+    _k -= 1
+{card} = (_a & -_a).bit_length() - 1
+"""
+
+
+class _RandomCard(ast.NodeTransformer):
+    """``card = _choose_card(seat, allowed, ...)`` as ``_RANDOM_CARD`` over ``allowed``."""
+
+    def visit_Assign(self, node: ast.Assign) -> ast.stmt | list[ast.stmt]:
+        call = node.value
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "_choose_card"):
+            return node
+        (target,) = node.targets
+        return ast.parse(_RANDOM_CARD.format(allowed=ast.unparse(call.args[1]), card=ast.unparse(target))).body
+
+
+def loop_source(rs: Ruleset, entry: str, external: frozenset[str] = frozenset(), random_card: bool = False) -> str:
     """The whole-hand loop's function ``entry`` of ``rs``: every function it calls written in (but
     ``external``), every rule's checked expression inlined; each decision of the players it makes is a
-    parameter of its own, after the form's (``_choose_card``, ...)."""
+    parameter of its own, after the form's (``_choose_card``, ...).  With ``random_card`` the random player's
+    card is written in instead of ``_choose_card``, from a parameter ``_random`` (its generator's ``random``)."""
     lowering = _inline_all(rs, external)
     node = _Write(False, frozenset(lowering.form.functions)).visit(lowering.function(entry))
+    if random_card:
+        node = _RandomCard().visit(node)
     used = sorted({sub.func.id for sub in ast.walk(node) if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name)
-                   and sub.func.id[1:] in CHOICES})
+                   and (sub.func.id[1:] in CHOICES or sub.func.id == "_random")})
     node.args.args.extend(ast.arg(name) for name in used)
     return ast.unparse(ast.fix_missing_locations(node)) + "\n"
 
 
-def loop(rs: Ruleset, entry: str, fail: Callable, external: Mapping[str, Callable] | None = None) -> Callable:
+def loop(rs: Ruleset, entry: str, fail: Callable, external: Mapping[str, Callable] | None = None,
+         random_card: bool = False) -> Callable:
     """``entry`` of the whole-hand loop (see ``loop_source``), calling the functions ``external`` names."""
     external = dict(external or {})
     env = _env(rs, fail)
     env.update(external)
-    exec(compile(loop_source(rs, entry, frozenset(external)), f"<loop {rs.id} {entry}>", "exec"), env)  # noqa: S102
+    source = loop_source(rs, entry, frozenset(external), random_card)
+    exec(compile(source, f"<loop {rs.id} {entry}>", "exec"), env)  # noqa: S102
     return env[entry]
 
 

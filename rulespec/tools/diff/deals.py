@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...core import cards as C
-from ...game import Bid, deal_for, parse_bid, stock_for
+from ...game import Bid, deal_and_stock_for, parse_bid
 from ...errors import DealFileError, RulespecError
 from ...model.ruleset import Ruleset
 
@@ -36,8 +36,9 @@ class Deal:
 def seeded_deal(seed: str, index: int, rs: Ruleset) -> Deal:
     """Deal ``index`` of ``seed`` from ``rs``'s pack (same pack, same cards; the hands drawn from the same stock
     where a variant draws them); dealers rotate."""
-    return Deal(index, tuple(deal_for(seed, index, rs)), dealer=index % rs.params["table.seats"],
-                label=f"{seed}#{index}", stock=tuple(stock_for(seed, index, rs)))
+    hands, stock = deal_and_stock_for(seed, index, rs)
+    return Deal(index, tuple(hands), dealer=index % rs.params["table.seats"], label=f"{seed}#{index}",
+                stock=tuple(stock))
 
 
 def parse_pbn(text: str) -> tuple[int, int, int, int]:
