@@ -335,3 +335,30 @@ def test_five_handed_draws_five_players_alone(page, shots):
     verdict = ask_trick(page, "X", ["10D", "6D", "QS", "LJ", "5C"])
     assert verdict.startswith("South wins the trick with"), verdict
     assert_accessible(page, shots, "seats-five-handed")
+
+
+def test_six_handed_game_on_its_own_score_sheet(page, shots, tmp_path):
+    """The sheet of six seats in partnerships is its own (not four seats' NS and EW), a column per partnership,
+    its game won by the partnership alone at the top."""
+    page.select_option("#variant", "six-handed")
+    page.locator("#sheet-table").filter(has_text="6 seats in partnerships (NW, EX, SY)").wait_for()
+    page.fill("#score-NW", "470")
+    page.fill("#score-EX", "480")
+    enter(page, {"bids": {"N": "2", "E": "2", "S": "1", "W": "1", "X": "2", "Y": "nil"},
+                 "tricks": {"N": "2", "E": "2", "S": "0", "W": "1", "X": "2", "Y": "1"}})
+    rule(page)
+    page.locator("#add-hand").filter(has_text="Add this hand to game 1 (scored under six-handed)").wait_for()
+    page.click("#add-hand")
+    page.locator("#sheet-status").filter(has_text="Hand 1 added to game 1").wait_for()
+    assert page.eval_on_selector_all("table.sheet thead th", "ts => ts.map(t => t.textContent)") == [
+        "#", "NW", "EX", "SY"]
+    game = page.locator(".sheet-game").first
+    assert "Game over after 1 hand(s): EX won." in game.inner_text(), game.inner_text()
+    assert "N 2 (2) · W 1 (1)" in page.inner_text("table.sheet tbody tr")
+    keep(page, shots, "seats-six-handed-sheet")
+    assert_accessible(page, shots, "seats-six-handed-sheet")
+    data = export_sheet(page, tmp_path / "six-sheet.json")
+    assert data["table"] == {"seats": 6, "sides": ["NW", "EX", "SY"]}
+    page.select_option("#variant", "standard")
+    page.locator("#sheet-table").wait_for(state="hidden")
+    assert "No hands yet" in page.inner_text("#sheet")
