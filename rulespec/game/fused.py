@@ -75,7 +75,7 @@ def draw_cards(rs: Ruleset) -> Callable[[Sequence[int], int, Callable[[int, int,
 
 # each leader's seats in playing order, by table size (a trick's cards zipped with them)
 _ROTATIONS = {seats: tuple(tuple((leader + k) % seats for k in range(seats)) for leader in range(seats))
-              for seats in range(2, 5)}
+              for seats in range(2, C.MAX_SEATS + 1)}
 
 
 def _in_order(plays: Sequence[Sequence[int]], leaders: Sequence[int], seats: int = 4) -> list[tuple[int, int]]:
