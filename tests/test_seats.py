@@ -41,6 +41,9 @@ def test_the_tables_of_the_bundled_variants():
     ("  table.seats: 6 @ house §1\n  deal.hand_size: 8 @ house §1\n", "game.winner", "names ew.score, ns.score"),
     ("  table.seats: 6 @ house §1\n  game.winner: high.side @ house §1\n", "deal.hand_size",
      "13 cards to each of 6 players"),
+    ("  table.seats: 6 @ house §1\n  deal.hand_size: 8 @ house §1\n"
+     "  game.winner: if high.score >= 500 then NS else none @ house §1\n", "game.winner",
+     "NS names a partnership of four seats (NS or EW), and this table of 6 seats has none"),
     ("  table.sides: alone @ house §1\n  renege.mode: transfer @ house §1\n", "renege.mode", "no one other side"),
     ("  table.sides: alone @ house §1\n", "game.winner", "names ew.score, ns.score"),
     ("  table.seats: 3 @ house §1\n  table.sides: alone @ house §1\n  game.winner: high.side @ house §1\n"

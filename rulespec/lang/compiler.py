@@ -297,6 +297,10 @@ class ExprCompiler:
         return Expr(str(index), SUIT)
 
     def g_team(self, node):
+        seats = self._seats()
+        if self.params.get("table.sides", (ENUM, "partners"))[1] != "partners" or seats != 4:
+            self.fail_hint(node, f"{node.children[0]} names a partnership of four seats (NS or EW), and this table "
+                                 f"of {seats} seats has none", "name the side another way, e.g. high.side")
         return Expr(str(C.TEAMS.index(str(node.children[0]))), TEAM)
 
     def g_true(self, node):
