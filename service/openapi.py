@@ -24,7 +24,9 @@ from .problems import PROBLEM_JSON, PROBLEM_TYPES
 
 REF = "#/components/schemas/"
 SEATS = ["N", "E", "S", "W"]
+TABLE_SEATS = [*SEATS, "X", "Y"]        # five and six seats go on past W (core.cards.SEATS)
 TEAMS = ["NS", "EW"]
+SIX_TEAMS = ["NW", "EX", "SY"]          # the partnerships of six seats, partners opposite
 
 
 def ref(name: str) -> dict:
@@ -95,7 +97,8 @@ def _base_schemas(max_deals: int, time_limit: float) -> dict:
             "description": "rank then suit: 'AS', '10H' or 'TH', 'Q♦'; jokers 'BJ' (big) and 'LJ' (little), "
                            "where the variant's pack has them (lower case and suit-first are also read)",
             "examples": ["AS", "10H", "Q♦", "BJ"]}
-    seat = {"enum": SEATS, "description": "N, E, S or W, clockwise (the words north … west are also read)"}
+    seat = {"enum": TABLE_SEATS, "description": "N, E, S or W, clockwise (the words north … west are also read); "
+                                                "at five and six seats X and Y follow W"}
     bid = {"anyOf": [{"type": "integer", "minimum": 0, "maximum": MAX_BID},
                      {"type": "string", "pattern": r"^([0-9]{1,2}|nil|blind nil|blind [0-9]{1,2})$"}],
            "description": "a number of tricks, 0 or 'nil', 'blind nil', or a blind team bid 'blind N'",
@@ -405,12 +408,13 @@ SOLVE_DOCS = {
 
 def _solve_schemas() -> dict:
     """The double-dummy requests and answers (``rulespec.app.claims``)."""
-    # one entry per seat of the variant's table (N E S W; three seats: N E S; two: N E), checked by the answer
-    by_seat = {seat: arr(ref("Card"), maxItems=27) for seat in SEATS}
+    # one entry per seat of the variant's table (N E S W; three seats: N E S; two: N E; five and six: X, Y past W),
+    # checked by the answer
+    by_seat = {seat: arr(ref("Card"), maxItems=27) for seat in TABLE_SEATS}
     position = {
         "hands": obj(by_seat, (), "the cards each seat of the variant's table still holds", additionalProperties=False),
         "leader": ref("Seat"),
-        "trick": arr(ref("Card"), maxItems=3, description="the trick in progress, leader first"),
+        "trick": arr(ref("Card"), maxItems=5, description="the trick in progress, leader first"),
         "broken": {"type": "boolean", "default": False, "description": "trumps broken"},
         "deal": obj(by_seat, (), "the hands as dealt, one per seat of the variant's table (instead of hands)",
                     additionalProperties=False),
@@ -430,12 +434,15 @@ def _solve_schemas() -> dict:
     given = [CHOOSE, {"oneOf": [{"required": ["hands", "leader"]}, {"required": ["deal", "dealer"]}]}]
     choice = {"variant": ref("VariantRef"),
               "variants": arr(ref("VariantRef"), minItems=1, maxItems=MAX_VARIANTS, uniqueItems=True)}
-    claim = obj({"side": {"enum": TEAMS + SEATS, "description": "NS or EW; where each plays alone, a seat"},
+    claim = obj({"side": {"enum": TEAMS + SIX_TEAMS + TABLE_SEATS,
+                          "description": "NS or EW (at six seats NW, EX or SY); where each plays alone, a seat"},
                  "tricks": {"type": "integer", "minimum": 0, "maximum": 27}},
                 ("side", "tricks"), "the claim: this side takes at least this many of the remaining tricks")
     tricks = {"oneOf": [per(TEAMS, INT, "by partnership"),
-                        obj({seat: INT for seat in SEATS}, ("N", "E"), "where each plays alone: by seat, each the "
-                            "most that seat takes against all the others", additionalProperties=False)]}
+                        per(SIX_TEAMS, INT, "by partnership at six seats, each the most that partnership takes "
+                            "against the two others"),
+                        obj({seat: INT for seat in TABLE_SEATS}, ("N", "E"), "where each plays alone: by seat, "
+                            "each the most that seat takes against all the others", additionalProperties=False)]}
     return {
         "SolveRequest": obj({**position, **choice}, (), "a card-play position", allOf=given),
         "ClaimRequest": obj({**position, **choice, "claim": claim}, ("claim",), allOf=given),

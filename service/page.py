@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template
 
-from rulespec.core.cards import SEATS, TEAMS
+from rulespec.core.cards import SEATS, TEAMS, Table
 
-SEAT_NAMES = dict(zip(SEATS, ("North", "East", "South", "West")))
+SEAT_NAMES = dict(zip(SEATS, ("North", "East", "South", "West", "X", "Y")))   # (past W, the seats of 5 and 6)
+SIX_TEAMS = Table(6, True).side_names                                          # NW, EX, SY: partners opposite
 
 page = Blueprint("page", __name__, static_folder="static", static_url_path="/page/static",
                  template_folder="templates")
@@ -18,4 +19,5 @@ page = Blueprint("page", __name__, static_folder="static", static_url_path="/pag
 
 @page.get("/")
 def index():
-    return render_template("page.html", seats=SEAT_NAMES.items(), teams=TEAMS, players=SEATS)
+    return render_template("page.html", seats=SEAT_NAMES.items(), teams=TEAMS + SIX_TEAMS, players=SEATS,
+                           partnerships=TEAMS)

@@ -36,13 +36,17 @@ def _legal(hand, led: int | None, broken: bool) -> int:
 
 
 class FakeHand:
+    """A hand of partnerships, each seat with the one opposite: four seats (001), or six in three pairs."""
+
     def __init__(self, deal, breaks: bool):
         self.hands = [set(C.iter_cards(h)) for h in deal.hands]
-        self.turn = (deal.dealer + 1) % 4
-        self.bids: list[Bid | None] = [None] * 4
+        self.seats = len(self.hands)
+        self.half, self.size = self.seats // 2, len(self.hands[0])
+        self.turn = (deal.dealer + 1) % self.seats
+        self.bids: list[Bid | None] = [None] * self.seats
         self.trick: list[tuple[int, int]] = []
         self.broken, self.breaks = False, breaks
-        self.taken = [0, 0, 0, 0]
+        self.taken = [0] * self.seats
         self.scores, self.bags = deal.before
         self.last = None
 
@@ -50,13 +54,13 @@ class FakeHand:
         return self.turn
 
     def legal_bids(self) -> list[Bid]:
-        partner = self.bids[(self.turn + 2) % 4]
-        top = 13 - (partner.n if partner is not None else 0)
+        partner = self.bids[(self.turn + self.half) % self.seats]
+        top = self.size - (partner.n if partner is not None else 0)
         return [Bid("regular", n) for n in range(1, top + 1)] + [Bid("nil")]
 
     def bid(self, bid: Bid) -> None:
         self.bids[self.turn] = bid
-        self.turn = (self.turn + 1) % 4
+        self.turn = (self.turn + 1) % self.seats
 
     def legal_cards(self) -> int:
         return _legal(self.hands[self.turn], _suit(self.trick[0][1]) if self.trick else None, self.broken)
@@ -66,8 +70,8 @@ class FakeHand:
         self.trick.append((self.turn, card))
         if _suit(card) == SPADES and self.breaks:
             self.broken = True
-        if len(self.trick) < 4:
-            self.turn = (self.turn + 1) % 4
+        if len(self.trick) < self.seats:
+            self.turn = (self.turn + 1) % self.seats
             return
         self.last = self._winner(self.trick)
         self.taken[self.last] += 1
@@ -85,7 +89,7 @@ class FakeHand:
         return self.last
 
     def _team(self, team: int) -> tuple[int, int]:
-        seats = (team, team + 2)
+        seats = (team, team + self.half)
         contract = sum(self.bids[s].n for s in seats if not self.bids[s].is_nil)
         won = sum(self.taken[s] for s in seats)
         points, bags = 0, self.bags[team]
@@ -101,11 +105,12 @@ class FakeHand:
         return points, bags
 
     def result(self) -> HandResult:
-        ns, ew = self._team(0), self._team(1)
-        totals = (self.scores[0] + ns[0], self.scores[1] + ew[0])
-        over = max(totals) >= 500 and totals[0] != totals[1]
-        winner = C.TEAMS[0 if totals[0] > totals[1] else 1] if over else None
-        return HandResult((ns[0], ew[0]), (ns[1], ew[1]), over, winner)
+        sides = [self._team(team) for team in range(self.half)]
+        totals = [self.scores[team] + points for team, (points, _) in enumerate(sides)]
+        top = max(totals)
+        over = top >= 500 and totals.count(top) == 1
+        winner = C.Table(self.seats, True).side_names[totals.index(top)] if over else None
+        return HandResult(tuple(p for p, _ in sides), tuple(b for _, b in sides), over, winner)
 
     def chosen(self) -> None:
         return None
@@ -127,6 +132,30 @@ class Faulty(Sound):
     """The 001 rules, except that spades are never broken."""
     name = "fake-faulty"
     breaks = False
+
+
+class SixPartners(Sound):
+    """The 001 rules at four seats, and at six in three partnerships (six-handed: partners opposite)."""
+    name = "fake-six-partners"
+    tables = frozenset({(4, True), (6, True)})
+
+
+class SixAcrossHand(FakeHand):
+    def _team(self, team: int) -> tuple[int, int]:
+        """A side scored as if its seats were two apart, as at four (a fault at six seats)."""
+        half, self.half = self.half, 2
+        try:
+            return super()._team(team)
+        finally:
+            self.half = half
+
+
+class SixAcross(SixPartners):
+    """As ``SixPartners``, but each side's score counts the bids and tricks of the seat two on from its first."""
+    name = "fake-six-across"
+
+    def new_hand(self, deal) -> FakeHand:
+        return SixAcrossHand(deal, self.breaks)
 
 
 def faulty() -> Faulty:
@@ -317,7 +346,7 @@ class AloneHand:
             return
         led = _suit(self.trick[0])
         best = max(range(self.seats), key=lambda k: (_suit(self.trick[k]) == SPADES,
-                                                      _suit(self.trick[k]) == led, self.trick[k] % 13))
+                                                      _suit(self.trick[k]) == led, C.natural_rank(self.trick[k])))
         self.last = (self.leader + (-best if self.widdershins else best)) % self.seats
         self.taken[self.last] += 1
         self.turn, self.trick = self.last, []
@@ -351,9 +380,10 @@ class AloneHand:
 
 
 class Alone(Sound):
-    """Each player alone at two, three or four seats (two-player, cutthroat, solo)."""
+    """Each player alone at two to five seats (two-player, cutthroat, solo, five-handed: the jokers, where the pack
+    has them, the top spades)."""
     name = "fake-alone"
-    tables = frozenset({(2, False), (3, False), (4, False)})
+    tables = frozenset({(2, False), (3, False), (4, False), (5, False)})
     widdershins = cheap_overtricks = dealer_draws = False
 
     def new_hand(self, deal) -> AloneHand:

@@ -52,11 +52,15 @@ def probe_text(slot: Slot, base: Ruleset) -> str:
 def probed(name: str) -> Ruleset:
     """``standard`` with slot ``name`` set to its probe (and the rules the probe needs to be reached)."""
     slot = SLOTS[name]
-    rules = {other: {"value": value, "cite": "house §probe"} for other, value in slot.probe_with}
-    rules[name] = {"value": probe_text(slot, load_ruleset("standard")), "cite": "house §probe"}
+    return scratch({**dict(slot.probe_with), name: probe_text(slot, load_ruleset("standard"))}, name)
+
+
+def scratch(values: dict[str, str], label: str) -> Ruleset:
+    """``standard`` with each rule of ``values`` set to its text, as a scratch variant named ``label``."""
+    rules = {name: {"value": value, "cite": "house §probe"} for name, value in values.items()}
     text = yaml.safe_dump({"id": "probe", "source": {"doc": "house", "title": "probe"}, "extends": "standard",
                            "rules": rules}, sort_keys=False)
-    return ruleset_from_text(text, f"<probe {name}>")
+    return ruleset_from_text(text, f"<probe {label}>")
 
 
 # --------------------------------------------------------------------------- replay through HandState
@@ -75,7 +79,7 @@ def replay(rs: Ruleset, result, row: int) -> list:
     opening = [_bid(k, n) for k, n in zip(result.bid_kind[row].tolist()[:seats], result.opening[row].tolist())]
     while state.bidder is not None:
         seat = state.bidder
-        partner = C.partner_of(seat)
+        partner = state.table.opposite(seat)
         assert opening[seat] in state.legal_bids(), (row, seat, opening[seat])
         raises = state.bid(opening[seat])
         if raises and final[partner] != state.bids[partner]:
@@ -194,9 +198,10 @@ def native_hands(rs: Ruleset, count: int, seed: int) -> CompiledResult:
     def zeros(*shape: int) -> np.ndarray:
         return np.zeros((count, *shape), dtype=np.int64)
     stock, turns = draw_widths(rs)
-    arrays = (zeros(table.seats), zeros(4), zeros(4), zeros(4), zeros(4), zeros(table.sides), zeros(table.sides),
-              zeros(table.sides), zeros(size, 4), zeros(size), zeros(size), zeros(4), zeros(4), zeros(2),
-              zeros(stock), zeros(turns))
+    places = table.places
+    arrays = (zeros(table.seats), zeros(places), zeros(places), zeros(places), zeros(places), zeros(table.sides),
+              zeros(table.sides), zeros(table.sides), zeros(size, places), zeros(size), zeros(size), zeros(places),
+              zeros(places), zeros(2), zeros(stock), zeros(turns))
     module["play"](count, seed, dealer, *arrays)
     (deals, kinds, nums, openings, tricks, points, bags_added, bags_after, plays, leaders, winners, gave, received,
      kitties, stocks, draws) = arrays

@@ -19,7 +19,7 @@ NO_FOLLOWING = {"play.follow": "hand"}      # any card may be played to any tric
 
 def searched_ids(four: bool = True) -> list[str]:
     """The bundled variants of four seats in two partnerships (``four``; the compiled search's tables, and
-    the goals ``NS`` and ``EW``), or the others (cut-throat, solo)."""
+    the goals ``NS`` and ``EW``), or the others (cut-throat, solo, two-player, five- and six-handed)."""
     from rulespec.model.ruleset import load_ruleset
     from rulespec.model.variants import bundled_ids
     return [vid for vid in bundled_ids() if (C.table_of(load_ruleset(vid).params) is C.FOUR) is four]
@@ -30,11 +30,13 @@ def goals_of(rs: Ruleset, rng: random.Random) -> list[Goal]:
     random seat's tricks, claimed by it alone, and a random seat's as a nil (everyone else trying to give it
     tricks)."""
     table = C.table_of(rs.params)
-    if table.partners:
+    if table is C.FOUR:
         return [NS, Goal.of_team(1, 1 << rng.randrange(4))]
     everyone = (1 << table.seats) - 1
     claimer, nil = rng.randrange(table.seats), rng.randrange(table.seats)
-    return [Goal(1 << claimer, 1 << claimer), Goal(everyone & ~(1 << nil), 1 << nil)]
+    side = sum(1 << s for s in table.members(table.side_of(claimer)))         # (alone: the claimer)
+    mine = sum(1 << s for s in table.members(table.side_of(nil)))
+    return [Goal(side, side), Goal(everyone & ~mine, 1 << nil)]
 
 
 def house_variant(rules: dict, size: int = 13, vid: str = "solve-test") -> Ruleset:
@@ -44,7 +46,7 @@ def house_variant(rules: dict, size: int = 13, vid: str = "solve-test") -> Rules
 
 def random_position(rs: Ruleset, rng: random.Random, tricks: int) -> Position:
     """``tricks`` cards per seat drawn from a shuffled pack, a random leader, trumps broken or not, and
-    up to all but one card of the trick already played by legal plays (at ``rs``'s table: 2, 3 or 4 seats)."""
+    up to all but one card of the trick already played by legal plays (at ``rs``'s table: 2 to 6 seats)."""
     seats = C.table_of(rs.params).seats
     cards = C.card_list(rs.deck)
     rng.shuffle(cards)

@@ -70,7 +70,7 @@ def _replay_exchange(state: HandState, result, row: int) -> None:
     for seat in seats:
         count = state.exchange_count(seat)      # (blind_nil.exchange or, beside a number, nil.exchange)
         give, back = C.card_list(int(result.gave[row, seat])), C.card_list(int(result.received[row, seat]))
-        partner = C.partner_of(seat)
+        partner = state.table.opposite(seat)
         assert len(give) == len(back) == count
         assert C.mask_of(give) & ~state.hands[seat] == 0 and C.mask_of(back) & ~state.hands[partner] == 0
         state.exchange(seat, give, back)

@@ -96,7 +96,7 @@ def _record_faulty(path: Path, deals: int) -> None:
             if k % 4 == 3:
                 winners.append(C.SEATS[hand.trick_winner()])
         result = hand.result()
-        lines.append({"deal": {s: C.card_names(deal.hands[i]) for i, s in enumerate(C.SEATS)},
+        lines.append({"deal": {s: C.card_names(deal.hands[i]) for i, s in enumerate(C.SEATS[:4])},
                       "dealer": C.SEATS[deal.dealer], "bids": bids, "play": play, "legal": legal,
                       "winners": winners, "score": {t: {"points": p} for t, p in zip(C.TEAMS, result.points)},
                       "totals": {t: {"score": p, "bags": b} for t, p, b in zip(C.TEAMS, result.points, result.bags)},

@@ -108,7 +108,7 @@ def test_an_engine_without_the_draw_step_cannot_play_two_player_and_says_so():
 def test_an_alone_engine_is_refused_a_partnership_variant_naming_what_it_plays():
     result = CliRunner().invoke(main, ["conform", "fake_engine:Alone", "--variant", "standard", "--out", "unused"])
     assert result.exit_code == 2 and "Traceback" not in result.output
-    assert "2 seats each alone" in result.output and "cutthroat, solo, two-player" in result.output
+    assert "2 seats each alone" in result.output and "cutthroat, five-handed, solo, two-player" in result.output
 
 
 def test_the_reports_name_the_players_not_the_partnerships(tmp_path):

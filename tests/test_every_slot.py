@@ -24,7 +24,7 @@ from rulespec.solve import native_source
 from rulespec.solve.native import NativeSearch
 from rulespec.solve.search import Search
 from slot_probes import (array_game_end, array_hands, array_scores, as_python, game_states, loop_agrees,
-                         native_hands, outcome, probed, scalar_game_end, scalar_scores, score_states)
+                         native_hands, outcome, probed, scalar_game_end, scalar_scores, score_states, scratch)
 from solve_helpers import EW, NS, at_position, minimax, random_position
 
 pytestmark = pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")   # (the compiled search's
@@ -113,8 +113,26 @@ def test_every_back_end_honours_the_slot(name):
     check_slot(name)
 
 
+# the tables past the probe of table.seats (three seats alone): six seats in three partnerships, five alone
+TABLE_PROBES = {
+    "six partners": {"table.seats": "6", "deal.hand_size": "8", "game.winner": "high.side"},
+    "five alone": {"table.seats": "5", "table.sides": "alone", "deal.hand_size": "10", "game.winner": "high.side"},
+}
+
+
+@pytest.mark.parametrize("label", list(TABLE_PROBES))
+def test_every_back_end_plays_the_tables_of_five_and_six_seats(label):
+    check_ruleset(scratch(TABLE_PROBES[label], label), f"table.seats ({label})")
+
+
 def check_slot(name: str) -> None:
-    rs, std = probed(name), load_ruleset("standard")
+    check_ruleset(probed(name), name)
+
+
+def check_ruleset(rs, name: str) -> None:
+    """Every back end plays and scores ``rs`` (standard with a slot probed) as the scalar steps do, and the
+    change shows in something they are compared on."""
+    std = load_ruleset("standard")
     changed = _engine_outcomes(rs, std)
     loop = loop_agrees(rs, 6, 3)
     changed |= loop != loop_agrees(std, 6, 3)

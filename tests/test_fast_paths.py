@@ -28,10 +28,10 @@ def test_memoised_legal_bids_equal_the_direct_computation(variant):
         bids = [None] * table.seats
         partner = rng.choice(PARTNER_BIDS) if table.partners else None      # (alone: nobody's partner)
         if partner is not None:
-            bids[C.partner_of(seat)] = E.parse_bid(partner)
+            bids[table.opposite(seat)] = E.parse_bid(partner)
         scores = table.padded((rng.choice([0, 120, -150]), rng.choice([0, 300])))
         bags = table.padded((rng.choice([0, 9]), 0))
-        pbid = bids[C.partner_of(seat)] if table.partners else None
+        pbid = bids[table.opposite(seat)] if table.partners else None
         direct = bids_module._legal_bids(rs, seat, hand, dealer, pbid, scores, bags,
                                          bids_module.table_of(seat, bids, table))
         assert E.legal_bids(rs, seat, hand, dealer, bids, scores, bags) == direct, (variant, i)

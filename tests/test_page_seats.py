@@ -288,3 +288,77 @@ def test_house_rules_of_three_seats_rescored_under_cut_throat(page, shots):
     page.locator(".sheet-game").first.evaluate("(el) => el.scrollIntoView({block: 'start'})")
     keep(page, shots, "seats-house-rescored")
     assert_accessible(page, shots, "seats-house-rescored")
+
+
+def test_six_handed_draws_six_seats_and_three_partnerships(page, shots):
+    """Six-handed (005 §Six-handed): six seats, N E S W X Y, a score box per partnership of opposite seats (NW, EX,
+    SY), the hand ruled per partnership, a trick of six cards, a claim by a partnership of three."""
+    page.select_option("#variant", "six-handed")
+    page.locator("#score-NW").wait_for(state="visible")
+    assert all(page.is_visible(f"#bid-{s}") for s in "NESWXY")
+    assert not page.is_visible("#score-NS") and not page.is_visible("#score-N") and page.is_visible("#score-SY")
+    assert page.eval_on_selector_all("#claim-side option", "os => os.map(o => o.value)") == ["NW", "EX", "SY"]
+    for seat, bid, won in (("N", "nil", "0"), ("E", "2", "1"), ("S", "3", "1"), ("W", "3", "3"), ("X", "1", "1"),
+                           ("Y", "2", "2")):
+        page.select_option(f"#bid-{seat}", bid)
+        page.fill(f"#tricks-{seat}", won)
+    rule(page)
+    page.locator("#ruling .ruling").first.wait_for()
+    text = page.inner_text("#ruling")
+    assert "NW: +130 points" in text and "EX: −30 points" in text and "SY: −50 points" in text, text
+    assert_accessible(page, shots, "seats-six-handed")
+
+    assert leaders(page) == list("NESWXY") and page.is_visible("#trick-5")
+    # X leads the KH, Y the AH, N ruffs with the 2S: North wins
+    verdict = ask_trick(page, "X", ["KH", "AH", "2S", "3H", "QH", "JH"])
+    assert verdict == "North wins the trick with 2♠.", verdict
+    assert_accessible(page, shots, "seats-six-handed-trick")
+
+    page.select_option("#variant", "standard")
+    page.locator("#score-NS").wait_for(state="visible")
+    assert not page.is_visible("#bid-X") and not page.is_visible("#trick-4") and not page.is_visible("#score-NW")
+    assert leaders(page) == list("NESW")
+
+
+def test_five_handed_draws_five_players_alone(page, shots):
+    page.select_option("#variant", "five-handed")
+    page.locator("#table-note").filter(has_text="5 players, each alone").wait_for()
+    assert page.is_visible("#bid-X") and not page.is_visible("#bid-Y") and page.is_visible("#score-X")
+    assert page.eval_on_selector_all("#claim-side option", "os => os.map(o => o.value)") == list("NESWX")
+    for seat, bid, won in (("N", "nil", "1"), ("E", "2", "2"), ("S", "3", "3"), ("W", "1", "2"), ("X", "2", "2")):
+        page.select_option(f"#bid-{seat}", bid)
+        page.fill(f"#tricks-{seat}", won)
+    rule(page)
+    page.locator("#ruling .ruling").first.wait_for()
+    text = page.inner_text("#ruling")
+    assert "N: −99 points" in text and "W: +11 points" in text, text
+    verdict = ask_trick(page, "X", ["10D", "6D", "QS", "LJ", "5C"])
+    assert verdict.startswith("South wins the trick with"), verdict
+    assert_accessible(page, shots, "seats-five-handed")
+
+
+def test_six_handed_game_on_its_own_score_sheet(page, shots, tmp_path):
+    """The sheet of six seats in partnerships is its own (not four seats' NS and EW), a column per partnership,
+    its game won by the partnership alone at the top."""
+    page.select_option("#variant", "six-handed")
+    page.locator("#sheet-table").filter(has_text="6 seats in partnerships (NW, EX, SY)").wait_for()
+    page.fill("#score-NW", "470")
+    page.fill("#score-EX", "480")
+    enter(page, {"bids": {"N": "2", "E": "2", "S": "1", "W": "1", "X": "2", "Y": "nil"},
+                 "tricks": {"N": "2", "E": "2", "S": "0", "W": "1", "X": "2", "Y": "1"}})
+    rule(page)
+    page.locator("#add-hand").filter(has_text="Add this hand to game 1 (scored under six-handed)").wait_for()
+    page.click("#add-hand")
+    page.locator("#sheet-status").filter(has_text="Hand 1 added to game 1").wait_for()
+    assert page.eval_on_selector_all("table.sheet thead th", "ts => ts.map(t => t.textContent)") == [
+        "#", "NW", "EX", "SY"]
+    game = page.locator(".sheet-game").first
+    assert "Game over after 1 hand(s): EX won." in game.inner_text(), game.inner_text()
+    assert "N 2 (2) · W 1 (1)" in page.inner_text("table.sheet tbody tr")
+    keep(page, shots, "seats-six-handed-sheet")
+    assert_accessible(page, shots, "seats-six-handed-sheet")
+    data = export_sheet(page, tmp_path / "six-sheet.json")
+    assert data["table"] == {"seats": 6, "sides": ["NW", "EX", "SY"]}
+    page.select_option("#variant", "standard")
+    page.locator("#sheet-table").wait_for(state="hidden")
+    assert "No hands yet" in page.inner_text("#sheet")

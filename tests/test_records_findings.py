@@ -173,7 +173,7 @@ def test_a_verify_finding_is_its_deal(fmt):
     assert result.exit_code == 0, result.output
     (hand,) = read_records(result.stdout, fmt).hands
     assert hand.bids is None and hand.tricks is None and hand.variant == "tournament"
-    assert [set(C.card_names(h)) for h in hand.hands] == [set(finding["deal"][s]) for s in C.SEATS]
+    assert [set(C.card_names(h)) for h in hand.hands] == [set(finding["deal"][s]) for s in C.SEATS[:4]]
     assert C.SEATS[hand.dealer] == finding["dealer"] and "conflicts:0" in hand.meta["Finding"]
     assert convert(path, "--to", fmt, "--example", "conflicts:5").exit_code == 2
 

@@ -33,8 +33,17 @@ def test_the_tables_of_the_bundled_variants():
 
 
 @pytest.mark.parametrize("rules, rule, words", [
-    ("  table.seats: 3 @ house §1\n  deal.hand_size: 17 @ house §1\n", "table.seats", "partnerships of two need four"),
-    ("  table.seats: 5 @ house §1\n", "table.seats", "2, 3 or 4 seats"),
+    ("  table.seats: 3 @ house §1\n  deal.hand_size: 17 @ house §1\n", "table.seats", "at four or six seats, not 3"),
+    ("  table.seats: 5 @ house §1\n  deal.hand_size: 10 @ house §1\n", "table.seats", "at four or six seats, not 5"),
+    ("  table.seats: 7 @ house §1\n", "table.seats", "2 to 6 seats"),
+    ("  table.seats: 6 @ house §1\n  deal.hand_size: 8 @ house §1\n  game.winner: high.side @ house §1\n"
+     "  renege.mode: transfer @ house §1\n", "renege.mode", "three partnerships there is no one other side"),
+    ("  table.seats: 6 @ house §1\n  deal.hand_size: 8 @ house §1\n", "game.winner", "names ew.score, ns.score"),
+    ("  table.seats: 6 @ house §1\n  game.winner: high.side @ house §1\n", "deal.hand_size",
+     "13 cards to each of 6 players"),
+    ("  table.seats: 6 @ house §1\n  deal.hand_size: 8 @ house §1\n"
+     "  game.winner: if high.score >= 500 then NS else none @ house §1\n", "game.winner",
+     "NS names a partnership of four seats (NS or EW), and this table of 6 seats has none"),
     ("  table.sides: alone @ house §1\n  renege.mode: transfer @ house §1\n", "renege.mode", "no one other side"),
     ("  table.sides: alone @ house §1\n", "game.winner", "names ew.score, ns.score"),
     ("  table.seats: 3 @ house §1\n  table.sides: alone @ house §1\n  game.winner: high.side @ house §1\n"

@@ -212,7 +212,7 @@ def _bid_exchange(rs: Ruleset, seat: int, bid: E.Bid, partner: E.Bid | None) -> 
         count = E.exchange_count(rs, mine, theirs)
         if count:
             rule = "blind_nil.exchange" if mine.kind == E.BLIND_NIL else "nil.exchange"
-            to = C.partner_of(passer)
+            to = C.table_of(rs.params).opposite(passer)
             return {"from": C.SEATS[passer], "to": C.SEATS[to], "cards": count, **rs.cite(rule),
                     "reason": f"{R.SEAT_NAMES[C.SEATS[passer]]}'s {mine} beside {R.SEAT_NAMES[C.SEATS[to]]}'s "
                               f"{theirs or 'bid to come'}: they swap {count} card{'s' if count > 1 else ''} "
@@ -241,7 +241,7 @@ def _bid_reason(rs: Ruleset, step: dict, seat: int, bid: E.Bid, pair: str, score
                         refused=refused)
     if rule == "blind_bid.allowed" and refused and partner is not None and E.BLIND in (bid.kind, partner.kind) \
             and bid != partner:     # a blind bid beside another bid: the side's bid is one blind bid
-        (blind_seat, blind), (other_seat, other) = sorted([(seat, bid), ((seat + 2) % 4, partner)],
+        (blind_seat, blind), (other_seat, other) = sorted([(seat, bid), (C.table_of(rs.params).partner(seat), partner)],
                                                           key=lambda sb: sb[1].kind != E.BLIND)
         facts = R.bid_facts(C.SEATS[blind_seat], str(blind.n), tuple(scores), step.get("value"),
                             f"{R.SEAT_NAMES[C.SEATS[other_seat]]}'s {other}")
@@ -281,14 +281,15 @@ def _validate_bids(rs: Ruleset, bids: list[E.Bid], scores, bags, dealer: int | N
             why = _bid_reason(rs, r, seat, bids[seat], "", scores, refused=True)
             raise InputError(f"{R.SEAT_NAMES[C.SEATS[seat]]} may not bid {bids[seat]}: {why}", f"bids.{C.SEATS[seat]}",
                              r["rule"], r["cite"])
-    for team in (0, 1) if table.partners else ():
-        pair = [bids[team], bids[team + 2]]
+    for team in range(table.sides) if table.partners else ():
+        first_seat, other_seat = table.members(team)
+        pair = [bids[first_seat], bids[other_seat]]
         refusals = E.team_refusals(rs, pair, scores, bags, team)
         if refusals:
             r = refusals[0]
-            text = f"{C.SEATS[team]} {pair[0]}, {C.SEATS[team + 2]} {pair[1]}"
+            text = f"{C.SEATS[first_seat]} {pair[0]}, {C.SEATS[other_seat]} {pair[1]}"
             why = _bid_reason(rs, r, team, pair[0], text, scores, refused=True, partner=pair[1])
-            raise InputError(f"{C.TEAMS[team]}'s bids are not allowed together: {why}", "bids",
+            raise InputError(f"{table.side_names[team]}'s bids are not allowed together: {why}", "bids",
                              r["rule"], r["cite"])
     if not rs.rules["bid.table_valid"].neutral:
         _validate_table(rs, bids, scores, bags, first, dealer if dealer is not None else table.seats - 1)
@@ -409,7 +410,7 @@ def _exchange_all(state: E.HandState, value) -> None:
     given = _exchanges_given(value, state.table)
     for seat, (field, _) in given.items():
         if seat not in state.exchange_seats():
-            partner = state.table.partner(seat)
+            partner = state.table.opposite(seat)
             if partner is None:
                 raise InputError(f"{C.SEATS[seat]} has no partner to pass cards to (each player plays alone)",
                                  f"{field}.from", "table.sides", state.rs.rules["table.sides"].cite)
@@ -449,7 +450,7 @@ def _exchange_rule(state: E.HandState, seat: int) -> tuple[str, str | None]:
 def _pass_cards(state: E.HandState, seat: int, field: str, item: Mapping) -> None:
     """``seat`` passes the cards ``gave`` and takes ``received``: as many as its bid's exchange, each given from
     its hand and each received from its partner's before the pass."""
-    count, sides = state.exchange_count(seat), ((seat, "gave"), (C.partner_of(seat), "received"))
+    count, sides = state.exchange_count(seat), ((seat, "gave"), (state.table.opposite(seat), "received"))
     cards = [F.cards_of(F.get(item, key, field), f"{field}.{key}", state.rs) for _, key in sides]
     for (holder, key), held in zip(sides, cards):
         if len(held) != count:

@@ -232,7 +232,7 @@ def _hand_out(record: HandRecord, judge: Judge, trace: Trace, before: Before, so
     marks = _marks(record)
     return {"hand": record.number, "label": record.label, **located(record, ""), "variant": judge.rs.id,
             **({"record_marks": marks} if marks else {}),
-            "dealer": C.SEATS[record.dealer], "bids": {s: str(record.bids[i]) for i, s in enumerate(C.SEATS)},
+            "dealer": C.SEATS[record.dealer], "bids": {s: str(record.bids[i]) for i, s in enumerate(C.SEATS[:4])},
             "before": {t: {"score": before[0][k], "bags": before[1][k]} for k, t in enumerate(C.TEAMS)},
             "before_from": source, "notes": list(record.notes), "tricks": trace.tricks()}
 

@@ -232,19 +232,21 @@ def answer_solve(rs: Ruleset, req: Mapping) -> dict:
     line is the seat to play's."""
     pos = position_of(rs, req)
     table = C.table_of(rs.params)
-    if table.partners:
+    if table.partners and table.sides == 2:
         search, value, steps = _searched(rs, pos, Goal.of_team(0, 0b0101), req)
         return {**_described(rs, pos, search, steps),
                 "tricks": {"NS": value, "EW": search.remaining - value}}
-    tricks, nodes = {}, 0
-    for k in range(table.seats):       # the seat to play last: its search gives the line
-        seat = (pos.to_play + 1 + k) % table.seats
-        search, value, steps = _searched(rs, pos, Goal(1 << seat, 1 << seat), req, with_line=k == table.seats - 1)
-        tricks[C.SEATS[seat]], nodes = value, nodes + search.nodes
+    tricks, nodes, names = {}, 0, table.side_names
+    for k in range(table.sides):       # the side of the seat to play last: its search gives the line
+        side = table.side_of((pos.to_play + 1 + k) % table.seats)
+        seats = sum(1 << seat for seat in table.members(side))
+        search, value, steps = _searched(rs, pos, Goal(seats, seats), req, with_line=k == table.sides - 1)
+        tricks[names[side]], nodes = value, nodes + search.nodes
+    who, how = ("partnership", "plays for itself") if table.partners else ("player", "plays alone")
     return {**_described(rs, pos, search, steps), "nodes": nodes,
-            "tricks": {C.SEATS[seat]: tricks[C.SEATS[seat]] for seat in range(table.seats)},
-            "why": "each player plays alone: each count is the most tricks that player takes against all the "
-                   "others playing to hold it down; the line is the player to play's"}
+            "tricks": {name: tricks[name] for name in names},
+            "why": f"each {who} {how}: each count is the most tricks that {who} takes against all the others "
+                   f"playing to hold it down; the line is the {who} to play's"}
 
 
 def answer_alone(rs: Ruleset, req: Mapping, seat: int) -> dict:
@@ -293,7 +295,8 @@ def answer_nil(rs: Ruleset, req: Mapping) -> dict:
     seat = F.seat_of(req.get("nil"), "nil", table)
     name = C.SEATS[seat]
     if table.partners:
-        goal = Goal.of_team(1 - C.team_of(seat), 1 << seat)
+        mine = sum(1 << member for member in table.members(table.side_of(seat)))
+        goal = Goal(((1 << table.seats) - 1) & ~mine, 1 << seat)
         makes, forced = f"{name} takes no trick against any defence", f"the defence forces {name}"
     else:
         others = _others(table, seat)

@@ -25,7 +25,7 @@ from ..core import cards as C
 from ..core.schema import BOOL, INT, SLOTS
 from ..game.scoring import Wording, line_words
 
-SEAT_NAMES = dict(zip(C.SEATS, ("North", "East", "South", "West")))
+SEAT_NAMES = dict(zip(C.SEATS, ("North", "East", "South", "West", "X", "Y")))
 _SYMBOL = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 # The facts each group of templates may name (every group also has "value": the rule's value in words).

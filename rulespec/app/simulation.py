@@ -59,10 +59,11 @@ def _contracts(rs: Ruleset, kind: np.ndarray, num: np.ndarray) -> np.ndarray:
     table = C.table_of(rs.params)
     if not table.partners:
         return _own_contracts(rs, table, kind, num, names)
-    out = np.zeros((len(kind), 2), dtype=np.int64)
-    for team in (0, 1):
+    out = np.zeros((len(kind), table.sides), dtype=np.int64)
+    for team in range(table.sides):
+        other = table.members(team)[1]
         # one integer per pair of bids (kind < 8, n < 64): unique on a 1-D array, not on rows
-        keys = ((kind[:, team] * 64 + num[:, team]) * 8 + kind[:, team + 2]) * 64 + num[:, team + 2]
+        keys = ((kind[:, team] * 64 + num[:, team]) * 8 + kind[:, other]) * 64 + num[:, other]
         distinct, where = np.unique(keys, return_inverse=True)
         values = np.array([team_contract(rs, [Bid(names[k // 32768], k // 512 % 64), Bid(names[k // 64 % 8], k % 64)])
                            for k in distinct.tolist()], dtype=np.int64)

@@ -26,16 +26,18 @@ NUM_CARDS = 54
 ALL_CARDS = (1 << NUM_CARDS) - 1
 JOKERS = (1 << LITTLE_JOKER) | (1 << BIG_JOKER)
 
-SEATS = "NESW"            # clockwise; the seat to a player's left plays next
+SEATS = "NESWXY"          # clockwise; the seat to a player's left plays next (five and six seats go on past W)
 TEAMS = ("NS", "EW")
-MAX_SEATS = 4             # arrays by seat or by side keep this many places
+MAX_SEATS = 6             # arrays by seat or by side keep this many places
 
 
 @dataclass(frozen=True)
 class Table:
     """Who sits at a variant's table (rules ``table.seats`` and ``table.sides``): seats ``0 .. seats - 1``
-    clockwise, named by the first letters of ``SEATS`` (three seats: N E S; two: N E), and the sides that score:
-    the partnerships NS and EW, or each player alone (a side is then a seat, named by its letter)."""
+    clockwise, named by the first letters of ``SEATS`` (two: N E; three: N E S; four: N E S W; five: N E S W X;
+    six: N E S W X Y -- the letters past W are no compass points, the seats go on round the table), and the sides
+    that score: the partnerships of opposite seats (four seats: NS and EW; six: NW, EX and SY), or each player
+    alone (a side is then a seat, named by its letter)."""
     seats: int = 4
     partners: bool = True
 
@@ -45,11 +47,18 @@ class Table:
 
     @property
     def sides(self) -> int:
-        return 2 if self.partners else self.seats
+        return self.seats // 2 if self.partners else self.seats
+
+    @property
+    def places(self) -> int:
+        """How many places an array by seat keeps: at least four (the lowered form's ``seating.places``)."""
+        return max(4, self.seats)
 
     @property
     def side_names(self) -> tuple[str, ...]:
-        return TEAMS if self.partners else tuple(self.seat_names)
+        if not self.partners:
+            return tuple(self.seat_names)
+        return tuple(SEATS[side] + SEATS[side + self.seats // 2] for side in range(self.sides))
 
     def padded(self, values) -> tuple:
         """Values by side (scores, bags) with a 0 for each side they leave out (a default of two)."""
@@ -57,23 +66,29 @@ class Table:
         return values + (0,) * (self.sides - len(values)) if len(values) < self.sides else values
 
     def side_of(self, seat: int) -> int:
-        return seat % 2 if self.partners else seat
+        return seat % (self.seats // 2) if self.partners else seat
 
     def members(self, side: int) -> tuple[int, ...]:
         """The seats of ``side``."""
-        return (side, side + 2) if self.partners else (side,)
+        return (side, side + self.seats // 2) if self.partners else (side,)
 
     def partner(self, seat: int) -> int | None:
-        return (seat + 2) % 4 if self.partners else None
+        """The seat opposite ``seat`` (``None``: each player alone)."""
+        return self.opposite(seat) if self.partners else None
+
+    def opposite(self, seat: int) -> int:
+        """The seat half the table away from ``seat``: its partner, where the seats play in partnerships."""
+        return (seat + self.seats // 2) % self.seats
 
     def left(self, seat: int, steps: int = 1) -> int:
         return (seat + steps) % self.seats
 
     def rival(self, scores, side: int) -> int:
-        """The side ``side``'s score is compared with: the other partnership, or the leader among the others."""
-        if self.partners:
+        """The side ``side``'s score is compared with: the other partnership where there are two, or the leader
+        among the other sides (the first of them clockwise on equal scores)."""
+        if self.partners and self.sides == 2:
             return 1 - side
-        others = [self.left(side, k) for k in range(1, self.seats)]
+        others = [(side + k) % self.sides for k in range(1, self.sides)]
         return max(others, key=lambda other: (scores[other], -others.index(other)))
 
 
@@ -214,12 +229,12 @@ def team_of(seat: int) -> int:
     return seat % 2
 
 
-_SEAT_NAMES = {"N": 0, "E": 1, "S": 2, "W": 3, "NORTH": 0, "EAST": 1, "SOUTH": 2, "WEST": 3}
+_SEAT_NAMES = {"N": 0, "E": 1, "S": 2, "W": 3, "X": 4, "Y": 5, "NORTH": 0, "EAST": 1, "SOUTH": 2, "WEST": 3}
 
 
 def parse_seat(text: str, seats: int = 4) -> int:
-    """``N``/``E``/``S``/``W`` or the full word, in any case and with spaces around, to 0..3 (a table of
-    ``seats`` seats has the first ``seats`` of them)."""
+    """``N``/``E``/``S``/``W`` (or the full word), ``X``/``Y``, in any case and with spaces around, to 0..5 (a
+    table of ``seats`` seats has the first ``seats`` of them)."""
     if isinstance(text, str):
         seat = _SEAT_NAMES.get(text)                      # as usually written: one lookup
         if seat is None:

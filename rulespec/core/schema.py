@@ -117,11 +117,13 @@ _SLOTS = [
     Slot("trump.suit", SUIT, "param", "the trump suit", probe="hearts"),
     # the table
     Slot("table.seats", INT, "param",
-         "how many players sit at the table: 4 (seats N E S W), 3 (N E S) or 2 (N E), clockwise in that order",
+         "how many players sit at the table, 2 to 6: 4 (seats N E S W), 3 (N E S), 2 (N E), 5 (N E S W X) or 6 "
+         "(N E S W X Y), clockwise in that order",
          neutral="4", probe="3", probe_with=(("table.sides", "alone"), ("deal.hand_size", "13"),
                                              ("game.winner", "high.side"))),
     Slot("table.sides", ENUM, "param",
-         "who scores together: partners (N with S, E with W; four seats only) or alone (each player for "
+         "who scores together: partners (each player with the one opposite: N with S and E with W at four "
+         "seats; N with W, E with X and S with Y at six; four or six seats only) or alone (each player for "
          "himself: scores, bags, nils and the game's end per player)",
          options=("partners", "alone"), neutral="partners", probe="alone",
          probe_with=(("game.winner", "high.side"),)),

@@ -56,21 +56,21 @@ def hash_key(dealt, step):
 @dataclass
 class BatchResult:
     """Per-hand outcomes, one row per hand."""
-    bid_kind: np.ndarray      # (N, 4) codes: 0 regular, 1 nil, 2 blind nil, 3 blind team bid (4 places: a table
-    bid_n: np.ndarray         # (N, 4)  of fewer seats leaves the last ones pending, with no tricks)
-    tricks: np.ndarray        # (N, 4) tricks won per seat
+    bid_kind: np.ndarray      # (N, P) codes: 0 regular, 1 nil, 2 blind nil, 3 blind team bid (P = Table.places,
+    bid_n: np.ndarray         # (N, P)  at least 4: a table of fewer seats leaves the last ones pending, no tricks)
+    tricks: np.ndarray        # (N, P) tricks won per seat
     points: np.ndarray        # (N, sides) hand points per side (two partnerships, or one per player alone)
     bags_added: np.ndarray    # (N, sides)
     bags: np.ndarray          # (N, sides) bags after the hand (penalties applied)
     deals: np.ndarray         # (N, seats) dealt hands as masks
     dealer: np.ndarray        # (N,) the dealer's seat
-    plays: np.ndarray         # (N, size, 4) card ids of each trick in play order, from its leader
+    plays: np.ndarray         # (N, size, P) card ids of each trick in play order, from its leader
     leaders: np.ndarray       # (N, size) the seat that led each trick
     winners: np.ndarray       # (N, size) the seat that won each trick
-    gave: np.ndarray          # (N, 4) blind-nil exchange: the cards each seat gave (masks; 0 none)
-    received: np.ndarray      # (N, 4) the cards each such seat got back
+    gave: np.ndarray          # (N, P) blind-nil exchange: the cards each seat gave (masks; 0 none)
+    received: np.ndarray      # (N, P) the cards each such seat got back
     kitty: np.ndarray         # (N, 2) the kitty (deal.kitty): the cards the dealer took, the cards it discarded
-    opening: np.ndarray       # (N, 4) each seat's bid number as bid, before any raise (a nil's partner, the round)
+    opening: np.ndarray       # (N, P) each seat's bid number as bid, before any raise (a nil's partner, the round)
     stock: np.ndarray         # (N, pack) where the hands are drawn (deal.draw): the stock, top card first (else (N, 0))
     drawn: np.ndarray         # (N, seats * size) each draw's choice: 1 the top card kept, 0 the next (else (N, 0))
 
@@ -193,16 +193,16 @@ class BatchEngine:
         else:
             dealt = np.array(deals, dtype=np.int64)
             packs = np.zeros((len(dealt), 0), dtype=np.int64)
-        n, size, sides = len(dealt), self.size, self.table.sides
+        n, size, sides, places = len(dealt), self.size, self.table.sides, self.table.places
         hands = np.zeros((C.MAX_SEATS, n), dtype=np.int64)   # (the array functions keep the hands on the last axis)
         hands[:dealt.shape[1]] = dealt.T
 
         def zeros(*shape: int, dtype=np.int64) -> np.ndarray:
             return np.zeros((*shape, n), dtype=dtype)
-        kind, num, opening, won = zeros(4), zeros(4), zeros(4), zeros(4)
+        kind, num, opening, won = zeros(places), zeros(places), zeros(places), zeros(places)
         points, bags_added, bags_after = zeros(sides), zeros(sides), zeros(sides)
-        plays, leaders = zeros(size, 4, dtype=np.int8), zeros(size, dtype=np.int8)
-        winners, gave, received, kitty = zeros(size), zeros(4), zeros(4), zeros(2)
+        plays, leaders = zeros(size, places, dtype=np.int8), zeros(size, dtype=np.int8)
+        winners, gave, received, kitty = zeros(size), zeros(places), zeros(places), zeros(2)
         stock, drawn, drawn_hands = packs[:, :stock_width].T.copy(), zeros(turns), hands.copy()
         choosers = self._choosers(policy, rng, drawn_hands)     # (the hands as dealt, or once drawn)
         self.module.whole_hand(np.arange(n), hands, np.full(n, dealer, dtype=np.int64), zeros(sides), zeros(sides),

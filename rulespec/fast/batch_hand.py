@@ -85,8 +85,9 @@ class BatchHand:
         self.scores = np.zeros((n, table.sides), dtype=np.int64) if scores is None else _padded(scores, table.sides)
         self.bags = np.zeros((n, table.sides), dtype=np.int64) if bags is None else _padded(bags, table.sides)
         # bidding
-        self.kind = np.full((n, 4), PENDING)
-        self.num = np.zeros((n, 4), dtype=np.int64)
+        places = table.places         # (arrays by seat: at least four places, as the lowered form's)
+        self.kind = np.full((n, places), PENDING)
+        self.num = np.zeros((n, places), dtype=np.int64)
         self.turn = 0
         # card play
         if leader is not None:            # (else the first_leader rule's, when first asked)
@@ -95,17 +96,17 @@ class BatchHand:
         self.played = np.zeros(n, dtype=np.int64)
         self.number, self.pos = 1, 0
         self.trick_mask, self.led = np.zeros(n, dtype=np.int64), np.full(n, NONE, dtype=np.int64)
-        self.cards = np.zeros((4, n), dtype=np.int64)      # by position in the trick, then row
-        self.seats = np.zeros((4, n), dtype=np.int64)
-        self.won = np.zeros((n, 4), dtype=np.int64)
+        self.cards = np.zeros((places, n), dtype=np.int64)      # by position in the trick, then row
+        self.seats = np.zeros((places, n), dtype=np.int64)
+        self.won = np.zeros((n, places), dtype=np.int64)
         self.winners = np.zeros((n, rules.size), dtype=np.int64)
-        self.plays = np.zeros((n, rules.size, 4), dtype=np.int8)     # each trick's cards from its leader on
+        self.plays = np.zeros((n, rules.size, places), dtype=np.int8)     # each trick's cards from its leader on
         self.leaders = np.zeros((n, rules.size), dtype=np.int8)
-        self.gave = np.zeros((n, 4), dtype=np.int64)                 # blind-nil exchange: cards given by seat
-        self.received = np.zeros((n, 4), dtype=np.int64)
+        self.gave = np.zeros((n, places), dtype=np.int64)            # blind-nil exchange: cards given by seat
+        self.received = np.zeros((n, places), dtype=np.int64)
         self.outside = np.zeros(n, dtype=bool)      # trick.winner named a card not in the trick
         self.last_winner = np.zeros(n, dtype=np.int64)
-        self.last_cards = np.zeros((n, 4), dtype=np.int64)
+        self.last_cards = np.zeros((n, places), dtype=np.int64)
         self.contract = np.zeros((n, table.sides), dtype=np.int64)    # by side, once scored: the contract,
         self.made = np.zeros((n, table.sides), dtype=bool)              # whether made
 
@@ -130,13 +131,15 @@ class BatchHand:
         """The seat that bids next."""
         return (self.first_bidder + self.turn) % self.table.seats
 
-    def _rival(self, seat: np.ndarray) -> np.ndarray:
-        """Each row's player whose score is compared with ``seat``'s when each plays alone (``Table.rival``: the
-        leader among the others, the first of them clockwise on equal scores)."""
-        scores, rows = self._scores, self.rows
-        rival = (seat + 1) % self.table.seats
-        for k in range(2, self.table.seats):
-            other = (seat + k) % self.table.seats
+    def _rival(self, side: np.ndarray) -> np.ndarray:
+        """Each row's side whose score is compared with ``side``'s (``Table.rival``: the other partnership where
+        there are two, else the leader among the other sides, the first of them clockwise on equal scores)."""
+        scores, rows, sides = self._scores, self.rows, self.table.sides
+        if self.table.partners and sides == 2:
+            return 1 - side
+        rival = (side + 1) % sides
+        for k in range(2, sides):
+            other = (side + k) % sides
             rival = np.where(scores[other, rows] > scores[rival, rows], other, rival)
         return rival
 
@@ -144,10 +147,12 @@ class BatchHand:
         """The next bidder's hand, seat, dealer, place in the bidding, partner's bid and the totals."""
         rows, seat = self.rows, self.bidder()
         if self.table.partners:
-            team, partner = seat % 2, (seat + 2) % 4
+            half = self.table.seats // 2
+            team, partner = seat % half, (seat + half) % self.table.seats
+            rival = self._rival(team)
             return (self._hands[seat, rows], seat, self.dealer, self.turn + 1, self._kind[partner, rows],
                     self._num[partner, rows], self._scores[team, rows], self._bags[team, rows],
-                    self._scores[1 - team, rows], self._bags[1 - team, rows], *self._table(seat))
+                    self._scores[rival, rows], self._bags[rival, rows], *self._table(seat))
         rival = self._rival(seat)
         return (self._hands[seat, rows], seat, self.dealer, self.turn + 1, np.full(self.n, PENDING),
                 np.zeros(self.n, dtype=np.int64), self._scores[seat, rows], self._bags[seat, rows],
@@ -159,9 +164,11 @@ class BatchHand:
         kind = self._kind
         made = kind != PENDING
         named = np.where((kind == KIND_CODE["regular"]) | (kind == KIND_CODE["blind"]), self._num, 0)
-        others = np.arange(4)[:, None] != seat
-        side = np.arange(4)[:, None] % 2 if self.table.partners else np.arange(4)[:, None]
-        opponents = side != (seat % 2 if self.table.partners else seat)
+        places = np.arange(self.table.places)[:, None]
+        others = places != seat
+        half = self.table.seats // 2
+        side = places % half if self.table.partners else places
+        opponents = (side != (seat % half if self.table.partners else seat)) & (places < self.table.seats)
         return ((made & others).sum(axis=0), (named * others).sum(axis=0), (made & opponents).sum(axis=0),
                 (named * opponents).sum(axis=0))
 
@@ -189,14 +196,16 @@ class BatchHand:
         rows, size = self.rows, self.rules.size
         if not self.table.partners:
             return np.zeros(self.n, dtype=bool), np.zeros((self.n, size + 1), dtype=bool)
-        seat = (self.first_bidder + self.turn - 1) % 4
-        partner, team = (seat + 2) % 4, seat % 2
+        seats, half = self.table.seats, self.table.seats // 2
+        seat = (self.first_bidder + self.turn - 1) % seats
+        partner, team = (seat + half) % seats, seat % half
+        rival = self._rival(team)
         mine, theirs = self._kind[seat, rows], self._kind[partner, rows]
         eligible = _per_row(self.fn.may_raise(rows, mine, theirs), self.n)
         options = np.zeros((size + 1, self.n), dtype=np.int64)
         if eligible.any():
             self.fn.raise_options(rows, options, self._num[partner, rows], mine, self._scores[team, rows],
-                                  self._bags[team, rows], self._scores[1 - team, rows], self._bags[1 - team, rows])
+                                  self._bags[team, rows], self._scores[rival, rows], self._bags[rival, rows])
         return eligible, (options.T != 0) & eligible[:, None]
 
     def raise_bid(self, choose: BidChooser) -> None:
@@ -204,7 +213,7 @@ class BatchHand:
         eligible, options = self.raise_options()
         if not eligible.any():
             return
-        partner = (self.first_bidder + self.turn + 1) % 4
+        partner = (self.first_bidder + self.turn - 1 + self.table.seats // 2) % self.table.seats
         current = self._num[partner, self.rows]
         has = eligible & options.any(axis=1)
         self._num[partner, self.rows] = np.where(has, choose(options, partner), current)

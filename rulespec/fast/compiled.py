@@ -67,9 +67,10 @@ def _arrays(rs: Ruleset, count: int) -> tuple[np.ndarray, ...]:
     # received, kitties (the kitty taken and the cards discarded: two masks), stocks and draws (deal.draw)
     table, size = C.table_of(rs.params), rs.params["deal.hand_size"]
     stock, turns = draw_widths(rs)
-    return (zeros(table.seats), zeros(4), zeros(4), zeros(4), zeros(4), zeros(table.sides), zeros(table.sides),
-            zeros(table.sides), zeros(size, 4), zeros(size), zeros(size), zeros(4), zeros(4), zeros(2), zeros(stock),
-            zeros(turns))
+    places = table.places
+    return (zeros(table.seats), zeros(places), zeros(places), zeros(places), zeros(places), zeros(table.sides),
+            zeros(table.sides), zeros(table.sides), zeros(size, places), zeros(size), zeros(size), zeros(places),
+            zeros(places), zeros(2), zeros(stock), zeros(turns))
 
 
 class CompiledEngine:

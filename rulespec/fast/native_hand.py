@@ -89,6 +89,7 @@ def _constants(rs: Ruleset) -> str:
     power = tables["_POW"]
     table = C.table_of(rs.params)
     lines = [f"SIZE = {size!r}\n", f"SEATS = {table.seats}\n", f"SIDES = {table.sides}\n",
+             f"PLACES = {table.places}\n",
              f"_BELOW = {min(power or (0,)) - 1}\n", f"_ABOVE = {max(power or (0,)) + 1}\n"]
     lines += [_array(name, tables[name]) for name in TABLES]
     lines.append(_array("PACK", C.card_list(rs.deck)))

@@ -81,7 +81,7 @@ def play_hand(rs: Ruleset, hands: list[int], dealer: int, policy, scores=None, b
         state.take_kitty(discard_of(policy, rs, dealer, state.hands[dealer] | kitty, rs.params["deal.kitty"]))
     _bid_all(state, policy)
     for seat in state.exchange_seats():
-        partner, count = C.partner_of(seat), state.exchange_count(seat)
+        partner, count = state.table.opposite(seat), state.exchange_count(seat)
         give = policy.exchange(rs, seat, state.hands[seat], count)
         back = policy.exchange(rs, partner, state.hands[partner], count)
         state.exchange(seat, give, back)
@@ -175,7 +175,7 @@ def _bid_all(state: HandState, policy) -> None:
                                         "bids": {C.SEATS[s]: str(b) for s, b in enumerate(state.bids) if b}})
         raises = state.bid(policy.bid(rs, seat, options, state.hands[seat]))
         if raises:
-            partner = C.partner_of(seat)
+            partner = state.table.opposite(seat)
             state.raise_bid(partner, policy.raise_bid(rs, partner, raises, state.hands[partner]))
     if not rs.params["raise.by"]:              # the raise round, where the variant has one (raise.by)
         return

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from ..core import cards as C
 from ..model.ruleset import Ruleset, per_ruleset
 from ..procedure.lang import K_PENDING
 from ..procedure.python import loop
@@ -29,12 +30,12 @@ def policy_card(rs: Ruleset, play: Callable) -> Choose:
 
 def _card_play(rs: Ruleset, random_card: bool) -> PlayCards:
     tricks = loop(rs, "play_tricks", failure(rs), random_card=random_card)
-    size, seats = rs.params["deal.hand_size"], rs.params["table.seats"]
+    size, seats, places = rs.params["deal.hand_size"], rs.params["table.seats"], max(4, rs.params["table.seats"])
 
     def play(hands: list[int], leader: int, choose: Choose | Callable[[], float],
-             kind: Sequence[int] = (K_PENDING,) * 4, num: Sequence[int] = (0,) * 4
+             kind: Sequence[int] = (K_PENDING,) * C.MAX_SEATS, num: Sequence[int] = (0,) * C.MAX_SEATS
              ) -> tuple[list[int], list[tuple[int, int]], list[int]]:
-        won, plays, leaders, winners = [0] * seats, [[0] * 4 for _ in range(size)], [0] * size, [0] * size
+        won, plays, leaders, winners = [0] * seats, [[0] * places for _ in range(size)], [0] * size, [0] * size
         tricks(hands, leader, list(kind), list(num), won, plays, leaders, winners, choose)
         return won, _in_order(plays, leaders, seats), winners
     return play
@@ -74,7 +75,7 @@ def draw_cards(rs: Ruleset) -> Callable[[Sequence[int], int, Callable[[int, int,
 
 # each leader's seats in playing order, by table size (a trick's cards zipped with them)
 _ROTATIONS = {seats: tuple(tuple((leader + k) % seats for k in range(seats)) for leader in range(seats))
-              for seats in range(2, 5)}
+              for seats in range(2, C.MAX_SEATS + 1)}
 
 
 def _in_order(plays: Sequence[Sequence[int]], leaders: Sequence[int], seats: int = 4) -> list[tuple[int, int]]:

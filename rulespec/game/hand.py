@@ -166,17 +166,17 @@ class HandState:
         the nil bidders beside a number (``nil.exchange``), each in seat order."""
         if not self.table.partners or not _exchanges(self.rs):
             return []
-        seats = [seat for seat in range(4) if self.exchange_count(seat)]    # (each has bid: a count needs a bid)
+        seats = [seat for seat in range(self.table.seats) if self.exchange_count(seat)]    # (each has bid)
         blind = {seat for seat in seats if (bid := self.bids[seat]) is not None and bid.kind == BLIND_NIL}
         return sorted(seats, key=lambda seat: seat not in blind)
 
     def exchange_count(self, seat: int) -> int:
         """How many cards ``seat`` passes to its partner and takes back (0: none), by the bids."""
-        return exchange_count(self.rs, self.bids[seat], self.bids[C.partner_of(seat)])
+        return exchange_count(self.rs, self.bids[seat], self.bids[self.table.opposite(seat)])
 
     def exchange(self, seat: int, give: Sequence[int], back: Sequence[int]) -> None:
         """``seat`` passes ``give`` to its partner and receives ``back`` (chosen before ``give`` arrives)."""
-        partner = C.partner_of(seat)
+        partner = self.table.opposite(seat)
         given, returned = C.mask_of(give), C.mask_of(back)
         self.hands[seat] = (self.hands[seat] & ~given) | returned
         self.hands[partner] = (self.hands[partner] & ~returned) | given
@@ -216,7 +216,7 @@ class HandState:
         seat = self.to_play if seat is None else seat
         position = len(self.trick) + 1
         self.broken, self.played, self.trick_mask, self.led = self._steps.play_card(
-            self.hands, seat, self.hands[seat], card, [0] * 4, [0] * 4, self.trick_mask, self.led,
+            self.hands, seat, self.hands[seat], card, [0] * C.MAX_SEATS, [0] * C.MAX_SEATS, self.trick_mask, self.led,
             self.number, position, position == 1, self.broken, self.played)
         self.trick.append(card)
         self.plays.append((seat, card))

@@ -132,7 +132,7 @@ def trick_winner(rs: Ruleset, trick: Sequence[int], number: int = 1, explain: bo
     for card in trick:
         mask |= 1 << card
     led = rs.suit_of[trick[0]]
-    card = trick[steps_of(rs).trick_winner(list(trick), [0, 1, 2, 3], mask, led, number)]
+    card = trick[steps_of(rs).trick_winner(list(trick), list(range(max(4, len(trick)))), mask, led, number)]
     steps = []
     if explain:
         steps.append(rs.step("card.suit", C.SUIT_NAMES[led], f"{C.card_name(trick[0])} was led"))
@@ -147,7 +147,7 @@ def trick_winner(rs: Ruleset, trick: Sequence[int], number: int = 1, explain: bo
 def by_seat(trick: Sequence[int], leader: int, seats: int = 4) -> list[int]:
     """The cards of a complete trick indexed by seat (``trick`` is in play order from ``leader``; the places of a
     table's missing seats are 0)."""
-    cards = [0] * 4
+    cards = [0] * max(4, seats)
     for pos, card in enumerate(trick):
         cards[(leader + pos) % seats] = card
     return cards

@@ -61,15 +61,15 @@ class Table:
     follow them), and the game's scores before the hand."""
 
     def __init__(self) -> None:
-        self.kind = [lang.K_PENDING] * 4
-        self.num = [0, 0, 0, 0]
-        self.won = [0, 0, 0, 0]
+        self.kind = [lang.K_PENDING] * C.MAX_SEATS      # (by seat: room for every table)
+        self.num = [0] * C.MAX_SEATS
+        self.won = [0] * C.MAX_SEATS
         self.trick: list[int] = []
         self.number = 1
         self.played = 0
         self.history: list[tuple[int, int]] = []     # (seat, card) in the order played
-        self.voids = [0, 0, 0, 0]                    # by seat: a bit per suit shown void
-        self.scores: tuple[int, ...] = (0, 0, 0, 0)   # running scores by side, when told (observe_scores)
+        self.voids = [0] * C.MAX_SEATS               # by seat: a bit per suit shown void
+        self.scores: tuple[int, ...] = (0,) * C.MAX_SEATS   # running scores by side, when told (observe_scores)
 
     def bid(self, seat: int, bid: Bid) -> None:
         self.kind[seat], self.num[seat] = KIND_CODE[bid.kind], bid.n
@@ -102,7 +102,7 @@ class _Watching:
 
     def observe_scores(self, scores: tuple[int, int]) -> None:
         """The game's scores before this hand (the engine does not pass them to players)."""
-        self.table.scores = (*scores, 0, 0, 0, 0)[:4]
+        self.table.scores = (*scores, *(0,) * C.MAX_SEATS)[:C.MAX_SEATS]
 
     def seen_bid(self, rs: Ruleset, seat: int, bid: Bid) -> None:
         self.table.bid(seat, bid)
@@ -181,7 +181,7 @@ class SensiblePolicy(_Watching):
 
     def choose_card(self, rs: Ruleset, seat: int, legal: int, trick: Sequence[int], hand: int) -> int:
         t = self.table
-        cards = [*trick, 0, 0, 0, 0][:4]
+        cards = [*trick, *(0,) * C.MAX_SEATS][:C.MAX_SEATS]
         led = rs.suit_of[trick[0]] if trick else lang.NONE
         return lowered(rs).card(seat, legal, cards, len(trick), hand, t.number, t.kind, t.num, t.won,
                                 C.mask_of(trick), led, t.played)

@@ -74,9 +74,9 @@ def _nil(facts: Mapping, bids: Sequence[str], w: Wording) -> str:
 
 def _last_trick(facts: Mapping, bids: Sequence[str], w: Wording) -> str:
     """The side's own cards (a nil bidder's said so), then who won the trick with what."""
-    team, cards = facts["team"], facts["cards"]
+    cards = facts["cards"]
     own = ", ".join(f"{w.seat(s)}{f' bid {bids[s]} and' if nil else ''} played {w.card(cards[s])}"
-                    for s, nil in zip((team, team + 2), facts["nils"]))     # (alone: one nil, the player's)
+                    for s, nil in zip(facts["seats"], facts["nils"]))     # (alone: one nil, the player's)
     return f"{own}; last trick won by {w.seat(facts['winner'])} with {w.card(facts['card'])}"
 
 

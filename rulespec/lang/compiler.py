@@ -297,6 +297,10 @@ class ExprCompiler:
         return Expr(str(index), SUIT)
 
     def g_team(self, node):
+        seats = self._seats()
+        if self.params.get("table.sides", (ENUM, "partners"))[1] != "partners" or seats != 4:
+            self.fail_hint(node, f"{node.children[0]} names a partnership of four seats (NS or EW), and this table "
+                                 f"of {seats} seats has none", "name the side another way, e.g. high.side")
         return Expr(str(C.TEAMS.index(str(node.children[0]))), TEAM)
 
     def g_true(self, node):
@@ -443,7 +447,7 @@ class ExprCompiler:
         if self.params.get("table.sides", (ENUM, "partners"))[1] != "partners":
             self.fail_hint(node, "partner_of() names a partner, and with table.sides alone nobody has one",
                            "name the seat another way, e.g. left_of(left_of(dealer))")
-        return self._seat_fn("partner_of", 2, args, nodes, node)
+        return self._seat_fn("partner_of", self._seats() // 2, args, nodes, node)
 
     def f_right_of(self, args, nodes, node):
         return self._seat_fn("right_of", -1, args, nodes, node)

@@ -337,31 +337,32 @@ class _ChainCompiler:
         return self.values[name][1] if name in self.values else default
 
     def check_table(self) -> None:
-        """The table's seats and sides agree (partners need four seats), and what the rules name exists at it."""
+        """The table's seats and sides agree (partners sit opposite: four or six seats), and what the rules name
+        exists at it."""
         seats, sides = self._value("table.seats", 4), self._value("table.sides", "partners")
-        if seats not in (2, 3, 4):
+        if seats not in (2, 3, 4, 5, 6):
             self.problems.append(_problem_rule(self.merged["table.seats"], self.by_id,
-                                               f"a table has 2, 3 or 4 seats, not {seats}"))
-        elif sides == "partners" and seats != 4:
+                                               f"a table has 2 to 6 seats, not {seats}"))
+        elif sides == "partners" and seats not in (4, 6):
             at = "table.sides" if self.merged["table.sides"].file != NEUTRAL_FILE else "table.seats"
             self.problems.append(_problem_rule(self.merged[at], self.by_id,
-                                               f"partnerships of two need four seats, not {seats}",
-                                               "set table.sides: alone"))
-        if sides != "alone":
+                                               f"partnerships of two sit opposite each other, at four or six "
+                                               f"seats, not {seats}", "set table.sides: alone"))
+        if sides == "partners" and seats == 4:
             return
         if self._value("renege.mode", "none") == "transfer":
             self.problems.append(_problem_rule(self.merged["renege.mode"], self.by_id,
-                                               "a transfer renege moves tricks to the other side, and with each "
-                                               "player alone there is no one other side",
-                                               "use renege.mode: forfeit or none"))
+                                               "a transfer renege moves tricks to the other side, and with "
+                                               f"{'three partnerships' if sides == 'partners' else 'each player alone'}"
+                                               " there is no one other side", "use renege.mode: forfeit or none"))
         for name in ("game.target_reached", "game.mercy", "game.winner"):
             named = sorted(n for n in self.names_in(name) if n.startswith(("ns.", "ew."))) \
                 if name in self.trees else []
             if named:
                 self.fail(name, _problem_rule(self.merged[name], self.by_id,
-                                              f"{name} names {', '.join(named)}, the partnerships' scores, and "
-                                              f"with table.sides alone there are none",
-                                              "use high.score, low.score, lead and high.side"))
+                                              f"{name} names {', '.join(named)}, the scores of the partnerships "
+                                              f"NS and EW, and this table has none", "use high.score, low.score, "
+                                              "lead and high.side"))
 
     def check_hand_size(self, deck: int) -> None:
         if "deal.hand_size" in self.values:

@@ -617,7 +617,8 @@ def _drop_note_arguments(stmt: ast.stmt, noted: dict[str, Function]) -> None:
 _COMPARE = {ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b, ast.Lt: lambda a, b: a < b,
             ast.LtE: lambda a, b: a <= b, ast.Gt: lambda a, b: a > b, ast.GtE: lambda a, b: a >= b}
 _BINARY = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
-           ast.BitAnd: lambda a, b: a & b, ast.BitOr: lambda a, b: a | b}
+           ast.BitAnd: lambda a, b: a & b, ast.BitOr: lambda a, b: a | b,
+           ast.FloorDiv: lambda a, b: a // b if b else None, ast.Mod: lambda a, b: a % b if b else None}
 
 
 class _Fold(ast.NodeTransformer):
@@ -633,7 +634,8 @@ class _Fold(ast.NodeTransformer):
         self.generic_visit(node)         # (in place)
         if type(node.op) in _BINARY and _const(node.left) and _const(node.right) \
                 and all(type(v.value) in (int, bool) for v in (node.left, node.right)):
-            return ast.Constant(_BINARY[type(node.op)](node.left.value, node.right.value))
+            value = _BINARY[type(node.op)](node.left.value, node.right.value)
+            return node if value is None else ast.Constant(value)    # (no division by zero worked out)
         return node
 
     def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.expr:

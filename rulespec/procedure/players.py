@@ -29,7 +29,8 @@ from .bidding import candidate
 from .card_play import winner_card
 from .lang import (K_BLIND, K_BLIND_NIL, K_NIL, K_REGULAR, NONE, Same, inline, place_of, popcount, power_of, rule,
                    suit_cards, suit_of, zeros)
-from .seating import next_seat, partner_bid_kind, partner_of, partner_value, partnered, rival, seat_count, side_of
+from .seating import (next_seat, partner_bid_kind, partner_of, partner_value, partnered, rival, seat_count,
+                      second_member, side_count, side_of)
 
 PACK_IDS = 54           # card ids (``core.cards.NUM_CARDS``): a loop over cards runs over these
 BLIND_BEHIND = 100      # points behind at which the sensible player bids blind nil where it may
@@ -100,7 +101,7 @@ def sensible_bid(seat, options, count, hand, kind, num, scores):
     size = rule("deal.hand_size")
     half, safe = hand_value(hand)
     want = half // 2
-    partner = (seat + 2) % 4
+    partner = partner_of(seat)
     team = side_of(seat)
     behind = scores[rival(scores, team)] - scores[team]
     partner_nil = is_nil(partner_bid_kind(kind, partner))
@@ -187,7 +188,7 @@ def sensible_keep(seat, card, hand, turn: Same):
 @inline
 def wants_tricks(seat, kind, num, won):
     """Whether ``seat``'s side still needs tricks for its contract (a nil bidder never does)."""
-    partner = (seat + 2) % 4
+    partner = partner_of(seat)
     mine = kind[seat]
     together = mine == K_REGULAR and partner_bid_kind(kind, partner) == K_REGULAR
     contract = num[seat] + (partner_value(num, partner) if together else 0)
@@ -199,9 +200,9 @@ def wants_tricks(seat, kind, num, won):
 def bid_open(team, kind, num, won):
     """Whether ``team``'s bid tricks are not all taken yet (its nil bidders' bids and tricks left out)."""
     first = 0 if is_nil(kind[team]) else 1
-    second = 0 if is_nil(partner_bid_kind(kind, team + 2)) else 1
-    return (won[team] * first + partner_value(won, team + 2) * second
-            < num[team] * first + partner_value(num, team + 2) * second)
+    second = 0 if is_nil(partner_bid_kind(kind, second_member(team))) else 1
+    return (won[team] * first + partner_value(won, second_member(team)) * second
+            < num[team] * first + partner_value(num, second_member(team)) * second)
 
 
 @inline
@@ -300,14 +301,14 @@ def clean_nil(seat, kind, won):
 def playing_for(seat, kind, num, won):
     """Whether ``seat`` covers its partner's clean nil, and whether it plays to take tricks (for its contract,
     to set the opponents', or to cover)."""
-    covering = partnered() and clean_nil((seat + 2) % 4, kind, won) and not is_nil(kind[seat])
+    covering = partnered() and clean_nil(partner_of(seat), kind, won) and not is_nil(kind[seat])
     short = wants_tricks(seat, kind, num, won)
     open_against = False
-    if partnered():
+    if partnered() and seat_count() == 4:
         open_against = bid_open(1 - seat % 2, kind, num, won)
     else:
-        for k in range(1, seat_count()):
-            if bid_open(next_seat(seat, k), kind, num, won):
+        for k in range(1, side_count()):
+            if bid_open((side_of(seat) + k) % side_count(), kind, num, won):
                 open_against = True
     return covering, short or covering or (open_against and not is_nil(kind[seat]))
 
@@ -317,12 +318,14 @@ def against_nil(seat, kind, won, covering, holder):
     """Whether ``seat`` plays to set an opponent's clean nil (where its own side has none to keep), and whether
     that nil bidder holds the trick so far."""
     attacking = False
-    if partnered():
+    if partnered() and seat_count() == 4:
         attacking = not covering and not is_nil(kind[seat]) and (clean_nil((seat + 1) % 4, kind, won)
                                                                  or clean_nil((seat + 3) % 4, kind, won))
     else:
         for k in range(1, seat_count()):
-            attacking = attacking or (not is_nil(kind[seat]) and clean_nil(next_seat(seat, k), kind, won))
+            opponent = not partnered() or k != seat_count() // 2
+            attacking = attacking or (opponent and not covering and not is_nil(kind[seat])
+                                      and clean_nil(next_seat(seat, k), kind, won))
     nil_holds = (holder != NONE and side_of(holder) != side_of(seat)
                  and clean_nil((holder + seat_count()) % seat_count(), kind, won))
     return attacking, nil_holds

@@ -9,7 +9,7 @@ from __future__ import annotations
 from .bidding import contract_of
 from .lang import (K_BLIND, K_BLIND_NIL, K_NIL, K_REGULAR, NONE, RENEGE_BOTH, RENEGE_UNDEFINED, Same, fail, inline,
                    note, rule)
-from .seating import partner_bid_kind, partner_value, partnered, rival, side_count, side_of
+from .seating import partner_bid_kind, partner_value, partnered, rival, second_member, side_count, side_of
 
 
 def renege_transfers(won, reneges, count: Same, adjust, offenders):
@@ -28,7 +28,8 @@ def renege_transfers(won, reneges, count: Same, adjust, offenders):
             off = side_of(seat)
             offenders[off] = True
             if mode == "transfer":
-                moved = min(rule("renege.transfer_tricks"), won[off] + partner_value(won, off + 2) + adjust[off])
+                moved = min(rule("renege.transfer_tricks"),
+                            won[off] + partner_value(won, second_member(off)) + adjust[off])
                 adjust[off] = adjust[off] - moved
                 adjust[1 - off] = adjust[1 - off] + moved
     sides_off = 0
@@ -144,7 +145,7 @@ def side_members(kind, team):
     """The side's seats (``a`` and ``b``; ``b`` is ``a`` where each plays alone) and the kind of ``b``'s bid as the
     partner's (``K_PENDING`` alone: no partner's bid counts)."""
     a = team
-    b = team + 2 if partnered() else team
+    b = second_member(team)
     kind_b = partner_bid_kind(kind, b)
     return a, b, kind_b
 
@@ -194,7 +195,7 @@ def score_team(team: Same, kind, num, won, scores, bags, adjust, offender, victi
         if bonus != 0:
             points = points + bonus
             note("line", "bonus.last_trick", bonus, winner=last_winner, card=last_trick_winning_card, team=team,
-                 cards=last_cards, nils=(nil_a, nil_b) if partnered() else (nil_a,))
+                 cards=last_cards, seats=(a, b), nils=(nil_a, nil_b) if partnered() else (nil_a,))
     added = rule("scoring.bags") if counts_overtricks else 0
     if (victim or adjust > 0) and not rule("renege.victim_bags"):
         if added != 0:

@@ -13,7 +13,7 @@ from .card_play import legal, play_card, trick_winner
 from .lang import (K_BLIND_NIL, K_NIL, K_PENDING, K_REGULAR, NO_BID, NONE, choose_bid, choose_card, choose_cards,
                    choose_discard, choose_keep, choose_raise, fail, inline, rule, suit_cards, zeros)
 from .scoring import score_team
-from .seating import next_seat, partner_bid_kind, partner_of, partnered, rival, seat_count, side_count, side_of
+from .seating import next_seat, partner_bid_kind, partner_of, partnered, places, rival, seat_count, side_count, side_of
 
 
 @inline
@@ -136,8 +136,8 @@ def pass_all(hands, kind, gave, received, code, count):
     """Each seat whose bid is of kind ``code`` and passes (``passes``) swaps ``count`` cards with its partner, in
     seat order."""
     if count > 0 and partnered():
-        for seat in range(4):
-            partner = (seat + 2) % 4
+        for seat in range(seat_count()):
+            partner = partner_of(seat)
             if passes(kind[seat], kind[partner], code):
                 swap(hands, seat, partner, count, kind, gave, received)
 
@@ -178,8 +178,8 @@ def play_tricks(hands, leader, kind, num, won, plays, leaders, winners):
     size = rule("deal.hand_size")
     trump_broken = False
     played = 0
-    trick = zeros(4)
-    trick_seats = zeros(4)
+    trick = zeros(places())
+    trick_seats = zeros(places())
     if seat_count() < 4:
         trick[3] = NONE
     for trick_number in range(1, size + 1):
@@ -208,7 +208,7 @@ def whole_hand(hands, dealer, scores, bags, kind, num, opening, won, points, bag
     """One hand from the deal ``hands`` (or, where the hands are drawn, from ``stock``: the hands drawn go to
     ``dealt``, each turn's choice to ``drawn``) to each team's score (from ``scores`` and ``bags`` before it)."""
     size = rule("deal.hand_size")
-    for seat in range(4):
+    for seat in range(places()):
         kind[seat] = K_PENDING
         num[seat] = 0
         gave[seat] = 0
@@ -223,7 +223,7 @@ def whole_hand(hands, dealer, scores, bags, kind, num, opening, won, points, bag
     raise_round(hands, dealer, scores, bags, kind, num, raises)
     exchange(hands, kind, gave, received)
     play_tricks(hands, first_leader(hands, kind, num, dealer), kind, num, won, plays, leaders, winners)
-    last_cards = zeros(4)
+    last_cards = zeros(places())
     last_leader = leaders[size - 1]
     for position in range(seat_count()):
         last_cards[next_seat(last_leader, position)] = plays[size - 1, position]

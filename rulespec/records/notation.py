@@ -65,7 +65,7 @@ def format_hand(mask: int, jokers: bool) -> str:
 def parse_deal(text: str, jokers: bool) -> tuple[int, list[int | None]]:
     """``"N:h1 h2 h3 h4"`` -> (the first seat, the hands by seat; None for a hand given as ``-``)."""
     head, colon, rest = text.strip().partition(":")
-    if not colon or head.strip().upper() not in C.SEATS:
+    if not colon or head.strip().upper() not in C.SEATS[:4]:
         raise CardError(f"a deal starts with the first hand's seat and a colon (e.g. 'N:AKQ.…'), got {text[:12]!r}")
     first = C.SEATS.index(head.strip().upper())
     parts = rest.split()

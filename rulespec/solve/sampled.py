@@ -101,7 +101,7 @@ class SampledPolicy(SensiblePolicy):
         self.solved = 0         # samples solved, and left out past the node allowance (for the benches)
         self.dropped = 0
         self.broken = False
-        self.discarded = [0, 0, 0, 0]       # by seat: the top cards it saw and discarded at a drawn deal
+        self.discarded = [0] * C.MAX_SEATS   # by seat: the top cards it saw and discarded at a drawn deal
 
     def keep(self, rs: Ruleset, seat: int, card: int, hand: int, turn: int) -> int:
         """The sensible player's draw (``deal.draw``); a top card discarded is out of play, as its seat saw."""

@@ -3,7 +3,7 @@
 The legal sets, trumps breaking and the trick winner are generated per ruleset from
 the lowered form's card play (``procedure.card_play``'s ``legal`` with each rule's
 checked expression inlined, ``procedure.python.inlined_function``), so the search plays exactly
-as ``HandState`` does, at any table (2 to 4 seats, partners or each alone).  The search answers one question
+as ``HandState`` does, at any table (2 to 6 seats, partners or each alone).  The search answers one question
 at a time, "can the seats of ``Goal.side`` make the ``counted`` seats take at least ``need`` of the remaining
 tricks, every other seat playing against?" (null-window alpha-beta over single cards), with a transposition
 table of trick
@@ -161,10 +161,10 @@ class Rules:
 
     def normalise(self, suit: int, parts: tuple[int, ...]) -> tuple[int, ...]:
         """The seats' cards of ``suit`` relabelled to the suit's top cards, keeping their order in power."""
-        out = [0, 0, 0, 0]
+        out = [0] * len(parts)
         slots = iter(self.orders[suit])
         for card in self.orders[suit]:
-            for seat in range(4):
+            for seat in range(len(parts)):
                 if parts[seat] >> card & 1:
                     out[seat] |= 1 << next(slots)
                     break
@@ -172,6 +172,23 @@ class Rules:
 
 
 rules_for = per_ruleset(Rules)     # ``rs``'s generated search functions, built once per ruleset
+
+
+def _held(h: list[int]) -> int:
+    """The cards in the hands (four places, or a table's five or six)."""
+    if len(h) == 4:
+        return h[0] | h[1] | h[2] | h[3]
+    held = 0
+    for hand in h:
+        held |= hand
+    return held
+
+
+def _parts(h: list[int], mask: int) -> tuple[int, ...]:
+    """Each hand's cards of ``mask``, by seat."""
+    if len(h) == 4:
+        return (h[0] & mask, h[1] & mask, h[2] & mask, h[3] & mask)
+    return tuple(hand & mask for hand in h)
 
 
 def check_goal(table: C.Table, pos: Position, goal: Goal) -> None:
@@ -197,8 +214,8 @@ class Search:
         self.seats = table.seats
         # the last trick: the hand's, or sooner for a position dealt short (e.g. a few cards from trick 1)
         self.last = pos.number - 1 + pos.hands[pos.leader].bit_count() + (1 if pos.trick else 0)
-        # one hand per seat, padded with empty ones to four (the masks of the cards in play read four hands)
-        self.hands = list(pos.hands) + [0] * (C.MAX_SEATS - table.seats)
+        # one hand per seat, padded with empty ones to four (the masks of the cards in play read at least four)
+        self.hands = list(pos.hands) + [0] * (table.places - table.seats)
         self.trick = list(pos.trick)
         self.tt: dict[tuple, tuple[int, int]] = {}
         # with ``partition``: the bounds keyed on the cards that mattered, the cards that matter in the
@@ -309,7 +326,7 @@ class Search:
         if number == self.last:      # one card each: no choice left (a legal set is never empty)
             seat, card = self._last_trick(leader, number)
             h, suit = self.hands, self.rules.suit_masks[self.rules.suit_of[card]]
-            if (h[0] | h[1] | h[2] | h[3]) & suit & ~(1 << card):     # it beat a card of its suit
+            if _held(h) & suit & ~(1 << card):     # it beat a card of its suit
                 self.rel |= 1 << card
             return bool(self.goal.counted >> seat & 1) >= need
         if self.table is not None and number > 1:
@@ -364,7 +381,7 @@ class Search:
         if not rel:
             return
         rules, h = self.rules, self.hands
-        live = h[0] | h[1] | h[2] | h[3] | trick_mask
+        live = _held(h) | trick_mask
         for suit, mask in enumerate(rules.suit_masks):
             mine = allowed & mask
             if mine & (mine - 1):
@@ -406,23 +423,23 @@ class Search:
         h = self.hands
         seats = self.seats
         trick = [h[(leader + k) % seats].bit_length() - 1 for k in range(seats)]
-        seat = self._winner_seat(leader, trick, number, h[0] | h[1] | h[2] | h[3])
+        seat = self._winner_seat(leader, trick, number, _held(h))
         return seat, trick[(seat - leader) % seats]
 
     def _key(self, leader: int, broken: bool) -> tuple:
         h = self.hands
         rules = self.rules
         if not rules.symmetric:
-            return (h[0], h[1], h[2], h[3], leader, broken)
+            return (*h, leader, broken)
         key: list = [leader, broken]
         for suit, mask in enumerate(rules.suit_masks):
-            parts = (h[0] & mask, h[1] & mask, h[2] & mask, h[3] & mask)
+            parts = _parts(h, mask)
             normal = rules.normal.get(parts)
             if normal is None:
                 normal = rules.normal[parts] = rules.normalise(suit, parts)
             key.append(normal)
         other = rules.unsuited
-        key.append((h[0] & other, h[1] & other, h[2] & other, h[3] & other))
+        key.append(_parts(h, other))
         return tuple(key)
 
     def _winner_seat(self, leader: int, trick: list[int], number: int, mask: int | None = None,
@@ -456,7 +473,7 @@ class Search:
     def _distinct(self, seat: int, allowed: int, trick_mask: int) -> list[int]:
         """``allowed`` less the cards interchangeable with one already given (``symmetry``)."""
         rules, h = self.rules, self.hands
-        live = h[0] | h[1] | h[2] | h[3] | trick_mask
+        live = _held(h) | trick_mask
         runs = rules.runs
         out: list[int] = []
         for suit, mask in enumerate(rules.suit_masks):

@@ -292,7 +292,7 @@ def _record(rs: Ruleset, t: Transcript, number: int, note: str) -> HandRecord:
 def _verify_hands(doc: Mapping, name: str, report: str) -> Hands:
     item, ex, path = _pick_finding(doc, name)
     try:
-        n, e, s, w = (C.mask_of(C.parse_cards(ex["deal"][seat])) for seat in C.SEATS)
+        n, e, s, w = (C.mask_of(C.parse_cards(ex["deal"][seat])) for seat in C.SEATS[:4])
         dealer = C.SEATS.index(str(ex.get("dealer", "N")))
     except (KeyError, ValueError, RulespecError) as exc:
         raise RecordError(f"the deal cannot be read: {exc}", f"{path}.deal") from None

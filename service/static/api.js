@@ -1,8 +1,8 @@
 // Calls to the JSON API and small DOM helpers shared by the page's modules.
 
-export const SEATS = ['N', 'E', 'S', 'W'];
+export const SEATS = ['N', 'E', 'S', 'W', 'X', 'Y'];     // five and six seats go on past W
 export const TEAMS = ['NS', 'EW'];
-export const SEAT_NAMES = {N: 'North', E: 'East', S: 'South', W: 'West'};
+export const SEAT_NAMES = {N: 'North', E: 'East', S: 'South', W: 'West', X: 'X', Y: 'Y'};
 
 // An error answer (application/problem+json): detail, field, rule, cite, problems.
 export class Problem extends Error {
@@ -80,13 +80,13 @@ export function fieldLabel(path) {
   }
   let m;
   let label = rest;
-  if ((m = /^hands\.([NESW])\[(\d+)\]/.exec(rest))) label = `${SEAT_NAMES[m[1]]}'s card ${Number(m[2]) + 1}`;
-  else if ((m = /^hands\.([NESW])/.exec(rest))) label = `${SEAT_NAMES[m[1]]}'s cards`;
+  if ((m = /^hands\.([NESWXY])\[(\d+)\]/.exec(rest))) label = `${SEAT_NAMES[m[1]]}'s card ${Number(m[2]) + 1}`;
+  else if ((m = /^hands\.([NESWXY])/.exec(rest))) label = `${SEAT_NAMES[m[1]]}'s cards`;
   else if (rest === 'claim.tricks') label = 'Tricks claimed';
   else if (rest === 'claim.side') label = 'Side claiming';
-  else if ((m = /^bids\.([NESW])/.exec(rest))) label = `${SEAT_NAMES[m[1]]}'s bid`;
+  else if ((m = /^bids\.([NESWXY])/.exec(rest))) label = `${SEAT_NAMES[m[1]]}'s bid`;
   else if (rest === 'bids') label = 'The bids';
-  else if ((m = /^tricks\.([NESW])/.exec(rest))) label = `${SEAT_NAMES[m[1]]}'s tricks`;
+  else if ((m = /^tricks\.([NESWXY])/.exec(rest))) label = `${SEAT_NAMES[m[1]]}'s tricks`;
   else if (rest.startsWith('tricks')) label = 'Tricks won';
   else if ((m = /^before\.(NS|EW)\.(score|bags)/.exec(rest))) label = `${m[1]} ${m[2]} before the hand`;
   else if ((m = /^before\.(NS|EW)/.exec(rest))) label = `${m[1]} before the hand`;
@@ -115,10 +115,10 @@ export function prettyCards(text) {
 export function problemText(body) {
   const detail = String(body.detail || body.title || 'the service could not answer')
     .replace(/\(also at ([^)]+)\)/, (_, path) => `(also entered as ${lowerFirst(fieldLabel(path))})`)
-    .replace(/^([NESW]) holds\b/, (_, seat) => `${SEAT_NAMES[seat]} holds`);
+    .replace(/^([NESWXY]) holds\b/, (_, seat) => `${SEAT_NAMES[seat]} holds`);
   const field = (body.field || '').replace(/^input\./, '');
   const label = field ? fieldLabel(field) : '';
-  const seat = /^bids\.([NESW])$/.exec(field);
+  const seat = /^bids\.([NESWXY])$/.exec(field);
   const named = !label || (seat && detail.startsWith(SEAT_NAMES[seat[1]]));
   return prettyCards(named ? detail : `${label}: ${detail}`);
 }

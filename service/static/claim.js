@@ -6,16 +6,16 @@ import {SEATS, SEAT_NAMES, clause, h, postJSON, showAnswer} from './api.js';
 import {cardsOf, clearMarks, pretty, renderAnswers, showProblem} from './cards.js';
 
 const $ = (id) => document.getElementById(id);
-const EXAMPLE = {N: 'AS KH 2C', E: 'QS AH 3C', S: '2S QH 4C', W: '3S JH 5C'};
-const SIDE_NAMES = {NS: 'North–South', EW: 'East–West', ...SEAT_NAMES};
+const EXAMPLE = {N: 'AS KH 2C', E: 'QS AH 3C', S: '2S QH 4C', W: '3S JH 5C', X: '4S 10H 6C', Y: '5S 9H 7C'};
+const SIDE_NAMES = {NS: 'North–South', EW: 'East–West', NW: 'North–West', EX: 'East–X', SY: 'South–Y', ...SEAT_NAMES};
 // The table's seats (the variant's table.seats) and its sides: the partnerships, or each player alone.
 let table = {seats: SEATS, sides: ['NS', 'EW']};
 
 // Show the claim panel for a table: a box and a leader per seat (up to a hand's cards, 13 or more), a side
 // (partnership, or player) to claim.
-export function setClaimTable(seats, partners, handSize) {
+export function setClaimTable(seats, partners, handSize, sides = ['NS', 'EW']) {
   const shown = SEATS.slice(0, seats);
-  table = {seats: shown, sides: partners ? ['NS', 'EW'] : shown};
+  table = {seats: shown, sides: partners ? sides : shown};
   for (const seat of SEATS) {
     const off = !shown.includes(seat);
     $(`claim-${seat}`).closest('.field').hidden = off;
@@ -31,12 +31,11 @@ export function setClaimTable(seats, partners, handSize) {
   side.value = table.sides.includes(was) ? was : table.sides[0];
   $('claim-side-label').textContent = partners ? 'Side claiming' : 'Player claiming (alone against the others)';
 }
-export const CLAIM_FIELDS = ['claim-N', 'claim-E', 'claim-S', 'claim-W', 'claim-leader', 'claim-trick', 'claim-side',
-  'claim-k'];
+export const CLAIM_FIELDS = [...SEATS.map((s) => `claim-${s}`), 'claim-leader', 'claim-trick', 'claim-side', 'claim-k'];
 
 // The input a request field names ("hands.N[2]", "trick[0]", "claim.tricks").
 function claimInput(field) {
-  const m = /^(?:input\.)?(hands\.([NESW])|trick|claim\.tricks|claim\.side|leader)/.exec(field || '');
+  const m = /^(?:input\.)?(hands\.([NESWXY])|trick|claim\.tricks|claim\.side|leader)/.exec(field || '');
   if (!m) return null;
   if (m[2]) return $(`claim-${m[2]}`);
   return $({trick: 'claim-trick', 'claim.tricks': 'claim-k', 'claim.side': 'claim-side', leader: 'claim-leader'}[m[1]]);

@@ -68,15 +68,16 @@ function handSizeOf(ruleList) {
   return rule && /^\d+$/.test(rule.text) ? Number(rule.text) : 13;
 }
 
-// The variant's table (its summary's ``table``: rules table.seats and table.sides): its seats (three: N E S) and
-// whether they play in partnerships (NS and EW) or each alone.
+// The variant's table (its summary's ``table``: rules table.seats and table.sides): its seats (three: N E S; six:
+// N E S W X Y) and its sides: the partnerships of opposite seats (NS and EW; at six NW, EX and SY) or each alone.
 function tableOf(detail) {
   const table = detail.table || {seats: 4, sides: TEAMS};
-  return {seats: table.seats, partners: table.sides.join() === TEAMS.join()};
+  return {seats: table.seats, sides: table.sides,
+    partners: table.sides.join() !== SEATS.slice(0, table.seats).join()};
 }
 
 const seats = () => SEATS.slice(0, rules.seats);
-const sides = () => (rules.partners ? TEAMS : seats());
+const sides = () => (rules.partners ? rules.sides || TEAMS : seats());
 
 // Only the table's seats and sides are shown, in every panel; the score sheet is the table's own (sheet.js).
 function showTable() {
@@ -92,7 +93,7 @@ function showTable() {
     if (off) $(`bid-${seat}`).value = $(`tricks-${seat}`).value = '';
   }
   for (const box of document.querySelectorAll('[data-side]')) box.hidden = !sides().includes(box.dataset.side);
-  setClaimTable(rules.seats, rules.partners, rules.handSize);
+  setClaimTable(rules.seats, rules.partners, rules.handSize, sides());
   cards.setTable(rules.seats);
   sheet.setTable({seats: rules.seats, sides: sides()});
   const note = $('table-note');
@@ -462,8 +463,8 @@ function readHand() {
 // The page's element for a request field, and where its message goes.
 function fieldTarget(field) {
   let m;
-  if ((m = /^bids\.([NESW])/.exec(field))) return {input: `bid-${m[1]}`, error: `bid-${m[1]}-error`};
-  if ((m = /^tricks\.([NESW])/.exec(field))) return {input: `tricks-${m[1]}`, error: 'tricks-total'};
+  if ((m = /^bids\.([NESWXY])/.exec(field))) return {input: `bid-${m[1]}`, error: `bid-${m[1]}-error`};
+  if ((m = /^tricks\.([NESWXY])/.exec(field))) return {input: `tricks-${m[1]}`, error: 'tricks-total'};
   if (field.startsWith('tricks')) return {input: 'tricks-N', error: 'tricks-total'};
   if ((m = /^before\.(NS|EW)(?:\.(score|bags))?/.exec(field))) {
     return {input: `${m[2] || 'score'}-${m[1]}`, error: `before-${m[1]}-error`};
@@ -486,7 +487,7 @@ function showHandProblem(problem) {
   if (target.error === 'tricks-total') {
     $('tricks-total').replaceChildren(message);
     $('tricks-total').classList.add('error');
-    const seats = problem.body.seats || (/^tricks\.[NESW]/.test(field) ? [field.slice(7)] : SEATS);
+    const seats = problem.body.seats || (/^tricks\.[NESWXY]/.test(field) ? [field.slice(7)] : SEATS);
     for (const s of seats) markField(`tricks-${s}`, true);
     target.input = `tricks-${seats[0]}`;
   } else if (target.error !== 'hand-error') {

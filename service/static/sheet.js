@@ -1,6 +1,7 @@
 // The evening's score sheet: games of hands kept in localStorage, scored by the service
 // (POST /v1/game), exported and imported as JSON, re-scored under another variant.  A table of other seats
-// (three players alone, four alone, two) has a sheet of its own, with a column per player.
+// (three players alone, four alone, two, five; six in three partnerships) has a sheet of its own, with a column per
+// player or partnership.
 import {SEATS, SEAT_NAMES, TEAMS, h, num, postJSON, problemMessage, signed, variantName} from './api.js';
 
 const KEY = 'spades-rulespec.sheet';
@@ -12,16 +13,18 @@ const $ = (id) => document.getElementById(id);
 
 const sameTable = (a, b) => a.seats === b.seats && a.sides.join() === b.sides.join();
 const partners = (table) => sameTable(table, FOUR);
+const alone = (table) => table.sides.join() === SEATS.slice(0, table.seats).join();
 
 // Where a table's sheet is kept: four partnership seats under the key of old, another table under its own.
 function keyOf(table) {
-  return partners(table) ? KEY : `${KEY}.${table.seats}-alone`;
+  return partners(table) ? KEY : `${KEY}.${table.seats}-${alone(table) ? 'alone' : 'partners'}`;
 }
 
-// "4 seats in partnerships", "3 players, each alone (North, East, South)".
+// "4 seats in partnerships", "3 players, each alone (North, East, South)", "6 seats in partnerships (NW, EX, SY)".
 function tableText(table) {
-  return partners(table) ? '4 seats in partnerships (NS and EW)'
-    : `${table.seats} players, each alone (${table.sides.map(sideName).join(', ')})`;
+  if (partners(table)) return '4 seats in partnerships (NS and EW)';
+  return alone(table) ? `${table.seats} players, each alone (${table.sides.map(sideName).join(', ')})`
+    : `${table.seats} seats in partnerships (${table.sides.join(', ')})`;
 }
 
 // A side as the sheet names it: a partnership by its letters, a player alone by the seat's name.
@@ -77,7 +80,7 @@ function loadSheet(table) {
 
 // "N nil (1) · S 4 (4)": a side's bids with the tricks each of its seats took (a player alone: "E nil (0)").
 function seatsLine(hand, side) {
-  const seats = TEAMS.includes(side) ? SEATS.filter((_, i) => i % 2 === TEAMS.indexOf(side)) : [side];
+  const seats = side.split('');      // a partnership's name is its seats' letters (NS, EW; at six NW, EX, SY)
   return seats.map((s) => `${s} ${hand.bids[s]} (${hand.tricks[s]})`).join(' · ');
 }
 

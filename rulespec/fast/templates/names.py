@@ -6,7 +6,8 @@ import numpy as np
 
 SIZE = 13                                  # cards dealt to each player (deal.hand_size)
 SEATS = 4                                  # the players at the table (table.seats)
-SIDES = 2                                  # the sides that score (two partnerships, or one per player)
+SIDES = 2                                  # the sides that score (the partnerships, or one per player)
+PLACES = 4                                 # the places of an array by seat (at least four; table.seats above)
 PACK = np.zeros(52, dtype=np.int64)       # the pack's card ids
 
 

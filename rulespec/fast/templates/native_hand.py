@@ -5,7 +5,7 @@ form's sensible player)."""
 import numba
 import numpy as np
 
-from .names import PACK, SEATS, SIDES, SIZE, whole_hand  # generated
+from .names import PACK, PLACES, SEATS, SIDES, SIZE, whole_hand  # generated
 
 
 @numba.njit(cache=True, no_cpython_wrapper=True)
@@ -25,7 +25,7 @@ def play(count, seed, dealer, deals, kinds, nums, openings, tricks, points, bags
          winners, gave, received, kitties, stocks, draws):
     np.random.seed(seed)
     pack = PACK.copy()
-    hands = np.zeros(4, dtype=np.int64)
+    hands = np.zeros(PLACES, dtype=np.int64)
     scores = np.zeros(SIDES, dtype=np.int64)
     bags = np.zeros(SIDES, dtype=np.int64)
     options = np.zeros(2 * SIZE + 3, dtype=np.int64)

@@ -1,6 +1,6 @@
 """One hand played in lockstep by another engine and by a variant's ``HandState``, compared at every state.
 
-The table is the variant's (``core.cards.table_of``: 2, 3 or 4 seats, in partnerships or each alone).  At
+The table is the variant's (``core.cards.table_of``: 2 to 6 seats, in partnerships or each alone).  At
 each decision the seat to act and the legal bids or cards are compared (and, where the engine has those
 steps, the raises open to a nil bidder's partner and the blind-nil exchanges; where the book draws the
 hands, the seat at each turn of the draw); after each trick its winner; after the hand each side's points
@@ -250,7 +250,7 @@ class Lockstep:
                         "engine": [f"{C.SEATS[s]} passes {n}" for s, n in theirs]})
             return False
         for seat, count in mine:        # (exchanges are between partners: none where each plays alone)
-            partner = C.partner_of(seat)
+            partner = book.table.opposite(seat)
             give = self.policy.exchange(rs, seat, book.hands[seat], count)
             back = self.policy.exchange(rs, partner, book.hands[partner], count)
             book.exchange(seat, give, back)

@@ -62,9 +62,9 @@ def _legal_sets(legal, play: tuple[int, ...]) -> list[int]:
 def _legal_bids(raw) -> dict[int, list[Bid]] | None:
     if raw is None:
         return None
-    if not isinstance(raw, dict) or set(raw) != set(C.SEATS):
+    if not isinstance(raw, dict) or set(raw) != set(C.SEATS[:4]):
         raise EngineError("'legal_bids' is an object with the allowed bids of each of N, E, S, W")
-    return {C.SEATS.index(s): [parse_bid(b, f"legal_bids.{s}") for b in raw[s]] for s in C.SEATS}
+    return {C.SEATS.index(s): [parse_bid(b, f"legal_bids.{s}") for b in raw[s]] for s in C.SEATS[:4]}
 
 
 class Recorded:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ...core import cards as C
-from ...errors import DiffError, RulespecError
+from ...errors import DealFileError, DiffError, RulespecError
 from ...game import seat_rule
 from ...model.ruleset import Ruleset, load_ruleset
 from ...model.ablation import differing_rules, with_rule_from
@@ -77,6 +77,12 @@ class Context:
         self.pairs = [(i, j) for i in range(len(self.rs)) for j in range(i + 1, len(self.rs))]
         self.rules = {p: differing_rules(self.rs[p[0]], self.rs[p[1]]) for p in self.pairs}
         self.file_deals = read_deals(cfg.deals_file) if cfg.deals_file else None
+        table = C.table_of(self.rs[0].params)
+        if self.file_deals is not None and table.seats != 4:
+            raise DealFileError(f"{cfg.deals_file}: a deals file holds four hands (N, E, S and W: "
+                                f"docs/deals-format.md); variant '{self.ids[0]}' seats {table.seats} "
+                                f"({' '.join(table.seat_names)}): play its seeded deals instead (--deals)",
+                                str(cfg.deals_file))
         self.replayers = replayers_for(self.rs)
         self._swapped: dict[tuple[int, int, str], Ruleset] = {}
 

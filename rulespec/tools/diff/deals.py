@@ -44,7 +44,7 @@ def seeded_deal(seed: str, index: int, rs: Ruleset) -> Deal:
 def parse_pbn(text: str) -> tuple[int, int, int, int]:
     """``"N:AKQ.JT9.8765.432 …"``: first seat named, then clockwise; suits S.H.D.C."""
     text = text.strip()
-    if len(text) < 2 or text[1] != ":" or text[0].upper() not in C.SEATS:
+    if len(text) < 2 or text[1] != ":" or text[0].upper() not in C.SEATS[:4]:
         raise DealFileError(f"a PBN deal starts with the first seat and a colon (e.g. 'N:AKQ.…'), got {text[:12]!r}")
     first = C.SEATS.index(text[0].upper())
     parts = text[2:].split()
@@ -78,8 +78,8 @@ def _checked(hands: list[int]) -> tuple[int, int, int, int]:
 def _parse_hands(value) -> tuple[int, int, int, int]:
     if isinstance(value, str):
         return parse_pbn(value)
-    if isinstance(value, dict) and set(value) == set(C.SEATS):
-        return _checked([C.mask_of(C.parse_cards(value[s])) for s in C.SEATS])
+    if isinstance(value, dict) and set(value) == set(C.SEATS[:4]):
+        return _checked([C.mask_of(C.parse_cards(value[s])) for s in C.SEATS[:4]])
     raise DealFileError("'deal' is a PBN string or an object with the seats N, E, S, W as card lists")
 
 
@@ -105,9 +105,9 @@ def parse_deal(obj: dict, index: int) -> Deal:
 
 
 def _parse_bids(raw) -> tuple[Bid, ...]:
-    if not isinstance(raw, dict) or set(raw) != set(C.SEATS):
+    if not isinstance(raw, dict) or set(raw) != set(C.SEATS[:4]):
         raise DealFileError("'bids' is an object with a bid for each of N, E, S, W")
-    return tuple(parse_bid(raw[s], f"bids.{s}") for s in C.SEATS)
+    return tuple(parse_bid(raw[s], f"bids.{s}") for s in C.SEATS[:4])
 
 
 def _parse_play(obj: dict, hands: tuple[int, int, int, int], bids: tuple[Bid, ...] | None) -> tuple[int, ...] | None:

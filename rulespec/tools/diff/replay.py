@@ -258,9 +258,10 @@ def _replay_bids(rs: Ruleset, t: Transcript, out: Outcome) -> None:
 
 def exchanges(rs: Ruleset, bids: tuple[Bid, ...]) -> tuple[tuple[str, int], ...]:
     """The seats whose bids make them pass cards to their partners after the bids, with how many (seat order)."""
-    if not C.table_of(rs.params).partners:
+    table = C.table_of(rs.params)
+    if not table.partners:
         return ()
-    counts = ((seat, exchange_count(rs, bids[seat], bids[C.partner_of(seat)])) for seat in range(4))
+    counts = ((seat, exchange_count(rs, bids[seat], bids[table.opposite(seat)])) for seat in range(table.seats))
     return tuple((C.SEATS[seat], count) for seat, count in counts if count)
 
 
@@ -268,13 +269,14 @@ def _replay_exchange(rs: Ruleset, t: Transcript, out: Outcome) -> None:
     """Who passes cards, and how many, by the transcript's bids; the situation is the bid that settles it (the
     later of the first pair with a nil or blind nil, beside its partner's)."""
     out.sig["exchange"] = exchanges(rs, t.bids)
-    if not C.table_of(rs.params).partners:
+    table = C.table_of(rs.params)
+    if not table.partners:
         return
     first = seat_rule(rs, "deal.first_bidder", t.dealer)
-    order = [(first + k) % 4 for k in range(4)]
+    order = [table.left(first, k) for k in range(table.seats)]
     nils = [seat for seat in order if t.bids[seat].kind in ("nil", "blind_nil")]
     if nils:
-        later = max(nils[0], C.partner_of(nils[0]), key=order.index)
+        later = max(nils[0], table.opposite(nils[0]), key=order.index)
         earlier = order[:order.index(later)]
         out.situations["exchange"] = {"seat": C.SEATS[later], "bid": _bid_json(t.bids[later]),
                                       "dealer": C.SEATS[t.dealer],

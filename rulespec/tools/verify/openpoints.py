@@ -144,8 +144,7 @@ def _diff_scores(a: Ruleset, b: Ruleset, ev: Evidence) -> dict | None:
             return {"state": {"bids": {C.SEATS[s]: str(v) for s, v in enumerate(o.bids)},
                               "tricks": {C.SEATS[s]: t for s, t in enumerate(o.tricks)},
                               **({"renege_by": "N"} if reneges else {}),
-                              "scores_before": {"NS": o.scores[0], "EW": o.scores[1]},
-                              "bags_before": {"NS": o.bags[0], "EW": o.bags[1]}},
+                              "scores_before": dict(zip(names, o.scores)), "bags_before": dict(zip(names, o.bags))},
                     "as_encoded": show[0], "alternative": show[1], "question": "points for the hand"}
     return None
 
@@ -155,7 +154,7 @@ def _diff_game(a: Ruleset, b: Ruleset, ev: Evidence) -> dict | None:
         x = E.game_status(a, scores, bags, hands)
         y = E.game_status(b, scores, bags, hands)
         if (x["over"], x["winner"]) != (y["over"], y["winner"]):
-            return {"state": {"scores": {"NS": scores[0], "EW": scores[1]}},
+            return {"state": {"scores": dict(zip(C.table_of(a.params).side_names, scores))},
                     "as_encoded": x["winner"] if x["over"] else "play on",
                     "alternative": y["winner"] if y["over"] else "play on", "question": "game over / winner"}
     return None

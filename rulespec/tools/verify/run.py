@@ -55,10 +55,10 @@ def _random_play(ev: Evidence, budget: Budget) -> dict:
 def verify(rs: Ruleset, budget: Budget = Budget(), progress: Progress | None = None) -> dict:
     """Every check on one variant, as a JSON-ready record; ``progress`` is told how far it is."""
     ev = explore(rs, budget, progress)
-    partners = C.table_of(rs.params).partners
+    partners = C.table_of(rs.params) is C.FOUR       # (the search pairs the two partnerships of four seats)
     if not partners:
         ev.notes.append("endless games: the search for hands that repeat a position pairs two partnerships' "
-                        "results, and this table has none; only the random games below were checked")
+                        "results, and this table has not two; only the random games below were checked")
     found = problems(rs, ev)
     dead, inert = rule_usage(rs, ev)
     if progress:

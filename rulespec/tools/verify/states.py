@@ -297,7 +297,7 @@ def _bid_round(rs: Ruleset, rec: Recorder, chooser, state: E.HandState) -> bool:
         raises = state.bid(bid)
         if raises:
             rec.trigger("nil.partner_may_raise")
-            state.raise_bid(C.partner_of(seat), raises[chooser.pick(len(raises))])
+            state.raise_bid(state.table.opposite(seat), raises[chooser.pick(len(raises))])
     for seat in state.bidding_order():        # the raise round (raise.by), where the variant has one
         raises = state.round_raise_options(seat)
         if raises:
@@ -322,7 +322,7 @@ def _exchange(rs: Ruleset, rec: Recorder, chooser, state: E.HandState) -> None:
         count = state.exchange_count(seat)
         rec.trigger("blind_nil.exchange" if state.bids[seat].kind == E.BLIND_NIL else "nil.exchange")
         give = chooser.sample(list(C.iter_cards(state.hands[seat])), count)
-        back = chooser.sample(list(C.iter_cards(state.hands[C.partner_of(seat)])), count)
+        back = chooser.sample(list(C.iter_cards(state.hands[state.table.opposite(seat)])), count)
         state.exchange(seat, give, back)
 
 
