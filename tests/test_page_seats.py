@@ -22,13 +22,9 @@ def test_cut_throat_draws_three_seats_and_rules_each_player(page, shots):
     assert page.is_visible("#claim-section") and page.is_visible("#sheet-section") and page.is_visible("#cards")
     assert not page.is_visible("#claim-W") and page.is_visible("#claim-S")
     assert page.eval_on_selector_all("#claim-side option", "os => os.map(o => o.value)") == ["N", "E", "S"]
-    for seat, bid, won in (("N", "5", "6"), ("E", "nil", "0"), ("S", "6", "11")):
-        page.select_option(f"#bid-{seat}", bid)
-        page.fill(f"#tricks-{seat}", won)
+    fill_hand(page, (("N", "5", "6"), ("E", "nil", "0"), ("S", "6", "11")))
     page.fill("#score-E", "20")
-    rule(page)
-    page.locator("#ruling .ruling").first.wait_for()
-    text = page.inner_text("#ruling")
+    text = ruling_text(page)
     assert "N: +51 points" in text and "E: +100 points" in text and "S: +65 points" in text, text
     assert_accessible(page, shots, "seats-cutthroat")
 
@@ -61,12 +57,8 @@ def test_two_player_draws_two_seats_and_rules_each_player(page, shots):
     assert page.is_visible("#claim-section") and page.is_visible("#sheet-section") and page.is_visible("#cards")
     assert not page.is_visible("#claim-S") and not page.is_visible("#claim-W") and page.is_visible("#claim-E")
     assert page.eval_on_selector_all("#claim-side option", "os => os.map(o => o.value)") == ["N", "E"]
-    for seat, bid, won in (("N", "nil", "0"), ("E", "5", "13")):
-        page.select_option(f"#bid-{seat}", bid)
-        page.fill(f"#tricks-{seat}", won)
-    rule(page)
-    page.locator("#ruling .ruling").first.wait_for()
-    text = page.inner_text("#ruling")
+    fill_hand(page, (("N", "nil", "0"), ("E", "5", "13")))
+    text = ruling_text(page)
     assert "N: +100 points" in text and "E: +58 points" in text, text
     assert_accessible(page, shots, "seats-two-player")
 
@@ -167,6 +159,20 @@ CUT_HANDS = ({"bids": {"N": "5", "E": "nil", "S": "6"}, "tricks": {"N": "6", "E"
              {"bids": {"N": "10", "E": "3", "S": "3"}, "tricks": {"N": "11", "E": "3", "S": "3"}})
 
 
+
+def fill_hand(page, entries) -> None:
+    """Each (seat, bid, tricks won) of a hand entered in the page's boxes."""
+    for seat, bid, won in entries:
+        page.select_option(f"#bid-{seat}", bid)
+        page.fill(f"#tricks-{seat}", won)
+
+
+def ruling_text(page) -> str:
+    """The page's ruling of what is entered, once it is shown."""
+    rule(page)
+    page.locator("#ruling .ruling").first.wait_for()
+    return page.inner_text("#ruling")
+
 def enter(page, hand):
     for seat, bid in hand["bids"].items():
         page.select_option(f"#bid-{seat}", bid)
@@ -244,9 +250,7 @@ def test_cut_throat_game_on_its_own_score_sheet(page, shots, tmp_path):
 def test_two_player_game_on_its_own_score_sheet(page, shots):
     page.select_option("#variant", "two-player")
     page.locator("#sheet-table").filter(has_text="2 players, each alone (North, East)").wait_for()
-    for seat, bid, won in (("N", "nil", "0"), ("E", "5", "13")):
-        page.select_option(f"#bid-{seat}", bid)
-        page.fill(f"#tricks-{seat}", won)
+    fill_hand(page, (("N", "nil", "0"), ("E", "5", "13")))
     rule(page)
     page.click("#add-hand")
     page.locator("#sheet-status").filter(has_text="Hand 1 added to game 1").wait_for()
@@ -298,13 +302,9 @@ def test_six_handed_draws_six_seats_and_three_partnerships(page, shots):
     assert all(page.is_visible(f"#bid-{s}") for s in "NESWXY")
     assert not page.is_visible("#score-NS") and not page.is_visible("#score-N") and page.is_visible("#score-SY")
     assert page.eval_on_selector_all("#claim-side option", "os => os.map(o => o.value)") == ["NW", "EX", "SY"]
-    for seat, bid, won in (("N", "nil", "0"), ("E", "2", "1"), ("S", "3", "1"), ("W", "3", "3"), ("X", "1", "1"),
-                           ("Y", "2", "2")):
-        page.select_option(f"#bid-{seat}", bid)
-        page.fill(f"#tricks-{seat}", won)
-    rule(page)
-    page.locator("#ruling .ruling").first.wait_for()
-    text = page.inner_text("#ruling")
+    fill_hand(page, (("N", "nil", "0"), ("E", "2", "1"), ("S", "3", "1"), ("W", "3", "3"), ("X", "1", "1"),
+                           ("Y", "2", "2")))
+    text = ruling_text(page)
     assert "NW: +130 points" in text and "EX: −30 points" in text and "SY: −50 points" in text, text
     assert_accessible(page, shots, "seats-six-handed")
 
@@ -325,12 +325,8 @@ def test_five_handed_draws_five_players_alone(page, shots):
     page.locator("#table-note").filter(has_text="5 players, each alone").wait_for()
     assert page.is_visible("#bid-X") and not page.is_visible("#bid-Y") and page.is_visible("#score-X")
     assert page.eval_on_selector_all("#claim-side option", "os => os.map(o => o.value)") == list("NESWX")
-    for seat, bid, won in (("N", "nil", "1"), ("E", "2", "2"), ("S", "3", "3"), ("W", "1", "2"), ("X", "2", "2")):
-        page.select_option(f"#bid-{seat}", bid)
-        page.fill(f"#tricks-{seat}", won)
-    rule(page)
-    page.locator("#ruling .ruling").first.wait_for()
-    text = page.inner_text("#ruling")
+    fill_hand(page, (("N", "nil", "1"), ("E", "2", "2"), ("S", "3", "3"), ("W", "1", "2"), ("X", "2", "2")))
+    text = ruling_text(page)
     assert "N: −99 points" in text and "W: +11 points" in text, text
     verdict = ask_trick(page, "X", ["10D", "6D", "QS", "LJ", "5C"])
     assert verdict.startswith("South wins the trick with"), verdict
