@@ -342,7 +342,10 @@ def _replay(rs: Ruleset, req: Mapping, bids: list[E.Bid], irregular: list[dict],
     table = C.table_of(rs.params)
     dealer = F.seat_of(F.get(req, "dealer", ""), "dealer", table)
     seen: dict = {}
-    hands = F.per_seat(req["deal"], "deal", lambda v, f: C.mask_of(F.cards_of(v, f, rs, seen)), table)
+    if F.is_drawn(req["deal"]):
+        hands = F.drawn_deal(req["deal"], "deal", rs, dealer)
+    else:
+        hands = F.per_seat(req["deal"], "deal", lambda v, f: C.mask_of(F.cards_of(v, f, rs, seen)), table)
     size = rs.params["deal.hand_size"]
     for s in range(table.seats):
         if hands[s].bit_count() != size:
