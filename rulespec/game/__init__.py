@@ -16,7 +16,7 @@ from .scoring import NO_HISTORY, GameHistory, TeamResult, game_status, score_han
 
 __all__ = ["BLIND", "BLIND_NIL", "NIL", "NO_HISTORY", "REGULAR", "Bid", "GameHistory", "HandState", "Legal",
            "TeamResult",
-           "applicable_constraints", "bid_candidates", "bid_refusals", "by_seat", "deal_cards", "deal_for", "drawn_hands",
-           "stock_for",
+           "applicable_constraints", "bid_candidates", "bid_refusals", "by_seat", "deal_cards", "deal_for",
+           "drawn_hands", "stock_for",
            "exchange_count", "game_status", "legal_bids", "legal_cards", "parse_bid", "play_hand", "score_hand",
            "seat_rule", "simulate", "team_contract", "team_refusals", "trick_winner"]

@@ -77,8 +77,8 @@ def play_hand(rs: Ruleset, hands: list[int], dealer: int, policy, scores=None, b
         state.exchange(seat, give, back)
     (play_out if stepped else _play_out_fused)(state, policy)
     results = state.score(explain=record)
-    raw = {"_results": results, "_bids": state.bids, "_plays": state.plays, "_won": state.won,
-           "_winners": state.winners, "_last": state.last, "_dealt": state.dealt, "_drawn": drawn}   # (simulate drops these)
+    raw = {"_results": results, "_bids": state.bids, "_plays": state.plays, "_won": state.won,   # (simulate
+           "_winners": state.winners, "_last": state.last, "_dealt": state.dealt, "_drawn": drawn}   # drops these)
     return _hand_record(state, results, stock if drawn else None, drawn, raw) if record else raw
 
 

@@ -20,7 +20,8 @@ from ...core.schema import PLAY_CONSTRAINTS
 from .deals import Deal
 
 STAGES = ("draw", "kitty", "bid", "exchange", "legal", "trick", "score", "bags", "game")
-STAGE_TITLES = {"draw": "the hands drawn from the stock", "kitty": "the dealer's kitty", "bid": "bid validity", "exchange": "cards passed",
+STAGE_TITLES = {"draw": "the hands drawn from the stock", "kitty": "the dealer's kitty", "bid": "bid validity",
+                "exchange": "cards passed",
                 "legal": "legal cards", "trick": "trick winner", "score": "hand score", "bags": "bags",
                 "game": "game over/winner"}
 
