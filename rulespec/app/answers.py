@@ -648,7 +648,7 @@ def _team_steps(rs: Ruleset, bids: list[E.Bid], names: list[str], t: int, result
                           ("nil.tricks_bags", "whether the nil bidder's tricks count as overtricks (bags)")):
             step = rs.step(rule, rs.params[rule], why)
             step["team"] = team
-            step["reason"] = R.setting_reason(rule, team, step["value"])
+            step["reason"] = R.setting_reason(rule, team, step["value"], not table.partners)
             steps.append(step)
     return steps + [{**line, "team": team} for line in result.lines]    # the lines also go out under "teams"
 
