@@ -209,3 +209,14 @@ def test_an_irregular_card_at_a_table_alone_is_found_with_its_rule():
     assert found["rule"].startswith("play."), found
     assert found["ruling"] in ("refused", "renege", "stands"), found
     assert hand["score"] is None if found["ruling"] == "refused" else list(hand["score"]) == ["N", "E", "S"]
+
+
+def test_a_partnership_record_judged_where_each_plays_alone_is_scored_per_player_and_not_checked(tmp_path):
+    out = tmp_path / "games.jsonl"
+    result = CliRunner().invoke(main, ["simulate", "standard", "--games", "1", "--seed", "5", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    got = answer_audit({"record": out.read_text().splitlines()[1], "variant": "solo"})
+    hand = got["hands"][0]
+    assert "problem" not in hand and list(hand["before"]) == ["N", "E", "S", "W"], hand
+    assert hand["before"]["N"]["score"] == 0 and any("not by the 4 sides" in note for note in hand["notes"]), hand
+    assert got["summary"]["checked_against_platform"] == 0 and list(got["game"]["scores"]) == ["N", "E", "S", "W"]

@@ -11,7 +11,7 @@ the last digit of the score, as under one point per overtrick).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..core import cards as C
 from ..errors import InputError
@@ -278,6 +278,20 @@ def _unscored(out: dict, record: HandRecord, exc: InputError, trace: Trace, runn
         out["running_note"] = "the hand could not be scored under the rules: the running score leaves it out"
 
 
+def _by_sides(record: HandRecord, table: C.Table) -> HandRecord:
+    """``record`` without its scores where they are not by the table's sides (a PTN's, by partnership, under a
+    variant where each plays alone): the hand is replayed and scored from 0, not checked against them."""
+    got, before = record.recorded, record.before
+    fits = [v is None or len(v) == table.sides for v in
+            (*(() if got is None else (got.totals, got.points, got.bags, got.bags_added)),
+             None if before is None else before[0])]
+    if all(fits):
+        return record
+    return replace(record, recorded=None, before=None,
+                   notes=(*record.notes, f"the record's scores are not by the {table.sides} sides of the variant's "
+                                         "table: they are neither read nor checked"))
+
+
 def audit_hand(record: HandRecord, judge_set: Judges, running: Running) -> dict:
     """One hand's audit; moves ``running`` on."""
     try:
@@ -295,6 +309,7 @@ def audit_hand(record: HandRecord, judge_set: Judges, running: Running) -> dict:
     if problem is not None or done is None:
         return {"hand": record.number, "label": record.label, **located(record, ""), "variant": judge.rs.id,
                 "problem": problem}
+    done = _by_sides(done, table)
     key = _game_key(done, judge)
     derived, source = False, "the rule book's running score"
     if key != running.key:
