@@ -293,3 +293,14 @@ def test_diff_gives_the_draw_its_own_stage_with_an_example(tmp_path):
     case_file = tmp_path / "case.yaml"
     case_file.write_text(example["scenario_yaml"].replace("      dealt-two:", f"      {scratch}:"))
     assert all(run_case(case).passed for case in load_cases(case_file))
+
+
+def test_the_game_answer_takes_each_hand_as_drawn():
+    record, body = _drawn_request()
+    hand = {k: body[k] for k in ("deal", "dealer", "bids", "play")}
+    status, out = _post("/v1/game", {"variant": "two-player", "hands": [hand, hand]})
+    assert status == 200 and [out["sheet"][1][s]["points"] for s in "NE"] == [record["score"][s]["points"]
+                                                                               for s in "NE"], out
+    short = {**hand, "deal": {**hand["deal"], "kept": hand["deal"]["kept"][:3]}}
+    status, out = _post("/v1/game", {"variant": "two-player", "hands": [hand, short]})
+    assert status == 422 and out["field"] == "hands[1].deal.kept", out
