@@ -148,7 +148,14 @@ def _base_schemas(max_deals: int, time_limit: float) -> dict:
     choose = CHOOSE
     hand_score = obj({"bids": per(SEATS, bid), "tricks": per(SEATS, {"type": "integer", "minimum": 0, "maximum": 13},
                                                             "tricks taken by each seat; they sum to the hand size"),
-                      "deal": per(SEATS, arr(ref("Card"), maxItems=27), "the four hands as dealt"),
+                      "deal": {"anyOf": [
+                          per(SEATS, arr(ref("Card"), maxItems=27), "the hands as dealt (drawn: once drawn)"),
+                          obj({"stock": arr(ref("Card"), maxItems=54,
+                                            description="the shuffled pack, top card first, each card once"),
+                               "kept": arr(BOOL, maxItems=54, description="each turn's choice in order: true, the "
+                                                                          "drawer kept the top card; false, the next")},
+                              ("stock", "kept"), "where the variant draws its hands (deal.draw): the stock and the "
+                              "draw's choices, from which the hands are drawn", additionalProperties=False)]},
                       "raises": obj({seat: bid for seat in SEATS}, (), "where the variant has a raise round "
                                     "(raise.by): the seats that raised once every seat had bid, each to its new bid"),
                       "kitty": arr(ref("Card"), maxItems=54,

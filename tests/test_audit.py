@@ -177,3 +177,46 @@ def test_a_first_hand_that_cannot_be_replayed_does_not_claim_a_score_worked_out_
     assert hand["before"] == {"NS": {"score": 0, "bags": 0}, "EW": {"score": 0, "bags": 0}}
     assert not hand["before_from"].startswith("the platform's total after the hand less the rule book's points")
     assert "could not be replayed" in hand["before_from"]
+
+
+@pytest.mark.parametrize("variant, seats", [("two-player", "NE"), ("cutthroat", "NES"), ("solo", "NESW")])
+def test_a_simulated_game_at_a_table_without_partners_is_audited_per_player(tmp_path, variant, seats):
+    out = tmp_path / "games.jsonl"
+    result = CliRunner().invoke(main, ["simulate", variant, "--games", "1", "--seed", "3", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    lines = out.read_text().splitlines()[:6]
+    got = answer_audit({"record": "\n".join(lines), "variant": variant})
+    assert got["summary"]["scored"] == len(lines) == got["summary"]["checked_against_platform"], got["summary"]
+    assert got["differences"] == [] and got["summary"]["irregular"] == 0
+    assert list(got["game"]["scores"]) == list(seats)
+    for hand, line in zip(got["hands"], lines):
+        assert list(hand["score"]) == list(seats) and list(hand["bids"]) == list(seats)
+        assert {s: hand["score"][s]["score"] for s in seats} == {s: v["score"]
+                                                                for s, v in json.loads(line)["totals"].items()}
+
+
+def test_an_irregular_card_at_a_table_alone_is_found_with_its_rule():
+    hands = {"N": ["AS", "2H", "3H"], "E": ["KS", "4H", "5D"], "S": ["QS", "6D", "7D"]}
+    # E holds a heart and does not follow N's 2H; trick 1: 2H 5D 6D (N wins), trick 2: AS KS QS, trick 3: 3H 4H 7D
+    record = {"dealer": "S", "deal": hands, "bids": {"N": 2, "E": 1, "S": 0},
+              "play": [["2H", "5D", "6D"], ["AS", "KS", "QS"], ["3H", "4H", "7D"]]}
+    house = {"id": "tiny-cutthroat", "extends": "cutthroat", "rules": {"deal.hand_size": "3 @ house §1"}}
+    got = answer_audit({"record": json.dumps(record), "variant": house})
+    hand = got["hands"][0]
+    assert "problem" not in hand, hand
+    found = hand["first_irregular"]
+    assert (found["seat"], found["card"], found["trick"]) == ("E", "5D", 1), found
+    assert found["rule"].startswith("play."), found
+    assert found["ruling"] in ("refused", "renege", "stands"), found
+    assert hand["score"] is None if found["ruling"] == "refused" else list(hand["score"]) == ["N", "E", "S"]
+
+
+def test_a_partnership_record_judged_where_each_plays_alone_is_scored_per_player_and_not_checked(tmp_path):
+    out = tmp_path / "games.jsonl"
+    result = CliRunner().invoke(main, ["simulate", "standard", "--games", "1", "--seed", "5", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    got = answer_audit({"record": out.read_text().splitlines()[1], "variant": "solo"})
+    hand = got["hands"][0]
+    assert "problem" not in hand and list(hand["before"]) == ["N", "E", "S", "W"], hand
+    assert hand["before"]["N"]["score"] == 0 and any("not by the 4 sides" in note for note in hand["notes"]), hand
+    assert got["summary"]["checked_against_platform"] == 0 and list(got["game"]["scores"]) == ["N", "E", "S", "W"]

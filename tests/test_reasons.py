@@ -163,3 +163,20 @@ def test_game_comparisons_never_print_a_raw_record():
     assert sentences and not any("{" in t or "'" in t.split(":")[0] for t in sentences), sentences
     assert ("Under standard (001) NS score −59 in hand 1, under classic (004) −9: a failed nil costs 100 in standard "
             "and 50 in classic (001 §Nil bids; 004 §Nil and Blind Nil).") in sentences
+
+
+def _setting_reasons(variant: str, bids: dict, tricks: dict) -> dict[str, str]:
+    from rulespec.app.disputes import answer as dispute
+    out = dispute("score", {"variant": variant, "bids": bids, "tricks": tricks})
+    return {step["rule"]: step["reason"] for step in out["explanation"]
+            if step.get("rule") in ("nil.tricks_count", "nil.tricks_bags")}
+
+
+def test_the_nil_settings_words_follow_the_table():
+    alone = _setting_reasons("cutthroat", {"N": "nil", "E": 5, "S": 4}, {"N": 1, "E": 8, "S": 8})
+    paired = _setting_reasons("standard", {"N": "nil", "E": 5, "S": 4, "W": 3}, {"N": 1, "E": 6, "S": 3, "W": 3})
+    assert set(alone) == set(paired) == {"nil.tricks_count", "nil.tricks_bags"}, (alone, paired)
+    assert not any("partner" in text for text in alone.values()), alone
+    assert "bidder's own bags" in alone["nil.tricks_bags"] or "not bags" in alone["nil.tricks_bags"], alone
+    assert "partners' contract" in paired["nil.tricks_count"], paired
+    assert R.value_text("nil.tricks_bags", True, alone=True) != R.value_text("nil.tricks_bags", True)

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from rulespec import game as E
 from rulespec.cli import main
 from rulespec.core import cards as C
-from rulespec.errors import GameError, RulesFileError
+from rulespec.app.answers import answer_score
+from rulespec.errors import GameError, InputError, RulesFileError
 from rulespec.fast.batch import BatchEngine
 from rulespec.fast.native_hand import source as native_source
 from rulespec.game.policies import RandomPolicy, SensiblePolicy
@@ -231,3 +232,75 @@ def test_the_score_answer_takes_the_hands_as_drawn():
     assert status == 200, out
     assert [out["teams"][s]["points"] for s in "NE"] == [record["score"][s]["points"] for s in "NE"]
     assert np.array_equal([out["tricks"][s] for s in "NE"], [record["tricks_per_seat"][s] for s in "NE"])
+
+
+def _drawn_request() -> tuple[dict, dict]:
+    record = E.play_hand(TWO, [], 0, SensiblePolicy(random.Random(7)), stock=E.stock_for("drawn", 7, TWO))
+    return record, {"variant": "two-player", "dealer": record["dealer"], "bids": record["bids"],
+                    "deal": record["draw"], "play": [t["cards"] for t in record["tricks"]]}
+
+
+def test_the_score_answer_replays_the_draw_from_the_stock_and_the_choices():
+    record, body = _drawn_request()
+    status, out = _post("/v1/score", body)
+    assert status == 200, out
+    assert [out["teams"][s]["points"] for s in "NE"] == [record["score"][s]["points"] for s in "NE"]
+    flipped = {**body, "deal": {**body["deal"], "kept": [not k for k in body["deal"]["kept"]]}}
+    status, out = _post("/v1/score", flipped)      # other choices draw other hands: the recorded play is not held
+    assert status == 422 and out["field"].startswith("play"), out
+
+
+@pytest.mark.parametrize("change, field, rule", [
+    (lambda d: d["stock"].__setitem__(3, "ZZ"), "deal.stock[3]", None),             # not a card
+    (lambda d: d["stock"].__setitem__(3, d["stock"][0]), "deal.stock[3]", None),    # a card twice
+    (lambda d: d["stock"].pop(), "deal.stock", "deal.draw"),
+    (lambda d: d["kept"].__setitem__(5, 1), "deal.kept[5]", "deal.draw"),
+    (lambda d: d["kept"].pop(), "deal.kept", "deal.draw"),
+    (lambda d: d.pop("kept"), "deal.kept", None),
+    (lambda d: d.update(N=["AS"]), "deal.N", "deal.draw"),
+])
+def test_a_bad_drawn_deal_is_a_422_naming_its_field_and_rule(change, field, rule):
+    _, body = _drawn_request()
+    deal = {"stock": list(body["deal"]["stock"]), "kept": list(body["deal"]["kept"])}
+    change(deal)
+    status, out = _post("/v1/score", {**body, "deal": deal})
+    assert status == 422 and out["field"] == field and out.get("rule") == rule, out
+
+
+def test_a_variant_that_deals_refuses_a_drawn_deal():
+    _, body = _drawn_request()
+    scratch = ruleset_from_text("id: dealt-two\nsource: {doc: house, title: t}\nextends: two-player\nrules:\n"
+                                "  deal.draw: false @ house §1\n", "dealt-two.yaml")
+    with pytest.raises(InputError) as caught:
+        answer_score(scratch, body)
+    assert caught.value.field == "deal.stock" and caught.value.rule == "deal.draw"
+
+
+def test_diff_gives_the_draw_its_own_stage_with_an_example(tmp_path):
+    from rulespec.app.scenarios import load_cases, run_case
+    from rulespec.tools.diff import DiffConfig, diff
+    scratch = tmp_path / "dealt-two.yaml"
+    scratch.write_text("id: dealt-two\nsource: {doc: house, title: t}\nextends: two-player\nrules:\n"
+                       "  deal.draw: false @ house §1\n")
+    report = diff(DiffConfig(("two-player", str(scratch)), deals=3, attribute=3), jobs=1)
+    pair = report["pairs"][0]
+    stages = pair["transcript"]["stages"]
+    assert stages["draw"]["count"] == 6 and all(stages[s]["count"] == 0 for s in stages if s != "draw")
+    assert [r["rule"] for r in stages["draw"]["attribution"]] == ["deal.draw"], stages["draw"]
+    example = next(e for e in pair["examples"] if e["rule"] == "deal.draw")
+    assert example["stage"] == "draw" and example["kind"] == "score"
+    assert example["outputs"]["dealt-two"] == {"error": {"field": "deal.stock", "rule": "deal.draw"}}
+    case_file = tmp_path / "case.yaml"
+    case_file.write_text(example["scenario_yaml"].replace("      dealt-two:", f"      {scratch}:"))
+    assert all(run_case(case).passed for case in load_cases(case_file))
+
+
+def test_the_game_answer_takes_each_hand_as_drawn():
+    record, body = _drawn_request()
+    hand = {k: body[k] for k in ("deal", "dealer", "bids", "play")}
+    status, out = _post("/v1/game", {"variant": "two-player", "hands": [hand, hand]})
+    assert status == 200 and [out["sheet"][1][s]["points"] for s in "NE"] == [record["score"][s]["points"]
+                                                                               for s in "NE"], out
+    short = {**hand, "deal": {**hand["deal"], "kept": hand["deal"]["kept"][:3]}}
+    status, out = _post("/v1/game", {"variant": "two-player", "hands": [hand, short]})
+    assert status == 422 and out["field"] == "hands[1].deal.kept", out

@@ -343,7 +343,10 @@ def _replay(rs: Ruleset, req: Mapping, bids: list[E.Bid], irregular: list[dict],
     table = C.table_of(rs.params)
     dealer = F.seat_of(F.get(req, "dealer", ""), "dealer", table)
     seen: dict = {}
-    hands = F.per_seat(req["deal"], "deal", lambda v, f: C.mask_of(F.cards_of(v, f, rs, seen)), table)
+    if F.is_drawn(req["deal"]):
+        hands = F.drawn_deal(req["deal"], "deal", rs, dealer)
+    else:
+        hands = F.per_seat(req["deal"], "deal", lambda v, f: C.mask_of(F.cards_of(v, f, rs, seen)), table)
     size = rs.params["deal.hand_size"]
     for s in range(table.seats):
         if hands[s].bit_count() != size:
@@ -646,7 +649,7 @@ def _team_steps(rs: Ruleset, bids: list[E.Bid], names: list[str], t: int, result
                           ("nil.tricks_bags", "whether the nil bidder's tricks count as overtricks (bags)")):
             step = rs.step(rule, rs.params[rule], why)
             step["team"] = team
-            step["reason"] = R.setting_reason(rule, team, step["value"])
+            step["reason"] = R.setting_reason(rule, team, step["value"], not table.partners)
             steps.append(step)
     return steps + [{**line, "team": team} for line in result.lines]    # the lines also go out under "teams"
 

@@ -11,7 +11,7 @@ the last digit of the score, as under one point per overtrick).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..core import cards as C
 from ..errors import InputError
@@ -22,7 +22,7 @@ from .repeats import once
 from .recorded import (Judge, Judges, judges, located, ordered, read_request_record, refuse_unread, request_fields,
                        score_body)
 
-Before = tuple[tuple[int, int], tuple[int, int]]
+Before = tuple[tuple[int, ...], tuple[int, ...]]     # (scores, bags) by side: NS and EW, or each player alone
 
 
 @dataclass
@@ -30,14 +30,15 @@ class Running:
     """The rule book's game so far: which game, the scores and bags after the last hand, the hands played,
     the end it reached, and the platform's totals after the last hand (where the record gives them)."""
     key: object = None
-    scores: tuple[int, int] = (0, 0)
-    bags: tuple[int, int] = (0, 0)
+    scores: tuple[int, ...] = (0, 0)
+    bags: tuple[int, ...] = (0, 0)
     hands: int = 0
     over: dict | None = None
-    platform: tuple[int, int] | None = None
+    platform: tuple[int, ...] | None = None
+    sides: tuple[str, ...] = C.TEAMS        # the game's sides (its table's: each player alone, by seat)
 
-    def restart(self, key: object, before: Before) -> None:
-        self.key, self.scores, self.bags = key, before[0], before[1]
+    def restart(self, key: object, before: Before, sides: tuple[str, ...]) -> None:
+        self.key, self.scores, self.bags, self.sides = key, before[0], before[1], sides
         self.hands, self.over, self.platform = 0, None, None
 
 
@@ -61,7 +62,7 @@ class Trace:
             raise InputError(f"the record has {C.SEATS[trick.leader]} lead the first trick; under {rs.id} "
                              f"{C.SEATS[state.to_play]} leads it", field, "play.first_leader",
                              rs.rules["play.first_leader"].cite)
-        won = next(c for s, c in state.plays[-4:] if s == state.to_play)
+        won = next(c for s, c in state.plays[-state.table.seats:] if s == state.to_play)
         raise InputError(f"the record has {C.SEATS[trick.leader]} lead trick {n}, so it gave trick {n - 1} to "
                          f"{C.SEATS[trick.leader]}; under {rs.id} {C.SEATS[state.to_play]} won trick {n - 1} with "
                          f"{C.card_name(won)}", field, "trick.winner", rs.rules["trick.winner"].cite)
@@ -71,10 +72,10 @@ class Trace:
         state = self.state
         if state is None:
             return []
-        out = []
-        for i in range(0, len(state.plays), 4):
-            plays = state.plays[i:i + 4]
-            k = i // 4
+        out, seats = [], state.table.seats
+        for i in range(0, len(state.plays), seats):
+            plays = state.plays[i:i + seats]
+            k = i // seats
             out.append({"number": k + 1, "leader": C.SEATS[plays[0][0]],
                         "cards": [{"seat": C.SEATS[s], "card": C.card_name(c)} for s, c in plays],
                         "winner": C.SEATS[state.winners[k]] if k < len(state.winners) else None,
@@ -93,14 +94,21 @@ def _replay(judge: Judge, record: HandRecord, before: Before, hands: int) -> tup
     return answer, None, trace
 
 
-def _points(answer: dict) -> tuple[int, int]:
-    return answer["teams"]["NS"]["points"], answer["teams"]["EW"]["points"]
+def _points(answer: dict) -> tuple[int, ...]:
+    """Each side's points for the hand, in the table's order of sides."""
+    return tuple(team["points"] for team in answer["teams"].values())
 
 
-def _digit_bags(rs, scores: tuple[int, int]) -> tuple[int, int]:
+def _zero(judge: Judge) -> Before:
+    """No score and no bags for any side of the judge's table."""
+    zero = (0,) * C.table_of(judge.rs.params).sides
+    return zero, zero
+
+
+def _digit_bags(rs, scores: tuple[int, ...]) -> tuple[int, ...]:
     """Bags read from a score's last digit (under one point per overtrick and ten bags to a penalty)."""
     if rs.params["bags.limit"] != 10:
-        return (0, 0)
+        return (0,) * len(scores)
     return tuple(s % 10 if s >= 0 else 0 for s in scores)
 
 
@@ -110,17 +118,18 @@ def _start(judge: Judge, record: HandRecord) -> tuple[Before, str]:
         return record.before, "the record's scores before the hand"
     got = record.recorded
     if got is not None and got.totals is not None and got.points is not None:
-        bags = tuple(b - a for b, a in zip(got.bags, got.bags_added)) if got.bags and got.bags_added else (0, 0)
+        bags = (tuple(b - a for b, a in zip(got.bags, got.bags_added)) if got.bags and got.bags_added else
+                _zero(judge)[1])
         return (tuple(t - p for t, p in zip(got.totals, got.points)), bags), "the record's totals less its points"
     if got is not None and got.totals is not None:
         return _start_from_total(judge, record, got.totals)
-    return ((0, 0), (0, 0)), "0 to 0: the record gives no scores"
+    return _zero(judge), "0 to 0: the record gives no scores"
 
 
 def _start_from_total(judge: Judge, record: HandRecord, totals: tuple[int, ...]) -> tuple[Before, str]:
     """The scores before a game's first hand from the platform's total after it, less the rule book's points for
     the hand (which may depend on the bags before: read from the score so derived, once more)."""
-    before: Before = ((0, 0), (0, 0))
+    before = _zero(judge)
     for k in range(2):
         answer, _, _ = _replay(judge, record, before, 0)
         if answer is None and k == 0:
@@ -186,7 +195,7 @@ def _deciding(lines: list[dict], difference: int) -> dict:
                                   for ln in chosen]}
 
 
-def _platform(record: HandRecord, running: Running, derived: bool) -> tuple[tuple[int, int] | None, str]:
+def _platform(record: HandRecord, running: Running, derived: bool) -> tuple[tuple[int, ...] | None, str]:
     """The platform's points for the hand, and how they are known (or why not)."""
     got = record.recorded
     if got is None or (got.totals is None and got.points is None):
@@ -205,9 +214,9 @@ def _compare(record: HandRecord, answer: dict, running: Running, derived: bool) 
     check: dict = {"checked": points is not None, "how": how}
     if points is None:
         return check, []
-    check["points"] = dict(zip(C.TEAMS, points))
+    check["points"] = dict(zip(running.sides, points))
     differences = []
-    for k, team in enumerate(C.TEAMS):
+    for k, team in enumerate(running.sides):
         ours = answer["teams"][team]["points"]
         if ours != points[k]:
             differences.append({"hand": record.number, "team": team, "platform": points[k], "rule_book": ours,
@@ -230,10 +239,12 @@ def _marks(record: HandRecord) -> list[dict]:
 
 def _hand_out(record: HandRecord, judge: Judge, trace: Trace, before: Before, source: str) -> dict:
     marks = _marks(record)
+    sides = C.table_of(judge.rs.params).side_names
     return {"hand": record.number, "label": record.label, **located(record, ""), "variant": judge.rs.id,
             **({"record_marks": marks} if marks else {}),
-            "dealer": C.SEATS[record.dealer], "bids": {s: str(record.bids[i]) for i, s in enumerate(C.SEATS[:4])},
-            "before": {t: {"score": before[0][k], "bags": before[1][k]} for k, t in enumerate(C.TEAMS)},
+            "dealer": C.SEATS[record.dealer],
+            "bids": {s: str(record.bids[i]) for i, s in enumerate(C.SEATS[:len(record.hands)])},
+            "before": {t: {"score": before[0][k], "bags": before[1][k]} for k, t in enumerate(sides)},
             "before_from": source, "notes": list(record.notes), "tricks": trace.tricks()}
 
 
@@ -241,17 +252,18 @@ def _scored(out: dict, record: HandRecord, answer: dict, running: Running, deriv
     """The hand's score, its comparison with the platform's, and the running score moved on."""
     out["first_irregular"] = _first_irregular(record, answer)
     out["irregularities"] = answer.get("irregularities", [])
-    out["score"] = {t: {k: answer["teams"][t][k] for k in ("points", "bags_added", "score", "bags")} for t in C.TEAMS}
-    out["lines"] = {t: answer["teams"][t]["lines"] for t in C.TEAMS}
+    sides = running.sides
+    out["score"] = {t: {k: answer["teams"][t][k] for k in ("points", "bags_added", "score", "bags")} for t in sides}
+    out["lines"] = {t: answer["teams"][t]["lines"] for t in sides}
     out["game"] = answer["game"]
     if answer.get("readings"):
         out["readings"] = answer["readings"]
     out["platform"], differences = _compare(record, answer, running, derived)
     if record.recorded is not None and record.recorded.totals is not None:
-        out["platform"]["totals"] = dict(zip(C.TEAMS, record.recorded.totals))
+        out["platform"]["totals"] = dict(zip(sides, record.recorded.totals))
     out["differences"] = differences
-    running.scores = tuple(answer["teams"][t]["score"] for t in C.TEAMS)
-    running.bags = tuple(answer["teams"][t]["bags"] for t in C.TEAMS)
+    running.scores = tuple(answer["teams"][t]["score"] for t in sides)
+    running.bags = tuple(answer["teams"][t]["bags"] for t in sides)
     return differences
 
 
@@ -266,6 +278,20 @@ def _unscored(out: dict, record: HandRecord, exc: InputError, trace: Trace, runn
         out["running_note"] = "the hand could not be scored under the rules: the running score leaves it out"
 
 
+def _by_sides(record: HandRecord, table: C.Table) -> HandRecord:
+    """``record`` without its scores where they are not by the table's sides (a PTN's, by partnership, under a
+    variant where each plays alone): the hand is replayed and scored from 0, not checked against them."""
+    got, before = record.recorded, record.before
+    fits = [v is None or len(v) == table.sides for v in
+            (*(() if got is None else (got.totals, got.points, got.bags, got.bags_added)),
+             None if before is None else before[0])]
+    if all(fits):
+        return record
+    return replace(record, recorded=None, before=None,
+                   notes=(*record.notes, f"the record's scores are not by the {table.sides} sides of the variant's "
+                                         "table: they are neither read nor checked"))
+
+
 def audit_hand(record: HandRecord, judge_set: Judges, running: Running) -> dict:
     """One hand's audit; moves ``running`` on."""
     try:
@@ -273,9 +299,9 @@ def audit_hand(record: HandRecord, judge_set: Judges, running: Running) -> dict:
     except InputError as exc:
         return {"hand": record.number, **located(record, ""), "problem": {"message": exc.message, "field": exc.field}}
     table = C.table_of(judge.rs.params)
-    if table is not C.FOUR or len(record.hands) != 4:   # (its scores, platform totals and games are by NS and EW)
-        done, problem = None, {"message": f"the audit scores four seats in two partnerships; this hand seats "
-                                          f"{len(record.hands)} players and variant '{judge.rs.id}' seats {table.seats}"
+    if len(record.hands) != table.seats:   # (a record's scores and totals are by its table's sides)
+        done, problem = None, {"message": f"this hand seats {len(record.hands)} players and variant "
+                                          f"'{judge.rs.id}' seats {table.seats}"
                                           f"{'' if table.partners else ', each alone'}", "rule": "table.seats",
                                **located(record, "deal")}
     else:
@@ -283,12 +309,13 @@ def audit_hand(record: HandRecord, judge_set: Judges, running: Running) -> dict:
     if problem is not None or done is None:
         return {"hand": record.number, "label": record.label, **located(record, ""), "variant": judge.rs.id,
                 "problem": problem}
+    done = _by_sides(done, table)
     key = _game_key(done, judge)
     derived, source = False, "the rule book's running score"
     if key != running.key:
         start, source = _start(judge, done)
         derived = source.startswith("the platform's total")
-        running.restart(key, start)
+        running.restart(key, start, table.side_names)
     before = (running.scores, running.bags)
     answer, exc, trace = _replay(judge, done, before, running.hands)
     out = _hand_out(done, judge, trace, before, source)
@@ -333,6 +360,6 @@ def audit(reading: Reading, judge_set: Judges) -> dict:
     return {"record": reading.as_dict(), "variants": list(used.values()), "hands": hands,
             "differences": [d for h in hands for d in h.get("differences", [])],
             "game": {"scores": {t: {"score": running.scores[k], "bags": running.bags[k]}
-                                for k, t in enumerate(C.TEAMS)},
+                                for k, t in enumerate(running.sides)},
                      "over": running.over is not None, "ended": running.over},
             "summary": _summary(hands)}

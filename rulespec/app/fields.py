@@ -112,6 +112,50 @@ def hands_of(value: object, field: str, rs: Ruleset, seen: dict[int, str]) -> li
                     C.table_of(rs.params))
 
 
+DRAW_KEYS = ("stock", "kept")
+
+
+def is_drawn(value: object) -> bool:
+    """Whether a request's ``deal`` is given as a draw (``{"stock": [...], "kept": [...]}``), not by seat."""
+    return isinstance(value, Mapping) and any(key in value for key in DRAW_KEYS)
+
+
+def drawn_deal(value: Mapping, field: str, rs: Ruleset, dealer: int) -> list[int]:
+    """The hands drawn (``deal.draw``) from a deal given as ``{"stock": cards, "kept": booleans}``: the stock
+    the whole pack, top card first, each card once; ``kept`` each turn's choice in order (true: the drawer
+    kept the top card, false: the next)."""
+    cite = rs.rules["deal.draw"].cite
+    if not rs.params["deal.draw"]:
+        raise InputError(f"variant '{rs.id}' deals its hands, it does not draw them from a stock: give the deal "
+                         "as each seat's cards", join(field, "stock" if "stock" in value else "kept"), "deal.draw",
+                         cite)
+    for key in value:
+        if key not in DRAW_KEYS:
+            raise InputError(f"a drawn deal is {{\"stock\": [...], \"kept\": [...]}}, not '{str(key)[:40]}' besides",
+                             join(field, str(key)[:100]), "deal.draw", cite)
+    stock = cards_of(get(value, "stock", field), join(field, "stock"), rs)
+    pack = rs.deck.bit_count()
+    if len(stock) != pack:
+        missing = C.card_names(rs.deck & ~C.mask_of(stock))
+        raise InputError(f"the stock is the whole pack of {pack} cards in order; {len(stock)} given (missing: "
+                         f"{', '.join(missing[:8])}{', …' if len(missing) > 8 else ''})", join(field, "stock"),
+                         "deal.draw", cite)
+    kept = get(value, "kept", field)
+    turns = rs.params["table.seats"] * rs.params["deal.hand_size"]
+    if not isinstance(kept, list):
+        raise InputError(f"expected a list of {turns} choices, true (the top card kept) or false (the next)",
+                         join(field, "kept"), "deal.draw", cite)
+    for i, choice in enumerate(kept):
+        if not isinstance(choice, bool):
+            raise InputError(f"expected true (the top card kept) or false (the next), got {choice!r}",
+                             f"{join(field, 'kept')}[{i}]", "deal.draw", cite)
+    if len(kept) != turns:
+        raise InputError(f"the draw takes {turns} turns ({rs.params['table.seats']} players drawing "
+                         f"{rs.params['deal.hand_size']} cards each), one choice a turn; {len(kept)} given",
+                         join(field, "kept"), "deal.draw", cite)
+    return E.drawn_hands(rs, stock, dealer, kept)
+
+
 def scores_before(req: Mapping, table: C.Table = C.FOUR) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Each side's score and bags before the hand (``before``: by side, NS and EW or each player alone)."""
     before = req.get("before", {})      # (null fields were dropped: see _present)

@@ -213,6 +213,16 @@ _BOOL_WORDS = {
     "bags.carry": ("bags beyond the limit carry over", "bags start again from 0 after the penalty"),
     "nil.partner_may_raise": ("yes", "no"),
 }
+# ... and their words at a table where each plays alone (rule table.sides): no partners, no partnership; a
+# player who bids nil has no contract besides it (005 §Cutthroat, §Two-player)
+_ALONE_BOOL_WORDS = {
+    "nil.tricks_count": ("a nil bidder's tricks count toward a contract, and a player alone who bids nil has "
+                         "none besides",
+                         "a nil bidder's tricks count toward no contract (a player alone who bids nil has none "
+                         "besides)"),
+    "nil.tricks_bags": ("a failed nil bidder's tricks count as the bidder's own bags",
+                        "a failed nil bidder's tricks are not bags"),
+}
 
 
 def pretty(card: str) -> str:
@@ -235,10 +245,10 @@ def points_text(points: int) -> str:
     return f"scores {points}" if points > 0 else f"costs {-points}" if points < 0 else "scores nothing"
 
 
-def value_text(rule: str, value) -> str:
-    """A rule's value in words."""
+def value_text(rule: str, value, alone: bool = False) -> str:
+    """A rule's value in words (``alone``: at a table where each plays alone)."""
     if isinstance(value, bool):
-        yes, no = _BOOL_WORDS.get(rule, ("yes", "no"))
+        yes, no = (alone and _ALONE_BOOL_WORDS.get(rule)) or _BOOL_WORDS.get(rule, ("yes", "no"))
         return yes if value else no
     if isinstance(value, list):
         return cards_text(str(v) for v in value)
@@ -357,8 +367,9 @@ def team_bid_facts(team: str, bids: str, value) -> dict[str, str]:
     return {"value": value_text("", value), "team": team, "bids": bids}
 
 
-def hand_facts(rule: str, team: str, points: int | None, detail: str, value=None) -> dict[str, str]:
-    return {"value": value_text(rule, value), "team": team,
+def hand_facts(rule: str, team: str, points: int | None, detail: str, value=None,
+               alone: bool = False) -> dict[str, str]:
+    return {"value": value_text(rule, value, alone), "team": team,
             "points": points_text(points) if points is not None else "", "detail": detail}
 
 
@@ -401,9 +412,10 @@ def contract_reason(team: str, bids: str, contract: int, alone: bool = False) ->
 
 
 @lru_cache(maxsize=256)
-def setting_reason(rule: str, team: str, value) -> str:
-    """A setting of the scoring group shown in a trail (e.g. whether a nil bidder's tricks count)."""
-    return reason(rule, hand_facts(rule, team, None, "", value))
+def setting_reason(rule: str, team: str, value, alone: bool = False) -> str:
+    """A setting of the scoring group shown in a trail (e.g. whether a nil bidder's tricks count; ``alone``: at a
+    table where each plays alone, in words without partners)."""
+    return reason(rule, hand_facts(rule, team, None, "", value, alone))
 
 
 @lru_cache(maxsize=4096)

@@ -72,7 +72,7 @@ def play_hand(rs: Ruleset, hands: list[int], dealer: int, policy, scores=None, b
     (``deal.draw``) they are drawn from ``stock`` (the pack in order, top card first; ``hands`` unread)."""
     drawn: list[int] = []
     if rs.params["deal.draw"]:
-        hands, drawn = _draw(rs, stock, dealer, policy)
+        hands, drawn = _drawn_by(rs, stock, dealer, policy)
     _refuse_foreign(rs, hands)
     zero = (0,) * C.table_of(rs.params).sides
     state = HandState(rs, hands, dealer, zero if scores is None else scores, zero if bags is None else bags)
@@ -87,8 +87,8 @@ def play_hand(rs: Ruleset, hands: list[int], dealer: int, policy, scores=None, b
         state.exchange(seat, give, back)
     (play_out if stepped else _play_out_fused)(state, policy)
     results = state.score(explain=record)
-    raw = {"_results": results, "_bids": state.bids, "_plays": state.plays, "_won": state.won,
-           "_winners": state.winners, "_last": state.last, "_dealt": state.dealt}   # (simulate drops these)
+    raw = {"_results": results, "_bids": state.bids, "_plays": state.plays, "_won": state.won,   # (simulate
+           "_winners": state.winners, "_last": state.last, "_dealt": state.dealt, "_drawn": drawn}   # drops these)
     return _hand_record(state, results, stock if drawn else None, drawn, raw) if record else raw
 
 
@@ -124,14 +124,31 @@ def _hand_record(state: HandState, results: list, stock: Sequence[int] | None, d
     }
 
 
-def _draw(rs: Ruleset, stock: Sequence[int] | None, dealer: int, policy) -> tuple[list[int], list[int]]:
-    """The hands drawn from ``stock`` (``deal.draw``) by ``policy``'s choices, and each turn's choice; the stock
-    must be the variant's pack, each card once."""
+def _drawn_by(rs: Ruleset, stock: Sequence[int] | None, dealer: int, policy) -> tuple[list[int], list[int]]:
+    """The hands drawn from ``stock`` (``deal.draw``) by ``policy``'s choices, and each turn's choice."""
+    return _draw(rs, stock, dealer, lambda seat, card, hand, turn: keep_of(policy, rs, seat, card, hand, turn))
+
+
+def _draw(rs: Ruleset, stock: Sequence[int] | None, dealer: int, keep: Callable[[int, int, int, int], int]
+          ) -> tuple[list[int], list[int]]:
+    """The hands drawn from ``stock`` (``deal.draw``) by ``keep(seat, card, hand, turn)``'s choices, and each
+    turn's choice; the stock must be the variant's pack, each card once."""
     cite = rs.rules["deal.draw"].cite
     if stock is None or sorted(stock) != C.card_list(rs.deck):
         raise GameError(f"variant '{rs.id}' draws its hands from the stock: the stock must be its pack of "
                         f"{rs.deck.bit_count()} cards in order, each once", "stock", "deal.draw", cite)
-    return draw_cards(rs)(stock, dealer, lambda seat, card, hand, turn: keep_of(policy, rs, seat, card, hand, turn))
+    return draw_cards(rs)(stock, dealer, keep)
+
+
+def drawn_hands(rs: Ruleset, stock: Sequence[int], dealer: int, kept: Sequence[bool]) -> list[int]:
+    """The hands drawn from ``stock`` (``deal.draw``: the pack in order, top card first) by the choices ``kept``
+    (each turn in order: True where the drawer kept the top card, False where the next); the stock must be the
+    variant's pack and ``kept`` one choice a turn."""
+    turns = rs.params["table.seats"] * rs.params["deal.hand_size"]
+    if len(kept) != turns:
+        raise GameError(f"the draw takes {turns} turns, one choice each; {len(kept)} given", "kept", "deal.draw",
+                        rs.rules["deal.draw"].cite)
+    return _draw(rs, stock, dealer, lambda seat, card, hand, turn: int(bool(kept[turn])))[0]
 
 
 def play_out(state: HandState, policy) -> None:

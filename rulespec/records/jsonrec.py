@@ -187,7 +187,7 @@ class _HandReader:
         if value is None:
             return None
         try:
-            teams = [value.get(t) or {} for t in C.TEAMS]
+            teams = [value.get(t) or {} for t in _sides(value)]
             scores = tuple(_whole(t.get("score", 0)) for t in teams)
             bags = tuple(_whole(t.get("bags", 0)) for t in teams)
         except (AttributeError, TypeError, ValueError):
@@ -212,11 +212,22 @@ def _whole(value) -> int:
     return value
 
 
-def _pair(value, key: str) -> tuple[int, int] | None:
-    if not isinstance(value, Mapping) or any(not isinstance(value.get(t), Mapping) or key not in value[t]
-                                             for t in C.TEAMS):
+def _sides(value: Mapping) -> tuple[str, ...]:
+    """The sides an object of scores is keyed by: the partnerships NS and EW, or, where each plays alone, the
+    players' seats (N E, N E S, N E S W: as many as it names)."""
+    if any(t in value for t in C.TEAMS):
+        return C.TEAMS
+    return next((seats for seats in (C.SEATS[:n] for n in (4, 3, 2)) if all(s in value for s in seats)), C.TEAMS)
+
+
+def _pair(value, key: str) -> tuple[int, ...] | None:
+    """Each side's ``key`` of an object of scores by side (None where a side lacks it)."""
+    if not isinstance(value, Mapping):
         return None
-    return _whole(value["NS"][key]), _whole(value["EW"][key])
+    sides = _sides(value)
+    if any(not isinstance(value.get(t), Mapping) or key not in value[t] for t in sides):
+        return None
+    return tuple(_whole(value[t][key]) for t in sides)
 
 
 def _document_hands(doc, base: str = "") -> Iterator[tuple[object, str]]:

@@ -23,7 +23,7 @@ from ...errors import RulespecError
 from ...fast.batch_hand import BID_RULES, KIND_CODE, BatchHand, HandRules
 from ...game.steps import steps_of
 from ...model.ruleset import Ruleset
-from .replay import Outcome, Transcript, first_leader_rule, play_signature, replay
+from .replay import DEALT, Outcome, Transcript, first_leader_rule, play_signature, replay
 
 # the rules that can forbid a card: a card outside the pack, the play constraints, then (the first card played
 # by another seat than the first leader) the rule that names the first leader
@@ -135,8 +135,8 @@ def replayers_for(rss: Sequence[Ruleset]) -> list[BatchReplayer | None]:
     end cannot take."""
     out: list[BatchReplayer | None] = []
     for rs in rss:
-        if rs not in _REPLAYERS and C.table_of(rs.params) is not C.FOUR:
-            _REPLAYERS[rs] = None          # (the batch replay's arrays are the four-seat partnership game's)
+        if rs not in _REPLAYERS and (C.table_of(rs.params) is not C.FOUR or rs.params["deal.draw"]):
+            _REPLAYERS[rs] = None          # (the batch replay's arrays are the four-seat partnership game's, dealt)
         if rs not in _REPLAYERS:
             try:
                 _REPLAYERS[rs] = BatchReplayer(rs)
@@ -203,7 +203,8 @@ class Replays:
             keys = {stage: np.full(n, -2, dtype=np.int64) for stage in ("bid", "legal", "game")}
             keys.update(trick=np.zeros((n, length // 4), dtype=np.int64), score=np.zeros((n, 2), dtype=np.int64),
                         bags=np.zeros((n, 2), dtype=np.int64), exchange=np.zeros((n, 4), dtype=np.int64),
-                        kitty=np.full(n, rs.params["deal.kitty"], dtype=np.int64))
+                        kitty=np.full(n, rs.params["deal.kitty"], dtype=np.int64),
+                        draw=np.zeros(n, dtype=np.int64))     # (a variant the batch replays deals its hands)
             rule = {"bid": np.full(n, -1, dtype=np.int64), "legal": np.full(n, -1, dtype=np.int64)}
             if len(fast):
                 try:
@@ -245,6 +246,7 @@ class Replays:
         t, keys, rule = self.ts[k], self.keys[w], self.rule[w]
         o = Outcome(source=(self.rss[w], t))
         seat, step = int(keys["bid"][k]), int(keys["legal"][k])
+        o.sig["draw"] = DEALT
         o.sig["kitty"] = int(keys["kitty"][k])
         o.sig["bid"] = None if seat < 0 else (seat, str(t.bids[seat]))
         if seat >= 0:

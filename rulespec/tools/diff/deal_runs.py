@@ -26,7 +26,7 @@ from .attribution import shares
 from .deals import Deal, read_deals, seeded_deal
 from .minimal import KIND_OF_STAGE
 from .batch_replay import BID_RULES, CARD_RULES, Replays, replayers_for
-from .replay import STAGES, Outcome, Transcript, policy_for, record, replay
+from .replay import STAGES, Outcome, Transcript, draw_json, policy_for, record, replay
 
 
 MAX_CANDIDATES = 8    # seeds kept per (pair, rule, stage) for the minimal examples
@@ -176,6 +176,8 @@ def _situation(stage: str, d: Direction) -> dict | None:
         return d.a.full().situations.get(stage)
     if stage == "kitty":        # (no request asks whether the dealer takes a kitty: the variant's rule says it)
         return None
+    if stage == "draw":         # the recorded hand as a score request whose deal is the stock and the choices
+        return _draw_situation(d)
     if stage == "trick":
         return _trick_situation(d)
     rec = (d.a if d.recorder_is_a else d.b).full()
@@ -187,6 +189,15 @@ def _situation(stage: str, d: Direction) -> dict | None:
         hand = {k: rec.situations["score"][k] for k in ("bids", "tricks")}
         return {"hands": [*d.history, hand]}
     return {**rec.situations["score"], "last_trick": rec.situations.get("last_trick")}
+
+
+def _draw_situation(d: Direction) -> dict | None:
+    """The score request that replays the transcript from its draw (None where it was dealt)."""
+    deal = draw_json(d.t)
+    if deal is None:
+        return None
+    return {"deal": deal, "dealer": C.SEATS[d.t.dealer], "bids": {C.SEATS[s]: str(b) for s, b in enumerate(d.t.bids)},
+            "play": [C.card_name(c) for _, c in d.t.plays]}
 
 
 def _trick_situation(d: Direction) -> dict | None:

@@ -16,20 +16,22 @@ import yaml
 
 from ...core import cards as C
 from ...app.answers import KINDS
-from ...errors import RulespecError
+from ...errors import InputError, RulespecError
 from ...model.ruleset import Ruleset
 
-KIND_OF_STAGE = {"kitty": "score", "bid": "bid", "exchange": "exchange", "legal": "legal",
+KIND_OF_STAGE = {"draw": "draw", "kitty": "score", "bid": "bid", "exchange": "exchange", "legal": "legal",
                  "trick": "trick", "score": "score", "bags": "score", "game": "game"}
-# the request kind of each example kind that is not one ("exchange": a bid's answer, as to the cards it passes)
-ANSWER_KIND = {"exchange": "bid"}
+# the request kind of each example kind that is not one ("exchange": a bid's answer, as to the cards it passes;
+# "draw": a score replayed from a deal given as the stock and the draw's choices, which a variant that deals its
+# hands refuses, naming rule deal.draw: its answer is that refusal)
+ANSWER_KIND = {"exchange": "bid", "draw": "score"}
 # --------------------------------------------------------------------------- evaluators
 _ZERO = {"NS": {"score": 0, "bags": 0}, "EW": {"score": 0, "bags": 0}}
 
 
 def _project(kind: str, answer: dict) -> dict:
     """The comparable part of an answer of ``rulespec.app.answers`` (what a scenario's output checks)."""
-    if kind == "score":
+    if kind in ("score", "draw"):
         return {"teams": {t: {k: answer["teams"][t][k] for k in ("points", "bags")} for t in answer["teams"]}}
     if kind == "game":
         return {"result": {k: answer["result"][k] for k in ("over", "winner", "scores")}}
@@ -43,6 +45,8 @@ def evaluate(rs: Ruleset, kind: str, inp: dict) -> dict | None:
     """The answer of ``rs`` to a scenario input, as ``rulespec test`` and the API see it; None when refused."""
     try:
         return _project(kind, KINDS[ANSWER_KIND.get(kind, kind)](rs, inp))
+    except InputError as exc:
+        return {"error": {"field": exc.field, "rule": exc.rule}} if kind == "draw" else None
     except RulespecError:
         return None
 
@@ -192,7 +196,7 @@ def shrink(kind: str, inp: dict, holds: Callable[[dict], bool], budget: int = 30
 # --------------------------------------------------------------------------- emission
 def differing(a, b):
     """The parts of two outputs that differ (whole values below the first non-dict level)."""
-    if isinstance(a, dict) and isinstance(b, dict):
+    if isinstance(a, dict) and isinstance(b, dict) and a.keys() == b.keys():
         keys = [k for k in a if k in b and a[k] != b[k]]
         out_a, out_b = {}, {}
         for key in keys:
@@ -209,7 +213,7 @@ def minimal_example(kind: str, inp: dict, a: Ruleset, b: Ruleset, a_with_rule: R
     if not holds(inp):
         return None
     request = ANSWER_KIND.get(kind, kind)
-    small = shrink(request, inp, holds)
+    small = inp if kind == "draw" else shrink(request, inp, holds)    # (a drawn deal is the whole hand's)
     return {"kind": request, "input": small, "output": {a.id: evaluate(a, kind, small), b.id: evaluate(b, kind, small)}}
 
 

@@ -11,16 +11,17 @@ import weakref
 from dataclasses import dataclass, field
 
 from ...core import cards as C
-from ...game import (NO_HISTORY, Bid, HandState, bid_refusals, exchange_count, game_status, play_hand, score_hand,
-                     seat_rule)
+from ...game import (NO_HISTORY, Bid, HandState, bid_refusals, drawn_hands, exchange_count, game_status, play_hand,
+                     score_hand, seat_rule)
 from ...errors import RulespecError
 from ...game.policies import POLICIES
 from ...model.ruleset import Ruleset
 from ...core.schema import PLAY_CONSTRAINTS
 from .deals import Deal
 
-STAGES = ("kitty", "bid", "exchange", "legal", "trick", "score", "bags", "game")
-STAGE_TITLES = {"kitty": "the dealer's kitty", "bid": "bid validity", "exchange": "cards passed",
+STAGES = ("draw", "kitty", "bid", "exchange", "legal", "trick", "score", "bags", "game")
+STAGE_TITLES = {"draw": "the hands drawn from the stock", "kitty": "the dealer's kitty", "bid": "bid validity",
+                "exchange": "cards passed",
                 "legal": "legal cards", "trick": "trick winner", "score": "hand score", "bags": "bags",
                 "game": "game over/winner"}
 
@@ -39,6 +40,13 @@ class Transcript:
     won: tuple[int, ...] | None = None
     winners: tuple[str, ...] | None = None
     last: tuple | None = None
+    stock: tuple[int, ...] | None = None        # the pack in the deal's order (None for a deal read as hands)
+    kept: tuple[bool, ...] | None = None        # where the hands were drawn: each turn's choice (deal.draw)
+
+
+# what a variant that deals its hands makes of the stock at the draw stage (a variant that draws: the hands drawn)
+DEALT = "dealt, not drawn"
+UNDRAWN = "drawn by the players' choices, none recorded (the hand was dealt)"
 
 
 @dataclass
@@ -98,7 +106,7 @@ def record(rs: Ruleset, deal: Deal, policy) -> Transcript:
     if deal.play is not None:
         owner = {card: seat for seat in range(len(deal.hands)) for card in C.iter_cards(deal.hands[seat])}
         plays = tuple((owner[c], c) for c in deal.play)
-        return Transcript(deal.dealer, deal.hands, deal.bids, plays, deal.before)
+        return Transcript(deal.dealer, deal.hands, deal.bids, plays, deal.before, stock=deal.stock)
     if hasattr(policy, "observe_scores"):
         policy.observe_scores(scores)
     if deal.bids is not None:
@@ -106,7 +114,8 @@ def record(rs: Ruleset, deal: Deal, policy) -> Transcript:
     rec = play_hand(rs, list(deal.hands), deal.dealer, policy, scores, bags, record=False, stock=deal.stock)
     return Transcript(deal.dealer, tuple(rec["_dealt"]), tuple(rec["_bids"]), tuple(rec["_plays"]), deal.before,
                       play_sig=play_signature(rs), won=tuple(rec["_won"]),
-                      winners=tuple(C.SEATS[w] for w in rec["_winners"]), last=rec["_last"])
+                      winners=tuple(C.SEATS[w] for w in rec["_winners"]), last=rec["_last"], stock=deal.stock,
+                      kept=tuple(bool(k) for k in rec["_drawn"]) if rs.params["deal.draw"] else None)
 
 
 def _bid_json(bid: Bid):
@@ -215,6 +224,7 @@ class _Play:
 def replay(rs: Ruleset, t: Transcript) -> Outcome:
     """Replay ``t`` under ``rs`` (the recorded play stands as it is under the play rules it was recorded with)."""
     out = Outcome()
+    out.sig["draw"] = drawn(rs, t)
     out.sig["kitty"] = rs.params["deal.kitty"]     # the cards the dealer takes and discards before the bids
     try:
         _replay_bids(rs, t, out)
@@ -233,6 +243,27 @@ def replay(rs: Ruleset, t: Transcript) -> Outcome:
             out.sig.setdefault(stage, f"error: {exc}")
     out.rules = {stage: note.get("rule") for stage, note in out.notes.items()}
     return out
+
+
+def drawn(rs: Ruleset, t: Transcript) -> tuple[tuple[str, str], ...] | str:
+    """The draw stage: the hands ``rs`` draws from the transcript's stock by its recorded choices (seat, cards), or
+    what it makes of them otherwise (``DEALT``, ``UNDRAWN``, an error)."""
+    if not rs.params["deal.draw"]:
+        return DEALT
+    if t.stock is None or t.kept is None:
+        return UNDRAWN
+    try:
+        hands = drawn_hands(rs, t.stock, t.dealer, t.kept)
+    except RulespecError as exc:
+        return f"error: {exc}"
+    return tuple((C.SEATS[s], " ".join(C.card_names(hand))) for s, hand in enumerate(hands))
+
+
+def draw_json(t: Transcript) -> dict | None:
+    """The transcript's drawn deal as a request's ``deal`` (``{"stock", "kept"}``), where it was drawn."""
+    if t.stock is None or t.kept is None:
+        return None
+    return {"stock": [C.card_name(c) for c in t.stock], "kept": list(t.kept)}
 
 
 def _replay_bids(rs: Ruleset, t: Transcript, out: Outcome) -> None:
