@@ -96,8 +96,8 @@ def test_a_lean_hand_is_the_full_record_s_raw_parts_without_lines(variant):
         except E.DeadEndError:
             continue
         lean = E.play_hand(rs, deal, i % 4, RandomPolicy(random.Random(i)), scores, bags, record=False, stock=stock)
-        assert set(lean) == {"_results", "_bids", "_plays", "_won", "_winners", "_last", "_dealt"}
-        assert all(lean[k] == full[k] for k in ("_bids", "_plays", "_won", "_winners", "_last", "_dealt"))
+        assert set(lean) == {"_results", "_bids", "_plays", "_won", "_winners", "_last", "_dealt", "_drawn"}
+        assert all(lean[k] == full[k] for k in ("_bids", "_plays", "_won", "_winners", "_last", "_dealt", "_drawn"))
         assert [C.card_names(hand) for hand in lean["_dealt"]] == list(full["deal"].values())
         assert [str(b) for b in lean["_bids"]] == list(full["bids"].values())
         assert [C.SEATS[w] for w in lean["_winners"]] == [trick["winner"] for trick in full["tricks"]]

@@ -11,8 +11,8 @@ def test_agreement_and_latency_runners():
     result = solve.dds_agreement(count=3, sizes=(3,))
     assert result["checked"] == 3 and result["agree"] == 3
     result = solve.minimax_agreement(per_variant=1)
-    # (alone: cut-throat, solo, two-player)
-    assert result["checked"] == result["variants"] == result["agree"] and result["alone"] == 3
+    # (alone: cut-throat, solo, two-player, five-handed)
+    assert result["checked"] == result["variants"] == result["agree"] and result["alone"] == 4
     latency = solve.claim_latency(rounds=3, tricks=2)
     assert latency["claim_ms"] > 0 and latency["score_ms"] > 0
 
