@@ -203,7 +203,7 @@ def _base_schemas(max_deals: int, time_limit: float) -> dict:
                      "that wrote it, and the choices tables make")
     summary_props = {"id": STR, "title": STR, "doc": STR, "extends": nullable(STR), "chain": arr(STR),
                      "rule_count": INT, "own_rule_count": INT,
-                     "table": obj({"seats": {"type": "integer", "minimum": 2, "maximum": 4},
+                     "table": obj({"seats": {"type": "integer", "minimum": 2, "maximum": 6},
                                    "sides": arr(STR)}, ("seats", "sides"),
                                   "who sits at the table: its seats (N E S W, the first 2, 3 or 4) and the sides "
                                   "that score (NS and EW, or each seat alone)")}
