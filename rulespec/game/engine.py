@@ -164,9 +164,9 @@ def play_out(state: HandState, policy) -> None:
 def _play_out_fused(state: HandState, policy) -> None:
     """``play_out`` from the first trick by the whole-hand loop ``fused`` generates (the same cards)."""
     rs = state.rs
-    play = play_cards_random(rs) if type(policy) is RandomPolicy else play_cards(rs)
+    play = play_cards(rs)
     if type(policy) is RandomPolicy:        # its draw written into the loop: no call per card
-        choose = policy.rng.random
+        play, choose = play_cards_random(rs), policy.rng.random
     elif type(policy) is SensiblePolicy:      # the lowered player called by the loop itself: no table to keep
         choose = lowered(rs).card
     else:
