@@ -19,63 +19,132 @@ def total(n):
 
 @pytest.fixture()
 def cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("RULESPEC_CACHE", str(tmp_path))
-    return tmp_path / "jit"
-
-
-def test_module_is_written_under_its_digest_and_compiled(cache):
-    module = jit.load("t1", SOURCE)
-    assert module.total(10) == sum(i % 7 for i in range(10))
-    (written,) = cache.glob("rulespec_jit_t1_*.py")
-    assert written.read_text() == SOURCE
-    assert jit.load("t1", SOURCE) is module            # once per process
-    assert list((cache / "__pycache__").glob("*.nbi"))  # numba's cache index, beside the file
-
-
-def test_a_tampered_file_is_rewritten_not_run(cache):
-    jit.load("t2", SOURCE)
-    (written,) = cache.glob("rulespec_jit_t2_*.py")
-    written.write_text(SOURCE + "\nraise SystemExit('tampered')\n")
+    """A cache folder of the test's own, nothing generated loaded yet (as in a new process; the modules loaded
+    before are back after the test)."""
     import sys
-    del sys.modules[written.stem]
+    monkeypatch.setenv("RULESPEC_CACHE", str(tmp_path))
+    before = {name: sys.modules.pop(name) for name in list(sys.modules) if name.startswith("rulespec_jit_")}
+    yield tmp_path / "jit"
+    for name in [name for name in sys.modules if name.startswith("rulespec_jit_")]:
+        del sys.modules[name]
+    sys.modules.update(before)
+
+
+# two functions and a constant: ``twice`` calls ``total`` and reads ``STEP``
+TWO = SOURCE + """
+STEP = 3
+
+
+@numba.njit(cache=True)
+def twice(n):
+    return 2 * total(n) + STEP
+"""
+
+
+def _forget(source: str, kind: str) -> None:
+    """As in a new process: neither the module nor its parts loaded."""
+    import sys
+    sys.modules.pop(jit._name(kind, source), None)
+    for part in jit.parts(source).parts:
+        sys.modules.pop(part.name, None)
+
+
+def test_module_is_written_in_parts_under_their_digests_and_compiled(cache):
+    module = jit.load("t1", TWO)
+    assert module.total(10) == sum(i % 7 for i in range(10)) and module.twice(10) == 2 * module.total(10) + 3
+    assert module.STEP == 3
+    split = jit.parts(TWO)
+    assert [part.defines for part in split.parts] == ["total", "twice"]     # callee first
+    written = {path.stem: path.read_text() for path in cache.glob("rulespec_jit_fn_*.py")}
+    assert written == {part.name: part.text for part in split.parts}
+    total, twice = split.parts
+    assert f"from {total.name} import total" in twice.text and "STEP = 3" in twice.text
+    assert "STEP" not in total.text and "def twice" not in total.text
+    assert jit.load("t1", TWO) is module            # once per process
+    assert list((cache / "__pycache__").glob(f"{twice.name}.*.nbi"))  # numba's cache index, beside each part
+
+
+def test_a_function_two_modules_share_is_one_part_compiled_once(cache):
+    other = TWO.replace("2 * total(n)", "3 * total(n)")
+    first, second = jit.parts(TWO), jit.parts(other)
+    assert first.parts[0] == second.parts[0] and first.parts[1].name != second.parts[1].name
+    jit.load("t6", TWO).twice(4)
+    shared = jit.parts(TWO).parts[0].name
+    index = next((cache / "__pycache__").glob(f"{shared}.*.nbi"))
+    before = index.stat().st_mtime_ns
+    assert jit.load("t6", other).twice(4) == 3 * 6 + 3
+    assert index.stat().st_mtime_ns == before      # ``total`` not compiled again for the second module
+    assert len(list(cache.glob("rulespec_jit_fn_*.py"))) == 3
+
+
+def test_functions_that_call_one_another_are_refused():
+    """(numba caches no recursive function: the generators write none)"""
+    source = SOURCE + """
+
+@numba.njit(cache=True)
+def even(n):
+    return True if n == 0 else odd(n - 1)
+
+
+@numba.njit(cache=True)
+def odd(n):
+    return False if n == 0 else even(n - 1)
+"""
+    with pytest.raises(ValueError, match=r"call one another \((even -> odd -> even|odd -> even -> odd)\)"):
+        jit.parts(source)
+
+
+def test_a_top_level_statement_of_another_kind_is_refused():
+    with pytest.raises(ValueError, match="line 3: only imports, functions and assignments"):
+        jit.parts("import numba\n\nfor i in range(3):\n    pass\n")
+
+
+def test_a_tampered_part_is_rewritten_not_run(cache):
+    jit.load("t2", SOURCE)
+    (part,) = jit.parts(SOURCE).parts
+    written = cache / f"{part.name}.py"
+    written.write_text(SOURCE + "\nraise SystemExit('tampered')\n")
+    _forget(SOURCE, "t2")
     module = jit.load("t2", SOURCE)
     assert module.total(3) == 3
-    assert written.read_text() == SOURCE
+    assert written.read_text() == part.text
 
 
 def test_other_source_other_module(cache):
     other = SOURCE.replace("i % 7", "i % 5")
     assert jit.load("t3", other).total(10) != jit.load("t3", SOURCE).total(10)
-    assert len(list(cache.glob("rulespec_jit_t3_*.py"))) == 2
+    assert len(list(cache.glob("rulespec_jit_fn_*.py"))) == 2
 
 
 def test_compiled_says_whether_loading_would_compile(cache):
-    import sys
-    other = SOURCE.replace("i % 7", "i % 3")
+    other = TWO.replace("i % 7", "i % 3")
     assert not jit.compiled("t4", other)                 # nothing written yet
-    module = jit.load("t4", other)
+    jit.load("t4", other)
     assert jit.compiled("t4", other)                     # loaded in this process
-    del sys.modules[module.__name__]
-    assert not jit.compiled("t4", other)                 # the file, but no machine code cached yet
+    _forget(other, "t4")
+    assert not jit.compiled("t4", other)                 # the parts, but no machine code cached yet
     jit.load("t4", other).total(4)
-    del sys.modules[module.__name__]
+    _forget(other, "t4")
+    assert not jit.compiled("t4", other)                 # one part's machine code cached, the other's not
+    jit.load("t4", other).twice(4)
+    _forget(other, "t4")
     assert not jit.compiled("t4", other)                 # machine code cached, but the compiling not marked complete
     jit.mark_compiled("t4", other)
-    assert jit.compiled("t4", other)                     # numba's cache beside the file: a later process loads it
+    assert jit.compiled("t4", other)                     # numba's cache beside the parts: a later process loads it
 
 
-def test_a_rewritten_file_loses_its_mark(cache):
-    import sys
+def test_a_rewritten_part_loses_the_marks(cache):
     other = SOURCE.replace("i % 7", "i % 11")
     jit.load("t5", other).total(4)
     jit.mark_compiled("t5", other)
-    (written,) = cache.glob("rulespec_jit_t5_*.py")
-    written.write_text(other + "\n# changed\n")        # numba's cache of the old file no longer applies
-    del sys.modules[written.stem]
+    (part,) = jit.parts(other).parts
+    written = cache / f"{part.name}.py"
+    written.write_text(part.text + "\n# changed\n")        # numba's cache of the old file no longer applies
+    _forget(other, "t5")
     assert not jit.compiled("t5", other)
-    jit.load("t5", other)                                # the file written again, its old mark gone
-    assert written.read_text() == other and not written.with_suffix(".done").exists()
-    del sys.modules[written.stem]
+    jit.load("t5", other)                                # the part written again, the marks gone
+    assert written.read_text() == part.text and not list(cache.glob("*.done"))
+    _forget(other, "t5")
     assert not jit.compiled("t5", other)
 
 
