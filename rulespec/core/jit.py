@@ -107,57 +107,76 @@ def _defined(node: ast.stmt) -> list[str]:
                      "may stand at the top level")
 
 
+class _TopLevel:
+    """A generated module's top level: the text of its imports, and its other statements (docstrings left out),
+    each with the names it defines, the statements whose names it reads, and whether it is a function."""
+
+    def __init__(self, source: str):
+        body = ast.parse(source).body
+        self.lines = source.splitlines(keepends=True)
+        imported = [n for n in body if isinstance(n, (ast.Import, ast.ImportFrom))]
+        self.imports = "".join(map(self.text, imported))
+        self.nodes = [n for n in body if n not in imported and not _docstring(n)]
+        self.defines = [_defined(node) for node in self.nodes]
+        where = {name: i for i, names in enumerate(self.defines) for name in names}
+        self.reads = [sorted({where[n.id] for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in where}
+                             - {i}) for i, node in enumerate(self.nodes)]
+        self.function = [isinstance(node, ast.FunctionDef) for node in self.nodes]
+
+    def text(self, node: ast.stmt) -> str:
+        """The statement's own lines (its decorators too): faster than ``ast.unparse``."""
+        first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
+        return "".join(self.lines[first - 1:node.end_lineno]).rstrip("\n") + "\n"
+
+    def needs(self, i: int) -> set[int]:
+        """What statement ``i`` reads, and what the constants among those read in turn (not what functions call)."""
+        seen: set[int] = set()
+        stack = list(self.reads[i])
+        while stack:
+            j = stack.pop()
+            if j not in seen:
+                seen.add(j)
+                if not self.function[j]:
+                    stack.extend(self.reads[j])
+        return seen
+
+    def callees_first(self) -> list[int]:
+        """The functions, each after those it calls; ``ValueError`` for functions that call one another."""
+        calls = {i: {j for j in self.needs(i) if self.function[j]} for i, f in enumerate(self.function) if f}
+        try:
+            return list(graphlib.TopologicalSorter(calls).static_order())
+        except graphlib.CycleError as exc:
+            cycle = " -> ".join(self.defines[i][0] for i in exc.args[1])
+            raise ValueError(f"generated module: functions that call one another ({cycle}): numba cannot cache "
+                             "them") from None
+
+    def part(self, i: int, named: dict[int, str]) -> Part:
+        """Function ``i``'s part: the imports, the parts of the functions it calls (``named``), its constants."""
+        needed = sorted(self.needs(i))
+        text = (self.imports + "".join(f"from {named[j]} import {self.defines[j][0]}\n"
+                                       for j in needed if self.function[j])
+                + "".join(self.text(self.nodes[j]) for j in needed if not self.function[j])
+                + "\n\n" + self.text(self.nodes[i]))
+        return Part(_name("fn", text), text, self.defines[i][0])
+
+
+def _docstring(node: ast.stmt) -> bool:
+    return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+
+
 @functools.lru_cache(maxsize=256)
 def parts(source: str) -> Split:
     """``source`` split into parts (see the module doc): each function one part, in an order where a part comes
     after those it calls (through the constants it reads too); ``ValueError`` for functions that call one another
     (numba caches no recursive function, so the generators write none)."""
-    body = ast.parse(source).body
-    lines = source.splitlines(keepends=True)
-
-    def text(node: ast.stmt) -> str:          # (the node's own lines: faster than ast.unparse)
-        first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
-        return "".join(lines[first - 1:node.end_lineno]).rstrip("\n") + "\n"
-    imports = "".join(text(n) for n in body if isinstance(n, (ast.Import, ast.ImportFrom)))
-    nodes = [n for n in body if not isinstance(n, (ast.Import, ast.ImportFrom))
-             and not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))]
-    defines = [_defined(node) for node in nodes]
-    where = {name: i for i, names in enumerate(defines) for name in names}
-    reads = [sorted({where[n.id] for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in where} - {i})
-             for i, node in enumerate(nodes)]
-    function = [isinstance(node, ast.FunctionDef) for node in nodes]
-
-    def closure(starts: list[int]) -> set[int]:
-        """What ``starts`` name, and what the constants among them name in turn (not what functions call)."""
-        seen: set[int] = set()
-        stack = list(starts)
-        while stack:
-            j = stack.pop()
-            if j not in seen:
-                seen.add(j)
-                if not function[j]:
-                    stack.extend(reads[j])
-        return seen
-
-    calls = {i: {j for j in closure(reads[i]) if function[j]} for i in range(len(nodes)) if function[i]}
-    try:
-        order = list(graphlib.TopologicalSorter(calls).static_order())       # callees first
-    except graphlib.CycleError as exc:
-        cycle = " -> ".join(defines[i][0] for i in exc.args[1])
-        raise ValueError(f"generated module: functions that call one another ({cycle}): numba cannot cache "
-                         "them") from None
+    top = _TopLevel(source)
     named: dict[int, str] = {}
     made = []
-    for i in order:
-        needed = closure(reads[i])
-        written = [imports]
-        written += [f"from {named[j]} import {defines[j][0]}\n" for j in sorted(needed) if function[j]]
-        written += [text(nodes[j]) for j in sorted(needed) if not function[j]]
-        whole = "".join(written) + "\n\n" + text(nodes[i])
-        named[i] = _name("fn", whole)
-        made.append(Part(named[i], whole, defines[i][0]))
-    facade = imports + "".join(f"from {named[i]} import {defines[i][0]}\n" if function[i] else text(node)
-                               for i, node in enumerate(nodes))
+    for i in top.callees_first():
+        made.append(top.part(i, named))
+        named[i] = made[-1].name
+    facade = top.imports + "".join(f"from {named[i]} import {top.defines[i][0]}\n" if top.function[i]
+                                   else top.text(node) for i, node in enumerate(top.nodes))
     return Split(tuple(made), facade)
 
 
