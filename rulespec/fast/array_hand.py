@@ -523,6 +523,7 @@ class ArrayModule:
         self._digest = _digest(rs)        # (what a lowering of it is kept on disk under)
         self._tables = _tables_digest(rs)     # (what every function's lowering reads of the pack)
         self.choosers: dict[str, list[str]] = {}     # the chooser parameters of each function lowered, in order
+        self.unread: dict[str, frozenset[str]] = {}  # the parameters each function lowered never reads
         self._sources: list[str] = []
 
     # (the form is read, and a lowering made, only where an entry is not found lowered on disk)
@@ -563,8 +564,8 @@ class ArrayModule:
             if all(name in self.choosers for name in entries):
                 return
             key = f"{self._digest}|{','.join(entries)}|{sorted(self.choosers.items())}"
-            names, source, code, choices, distinct = derived.kept("arrays", key, lambda: self._lowered_text(entries),
-                                                                   keep=not self.rs.sent)
+            names, source, code, choices, distinct, unread = derived.kept(
+                "arrays", key, lambda: self._lowered_text(entries), keep=not self.rs.sent)
             env = self._env
             exec(code, env)  # noqa: S102 - the lowered form calling the checked rules (``_lowered_text``)
             for name in names:
@@ -574,19 +575,23 @@ class ArrayModule:
                 self.__dict__[name] = env[name]
             self._sources.append(source.rstrip("\n"))
             self.choosers.update(choices)
+            self.unread.update((name, frozenset(params)) for name, params in unread.items())
 
     def _lowered_text(self, entries: tuple[str, ...]) -> tuple[list[str], str, CodeType, dict[str, list[str]],
-                                                              dict[str, tuple[list, list]]]:
+                                                              dict[str, tuple[list, list]], dict[str, list[str]]]:
         """``entries`` and the functions they call not lowered yet, as array Python: their names (callees
-        first), the source and its code, the choosers each needs, and for each distinct function the positions
-        of its parameters that make a row distinct and of those it fills."""
+        first), the source and its code, the choosers each needs, for each distinct function the positions
+        of its parameters that make a row distinct and of those it fills, and the parameters each never reads
+        (a caller need not work them out)."""
         names = [name for name in self._lowering.reachable(entries) if name not in self.choosers]
         parsed = ast.parse("\n\n".join(self._vectorized(name) for name in names)).body
         nodes = {name: node for name, node in zip(names, parsed) if isinstance(node, ast.FunctionDef)}
         choices = _choosers(nodes, names, self.choosers)
         distinct: dict[str, tuple[list, list]] = {}
+        unread: dict[str, list[str]] = {}
         for name, node in nodes.items():
             _pass_choosers(node, choices)
+            unread[name] = sorted({a.arg for a in node.args.args} - read_names(node.body))
             if name in self._distinct:
                 node.name = name + "__rows"
                 params = [a.arg for a in node.args.args][1:]        # (after the row numbers)
@@ -596,7 +601,7 @@ class ArrayModule:
                                   [i for i, p in enumerate(params) if p in written])
         source = "\n\n".join(ast.unparse(nodes[name]) for name in names) + "\n"
         code = compile(source, "<arrays>", "exec")       # (the same code serves every ruleset of one digest)
-        return names, source, code, {name: choices[name] for name in names}, distinct
+        return names, source, code, {name: choices[name] for name in names}, distinct, unread
 
     def _vectorized(self, name: str) -> str:
         """Function ``name`` lowered and written for arrays, as text: kept on disk under the rules it reads (its

@@ -65,6 +65,10 @@ class _ByRow:
         setattr(obj, self.name, _rows_last(value))
 
 
+# the bids so far as rule bid.table_valid sees them (``BatchHand._table``): the array functions' parameter names
+_TABLE_FACTS = frozenset({"bids_made", "bids_total", "opponents_bids", "opponents_tricks"})
+
+
 class BatchHand:
     """One hand per row, from the bids to the score.  ``hands`` (N, 4) masks are updated in place;
     ``scores`` and ``bags`` (N, 2) are the teams' totals before the hand (default 0-0); ``leader`` the
@@ -143,20 +147,22 @@ class BatchHand:
             rival = np.where(scores[other, rows] > scores[rival, rows], other, rival)
         return rival
 
-    def _turn(self) -> tuple:
-        """The next bidder's hand, seat, dealer, place in the bidding, partner's bid and the totals."""
+    def _turn(self, entry: str) -> tuple:
+        """The next bidder's hand, seat, dealer, place in the bidding, partner's bid, the totals and the bids so
+        far (``_table``; zeros where array function ``entry`` reads none of them)."""
         rows, seat = self.rows, self.bidder()
+        table = (0, 0, 0, 0) if _TABLE_FACTS <= self.fn.unread[entry] else self._table(seat)
         if self.table.partners:
             half = self.table.seats // 2
             team, partner = seat % half, (seat + half) % self.table.seats
             rival = self._rival(team)
             return (self._hands[seat, rows], seat, self.dealer, self.turn + 1, self._kind[partner, rows],
                     self._num[partner, rows], self._scores[team, rows], self._bags[team, rows],
-                    self._scores[rival, rows], self._bags[rival, rows], *self._table(seat))
+                    self._scores[rival, rows], self._bags[rival, rows], *table)
         rival = self._rival(seat)
         return (self._hands[seat, rows], seat, self.dealer, self.turn + 1, np.full(self.n, PENDING),
                 np.zeros(self.n, dtype=np.int64), self._scores[seat, rows], self._bags[seat, rows],
-                self._scores[rival, rows], self._bags[rival, rows], *self._table(seat))
+                self._scores[rival, rows], self._bags[rival, rows], *table)
 
     def _table(self, seat: np.ndarray) -> tuple[np.ndarray, ...]:
         """The bids so far as rule ``bid.table_valid`` sees them from each row's ``seat`` (``bidding.table_of``):
@@ -175,12 +181,14 @@ class BatchHand:
     def bid_refusals(self, kind: np.ndarray, n: np.ndarray) -> np.ndarray:
         """The first rule that refuses the next bidder's bid (kind code, n) (index into BID_RULES, -1 where the
         bid stands)."""
-        return _per_row(self.fn.bid_refusal(self.rows, kind, n, *self._turn(), True), self.n)
+        refusal = self.fn.bid_refusal     # (looked up first: lowered on first use, ``unread`` then known)
+        return _per_row(refusal(self.rows, kind, n, *self._turn("bid_refusal"), True), self.n)
 
     def legal_bids(self) -> np.ndarray:
         """(N, K) whether the next bidder may make each of ``HandRules.candidates``."""
         options = np.zeros((len(self.rules.candidates), self.n), dtype=np.int64)
-        self.fn.legal_bids(self.rows, options, *self._turn())
+        legal = self.fn.legal_bids
+        legal(self.rows, options, *self._turn("legal_bids"))
         return options.T != 0
 
     def bid(self, kind: np.ndarray, n: np.ndarray) -> None:

@@ -170,11 +170,13 @@ def play_all(rps: Sequence[BatchReplayer], b: _Batch) -> dict[tuple, _Play]:
 
 
 def _check_card(p: _Play, step: int, seat: np.ndarray, bit: np.ndarray, in_deck: np.ndarray) -> None:
-    """Note in ``p`` the rows whose card at ``step`` is the first one forbidden, and the rule that forbids it."""
-    allowed, first = p.hand.legal(seat, bit)
+    """Note in ``p`` the rows whose card at ``step`` is the first one forbidden, and the rule that forbids it (asked
+    only where a row has one: most cards of a transcript are legal under each variant)."""
+    allowed, _ = p.hand.legal(seat)
     forbidden = ((allowed & bit) == 0) | ~in_deck     # a card outside the pack is never legal
     new = (p.bad_step < 0) & forbidden
     if new.any():
+        _, first = p.hand.legal(seat, bit)
         p.bad_step[new] = step
         p.bad_rule[new] = np.where(in_deck, np.where(first >= 0, first + 1, -1), 0)[new]
 
@@ -194,6 +196,8 @@ class Replays:
         self.keys: list[dict[str, np.ndarray]] = []
         self.rule: list[dict[str, np.ndarray]] = []
         self._out: dict[tuple[int, int], Outcome] = {}
+        self._exact_pair: dict[tuple[int, int], np.ndarray] = {}
+        self._differing: dict[tuple[str, int, int], np.ndarray | None] = {}
         batches: dict[int, tuple[np.ndarray, _Batch, dict]] = {}   # by number of plays: rows, arrays, plays
         lengths = np.fromiter((len(t.plays) for t in ts), dtype=np.int64, count=n)
         for w, (rs, rp) in enumerate(zip(rss, replayers)):
@@ -264,11 +268,15 @@ class Replays:
 
     def differs(self, stage: str, i: int, j: int, rows: np.ndarray) -> np.ndarray | None:
         """Whether variants ``i`` and ``j`` disagree on ``stage`` for each of ``rows``; None unless the vector
-        path took every one of them under both."""
-        if not (self.exact[i][rows].all() and self.exact[j][rows].all()):
+        path took every one of them under both (worked out for every row once per pair and stage)."""
+        if (i, j) not in self._exact_pair:
+            self._exact_pair[(i, j)] = self.exact[i] & self.exact[j]
+        if not self._exact_pair[(i, j)][rows].all():
             return None
-        a, b = self.keys[i][stage], self.keys[j][stage]
-        if a.shape != b.shape:
-            return None
-        d = a[rows] != b[rows]
-        return d.any(axis=1) if d.ndim > 1 else d
+        key = (stage, i, j)
+        if key not in self._differing:
+            a, b = self.keys[i][stage], self.keys[j][stage]
+            d = None if a.shape != b.shape else a != b
+            self._differing[key] = d.any(axis=1) if d is not None and d.ndim > 1 else d
+        found = self._differing[key]
+        return None if found is None else found[rows]

@@ -336,13 +336,13 @@ def _tally(ctx: Context, acc: dict, section: str, pair: tuple[int, int], run: li
     i, j = pair
     has = rows >= 0
     diff = {}
+    recorded = rows[has]              # (both sides' transcripts, row by row)
     for stage in STAGES:
+        found = reps.differs(stage, i, j, recorded)
+        if found is None:
+            return False
         d = np.zeros(rows.shape, dtype=bool)
-        for side in (0, 1):
-            found = reps.differs(stage, i, j, rows[has[:, side], side])
-            if found is None:
-                return False
-            d[has[:, side], side] = found
+        d[has] = found
         diff[stage] = d
     ids = (ctx.ids[i], ctx.ids[j])
     sec = acc["pairs"][pair_key(*ids)][section]
