@@ -10,10 +10,12 @@ import pytest
 
 from rulespec.core import cards as C
 from rulespec import game as E
-from rulespec.game import fused
+from rulespec.game import engine, fused
 from rulespec.lang.compiler import make_env
 from rulespec.errors import DeadEndError, GameError
-from rulespec.game.policies import RandomPolicy, SensiblePolicy
+from rulespec.game.hand import HandState
+from rulespec.game.policies import RandomPolicy, SensiblePolicy, lowered
+from rulespec.game.steps import KIND_CODE
 from rulespec.model.ruleset import load_ruleset, ruleset_from_text
 from rulespec.model.variants import bundled_ids
 from rulespec.procedure import form as form_module
@@ -123,8 +125,33 @@ def test_the_random_card_written_in_is_the_random_policy_s(variant):
                                       fused.policy_card(rs, RandomPolicy(random.Random(index)).play))
         assert written == called and not any(hands)
         assert len(draws) == len(written[1])
-    source = loop_source(rs, "play_tricks", random_card=True)
+    source = loop_source(rs, "play_tricks", card="random")
     assert "_choose_card" not in source and source.count("_random()") == 1
+
+
+@pytest.mark.parametrize("variant", ["standard", "cutthroat", "six-handed", "pirates", "jokers-deuces"])
+def test_the_sensible_card_written_in_is_the_lowered_player_s(variant):
+    """The loop with the sensible player's card written into its module (its rules inlined) plays the cards
+    the lowered player (``policies.lowered``, the steps' Python calling the compiled rules) chooses when the
+    plain loop calls it, on the bids the sensible player made."""
+    rs = load_ruleset(variant)
+    seats = rs.params["table.seats"]
+    for index in range(20):
+        state = HandState(rs, E.deal_for("sensible", index, rs), index % seats)
+        engine._bid_all(state, SensiblePolicy(random.Random(index)))     # (the bids as play_hand makes them)
+        kind = [KIND_CODE[bid.kind] for bid in state.bids]
+        num = [bid.n for bid in state.bids]
+        hands = list(state.hands)
+        written = fused.play_cards_sensible(rs)(hands, state.leader, None, kind, num)
+        called = fused.play_cards(rs)(list(state.hands), state.leader, lowered(rs).card, kind, num)
+        assert written == called and not any(hands)
+    source = loop_source(rs, "play_tricks", card="sensible")
+    assert "_choose_card" not in source and "def sensible_card(" in source
+
+
+def test_an_unknown_card_player_is_refused():
+    with pytest.raises(ValueError, match="unknown card player 'clever'"):
+        loop_source(load_ruleset("standard"), "play_tricks", card="clever")
 
 
 @pytest.mark.parametrize("expr, what", [("open(a0)", "name 'open'"), ("_SM.__class__", "attribute '__class__'")])
@@ -167,3 +194,36 @@ def test_the_lowering_drops_only_copies_replaced_unread(source, kept):
     before anything reads it (the copies that writing a function into its caller leaves)."""
     body = form_module._drop_overwritten(ast.parse(source).body)
     assert ast.unparse(ast.Module(body, [])) == (kept or source)
+
+
+_BIT_LOOPS = """\
+def f(m, n):
+    total = 0
+    for c in range(54):
+        if m >> c & 1 == 1:
+            total = total * 7 + c
+    for d in range(54):
+        if n >> d & 1 == 0:
+            total = total * 3 + d
+    return total
+"""
+
+
+def test_a_loop_over_the_card_ids_a_mask_holds_runs_over_its_bits():
+    """The Python loop's rewrite (``python._SetBits``) visits the same ids in the same order, set or clear, and
+    leaves a loop alone whose mask the body changes or whose id is read after it."""
+    from rulespec.procedure.python import _SetBits
+    rewritten = ast.unparse(_SetBits().visit(ast.parse(_BIT_LOOPS)))
+    assert "range(54)" not in rewritten and rewritten.count("while _bits") == 2
+    env_a: dict = {}
+    env_b: dict = {}
+    exec(_BIT_LOOPS, env_a)        # noqa: S102 - the test's own text
+    exec(rewritten, env_b)         # noqa: S102
+    rng = random.Random(7)
+    for _ in range(300):
+        m, n = rng.getrandbits(54) & rng.getrandbits(54), rng.getrandbits(54) | rng.getrandbits(54)
+        assert env_a["f"](m, n) == env_b["f"](m, n)
+    changed = _BIT_LOOPS.replace("total = total * 7 + c", "m = m >> 1")
+    read_after = _BIT_LOOPS.replace("    return total", "    return total + c")
+    for text in (changed, read_after):       # the first loop kept as it is, the second rewritten
+        assert ast.unparse(_SetBits().visit(ast.parse(text))).count("range(54)") == 1

@@ -13,10 +13,10 @@ from ..core import cards as C
 from ..errors import DeadEndError, GameError
 from ..model.ruleset import Ruleset
 from .bids import seat_rule
-from .fused import draw_cards, play_cards, play_cards_random, policy_card
+from .fused import draw_cards, play_cards, play_cards_random, play_cards_sensible, policy_card
 from .hand import HandState
 from .play import by_seat
-from .policies import POLICIES, RandomPolicy, SensiblePolicy, discard_of, keep_of, lowered
+from .policies import POLICIES, RandomPolicy, SensiblePolicy, discard_of, keep_of
 from .scoring import NO_HISTORY, game_status
 from .steps import KIND_CODE
 
@@ -167,8 +167,8 @@ def _play_out_fused(state: HandState, policy) -> None:
     play = play_cards(rs)
     if type(policy) is RandomPolicy:        # its draw written into the loop: no call per card
         play, choose = play_cards_random(rs), policy.rng.random
-    elif type(policy) is SensiblePolicy:      # the lowered player called by the loop itself: no table to keep
-        choose = lowered(rs).card
+    elif type(policy) is SensiblePolicy:      # the lowered player written into the loop: no table to keep
+        play, choose = play_cards_sensible(rs), None
     else:
         choose = policy_card(rs, policy.play)
     bids = [bid for bid in state.bids if bid is not None]      # (every seat has bid: the play has begun)

@@ -28,15 +28,16 @@ def policy_card(rs: Ruleset, play: Callable) -> Choose:
     return choose
 
 
-def _card_play(rs: Ruleset, random_card: bool) -> PlayCards:
-    tricks = loop(rs, "play_tricks", failure(rs), random_card=random_card)
+def _card_play(rs: Ruleset, card: str) -> PlayCards:
+    tricks = loop(rs, "play_tricks", failure(rs), card=card)
     size, seats, places = rs.params["deal.hand_size"], rs.params["table.seats"], max(4, rs.params["table.seats"])
+    chooser = () if card == "sensible" else (None,)      # (the loop's last parameter: who picks, if passed)
 
-    def play(hands: list[int], leader: int, choose: Choose | Callable[[], float],
+    def play(hands: list[int], leader: int, choose: Choose | Callable[[], float] | None,
              kind: Sequence[int] = (K_PENDING,) * C.MAX_SEATS, num: Sequence[int] = (0,) * C.MAX_SEATS
              ) -> tuple[list[int], list[tuple[int, int]], list[int]]:
         won, plays, leaders, winners = [0] * seats, [[0] * places for _ in range(size)], [0] * size, [0] * size
-        tricks(hands, leader, list(kind), list(num), won, plays, leaders, winners, choose)
+        tricks(hands, leader, list(kind), list(num), won, plays, leaders, winners, *(choose for _ in chooser))
         return won, _in_order(plays, leaders, seats), winners
     return play
 
@@ -46,14 +47,21 @@ def play_cards(rs: Ruleset) -> PlayCards:
     """``rs``'s card-play function, generated once per ruleset: ``play_cards(hands, leader, choose, kind, num) ->
     (tricks won by seat, (seat, card) plays in order, trick winners)`` (``kind``, ``num``: the bids as codes, for
     ``choose``); ``hands`` is updated in place."""
-    return _card_play(rs, False)
+    return _card_play(rs, "chosen")
 
 
 @per_ruleset
 def play_cards_random(rs: Ruleset) -> PlayCards:
     """``play_cards`` with the random player's card written into the loop (``policies.RandomPolicy.play``'s
     draw, so the same cards): ``choose`` is its generator's ``random``, called once a card and nothing else."""
-    return _card_play(rs, True)
+    return _card_play(rs, "random")
+
+
+@per_ruleset
+def play_cards_sensible(rs: Ruleset) -> PlayCards:
+    """``play_cards`` with the sensible player's card (``procedure.players.sensible_card``) written into the
+    loop's module, its rules inlined as the loop's: ``choose`` is not called (pass None)."""
+    return _card_play(rs, "sensible")
 
 
 @per_ruleset

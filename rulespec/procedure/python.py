@@ -255,28 +255,108 @@ class _RandomCard(ast.NodeTransformer):
         return ast.parse(_RANDOM_CARD.format(allowed=ast.unparse(call.args[1]), card=ast.unparse(target))).body
 
 
-def loop_source(rs: Ruleset, entry: str, external: frozenset[str] = frozenset(), random_card: bool = False) -> str:
+CARDS = ("chosen", "random", "sensible")    # who picks the loop's cards (``loop_source``)
+
+
+def loop_source(rs: Ruleset, entry: str, external: frozenset[str] = frozenset(), card: str = "chosen") -> str:
     """The whole-hand loop's function ``entry`` of ``rs``: every function it calls written in (but
     ``external``), every rule's checked expression inlined; each decision of the players it makes is a
-    parameter of its own, after the form's (``_choose_card``, ...).  With ``random_card`` the random player's
-    card is written in instead of ``_choose_card``, from a parameter ``_random`` (its generator's ``random``)."""
+    parameter of its own, after the form's (``_choose_card``, ...).  ``card`` says who picks the cards: a
+    ``_choose_card`` parameter (``chosen``); the random player's draw written in (``random``: from a parameter
+    ``_random``, its generator's ``random``); or the lowered form's sensible player (``sensible``: its
+    ``sensible_card``, its rules inlined as the loop's, written before the loop and called by it)."""
+    if card not in CARDS:
+        raise ValueError(f"unknown card player {card!r} (one of {', '.join(CARDS)})")
     lowering = _inline_all(rs, external)
-    node = _Write(False, frozenset(lowering.form.functions)).visit(lowering.function(entry))
-    if random_card:
+    write = _Write(False, frozenset(lowering.form.functions))
+    node = _SetBits().visit(write.visit(lowering.function(entry)))
+    before = ""
+    if card == "random":
         node = _RandomCard().visit(node)
+    elif card == "sensible":
+        node = _Renamed({"_choose_card": "sensible_card"}).visit(node)
+        player = _SetBits().visit(write.visit(lowering.function("sensible_card")))
+        before = ast.unparse(ast.fix_missing_locations(player)) + "\n\n\n"
     used = sorted({sub.func.id for sub in ast.walk(node) if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name)
                    and (sub.func.id[1:] in CHOICES or sub.func.id == "_random")})
     node.args.args.extend(ast.arg(name) for name in used)
-    return ast.unparse(ast.fix_missing_locations(node)) + "\n"
+    return before + ast.unparse(ast.fix_missing_locations(node)) + "\n"
+
+
+class _SetBits(ast.NodeTransformer):
+    """``for x in range(N): if m >> x & 1 == 1: ...`` (or ``== 0``) as a loop over the set (or clear) bits of
+    ``m`` below bit N, lowest first: the same values of ``x`` in the same order, without the ids that fail the
+    test (the form's loops over the pack's card ids, which Python would otherwise run through one by one).
+    Only where the loop body is that one test, ``m`` reads nothing the body assigns, and ``x`` is read
+    nowhere else in the function."""
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.FunctionDef:
+        self.reads = [sub.id for sub in ast.walk(node) if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load)]
+        self.count = 0
+        self.generic_visit(node)
+        return node
+
+    def visit_For(self, node: ast.For) -> ast.stmt | list[ast.stmt]:
+        self.generic_visit(node)
+        found = _bit_test(node)
+        if found is None:
+            return node
+        var, mask, limit, want, body = found
+        assigned = {sub.id for stmt in body for sub in ast.walk(stmt)
+                    if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store)}
+        inside = [sub.id for sub in ast.walk(node) if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load)]
+        if ({n.id for n in ast.walk(mask) if isinstance(n, ast.Name)} & (assigned | {var})
+                or self.reads.count(var) != inside.count(var)):
+            return node
+        self.count += 1
+        left = f"_bits{self.count}"
+        bits = ast.unparse(mask) if want else f"~({ast.unparse(mask)})"
+        loop = ast.parse(f"{left} = ({bits}) & {hex((1 << limit) - 1)}\nwhile {left}:\n"
+                         f"    {var} = ({left} & -{left}).bit_length() - 1\n    {left} &= {left} - 1\n").body
+        loop[1].body.extend(body)      # type: ignore[attr-defined]
+        return loop
+
+
+def _bit_test(node: ast.For) -> tuple[str, ast.expr, int, bool, list[ast.stmt]] | None:
+    """(x, m, N, whether the bit is wanted set, the test's body) of ``for x in range(N): if m >> x & 1 == b:``."""
+    target, it = node.target, node.iter
+    if not (isinstance(target, ast.Name) and isinstance(it, ast.Call) and isinstance(it.func, ast.Name)
+            and it.func.id == "range" and len(it.args) == 1 and isinstance(it.args[0], ast.Constant)
+            and isinstance(it.args[0].value, int) and 0 < it.args[0].value <= 64 and not node.orelse
+            and len(node.body) == 1 and isinstance(node.body[0], ast.If) and not node.body[0].orelse):
+        return None
+    test = node.body[0].test
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)
+            and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value in (0, 1)):
+        return None
+    bit = test.left
+    if not (isinstance(bit, ast.BinOp) and isinstance(bit.op, ast.BitAnd) and isinstance(bit.right, ast.Constant)
+            and bit.right.value == 1 and isinstance(bit.left, ast.BinOp) and isinstance(bit.left.op, ast.RShift)
+            and isinstance(bit.left.right, ast.Name) and bit.left.right.id == target.id):
+        return None
+    return target.id, bit.left.left, it.args[0].value, test.comparators[0].value == 1, node.body[0].body
+
+
+class _Renamed(ast.NodeTransformer):
+    """Calls of the functions ``names`` maps, made to the names it maps them to."""
+
+    def __init__(self, names: Mapping[str, str]):
+        self.names = names
+
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id in self.names:
+            node.func = ast.Name(self.names[node.func.id], ast.Load())
+        return node
 
 
 def loop(rs: Ruleset, entry: str, fail: Callable, external: Mapping[str, Callable] | None = None,
-         random_card: bool = False) -> Callable:
+         card: str = "chosen") -> Callable:
     """``entry`` of the whole-hand loop (see ``loop_source``), calling the functions ``external`` names."""
     external = dict(external or {})
     env = _env(rs, fail)
     env.update(external)
-    source = loop_source(rs, entry, frozenset(external), random_card)
+    source = loop_source(rs, entry, frozenset(external), card)
     exec(compile(source, f"<loop {rs.id} {entry}>", "exec"), env)  # noqa: S102
     return env[entry]
 
