@@ -227,3 +227,19 @@ def test_a_loop_over_the_card_ids_a_mask_holds_runs_over_its_bits():
     read_after = _BIT_LOOPS.replace("    return total", "    return total + c")
     for text in (changed, read_after):       # the first loop kept as it is, the second rewritten
         assert ast.unparse(_SetBits().visit(ast.parse(text))).count("range(54)") == 1
+
+
+def test_a_copy_back_into_the_caller_s_variable_is_coalesced():
+    """``python._coalesced``: ``_t = E ... v = _t`` becomes ``v = E`` with ``_t`` read as ``v``, unless something
+    in between reads ``v`` or something after reads ``_t``."""
+    from rulespec.procedure.python import _coalesced
+    text = "def f(a, b):\n    _t = a + 1\n    if b:\n        _t = _t * 2\n    a = _t\n    return a\n"
+    rewritten = ast.unparse(_coalesced(ast.parse(text).body[0]))
+    assert "_t" not in rewritten and "a = a + 1" in rewritten
+    env_a: dict = {}
+    env_b: dict = {}
+    exec(text, env_a)           # noqa: S102 - the test's own text
+    exec(rewritten, env_b)      # noqa: S102
+    assert [env_a["f"](n, n % 2) for n in range(6)] == [env_b["f"](n, n % 2) for n in range(6)]
+    for kept in (text.replace("_t = _t * 2", "_t = _t * a"), text.replace("return a", "return a + _t")):
+        assert ast.unparse(_coalesced(ast.parse(kept).body[0])) == ast.unparse(ast.parse(kept).body[0])

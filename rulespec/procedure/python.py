@@ -12,6 +12,7 @@ all the generated code can reach.  Arrays are lists (``x[i, j]`` is ``x[i][j]``)
 from __future__ import annotations
 
 import ast
+import collections
 import functools
 import re
 import types
@@ -269,13 +270,13 @@ def loop_source(rs: Ruleset, entry: str, external: frozenset[str] = frozenset(),
         raise ValueError(f"unknown card player {card!r} (one of {', '.join(CARDS)})")
     lowering = _inline_all(rs, external)
     write = _Write(False, frozenset(lowering.form.functions))
-    node = _SetBits().visit(write.visit(lowering.function(entry)))
+    node = _coalesced(_SetBits().visit(write.visit(lowering.function(entry))))
     before = ""
     if card == "random":
         node = _RandomCard().visit(node)
     elif card == "sensible":
         node = _Renamed({"_choose_card": "sensible_card"}).visit(node)
-        player = _SetBits().visit(write.visit(lowering.function("sensible_card")))
+        player = _coalesced(_SetBits().visit(write.visit(lowering.function("sensible_card"))))
         before = ast.unparse(ast.fix_missing_locations(player)) + "\n\n\n"
     used = sorted({sub.func.id for sub in ast.walk(node) if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name)
                    and (sub.func.id[1:] in CHOICES or sub.func.id == "_random")})
@@ -335,6 +336,70 @@ def _bit_test(node: ast.For) -> tuple[str, ast.expr, int, bool, list[ast.stmt]] 
             and isinstance(bit.left.right, ast.Name) and bit.left.right.id == target.id):
         return None
     return target.id, bit.left.left, it.args[0].value, test.comparators[0].value == 1, node.body[0].body
+
+
+def _coalesced(node: ast.FunctionDef) -> ast.FunctionDef:
+    """``t = E`` ... ``v = t`` in one block as ``v = E`` with ``t`` read as ``v`` in between, where nothing in
+    between reads or gives ``v`` a value and nothing outside reads ``t`` or gives it one: the copies a function
+    written into its caller leaves of the caller's variables (the Python loop's; the other back ends' compilers
+    do this themselves)."""
+    while _coalesce_one(node, node):
+        pass
+    return node
+
+
+def _counts(nodes: Sequence[ast.AST]) -> tuple[collections.Counter, collections.Counter]:
+    reads: collections.Counter = collections.Counter()
+    stores: collections.Counter = collections.Counter()
+    for top in nodes:
+        for sub in ast.walk(top):
+            if isinstance(sub, ast.Name):
+                (reads if isinstance(sub.ctx, ast.Load) else stores)[sub.id] += 1
+    return reads, stores
+
+
+def _copy_of(stmt: ast.stmt) -> tuple[str, str] | None:
+    """(v, t) of ``v = t``."""
+    if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+            and isinstance(stmt.value, ast.Name)):
+        return stmt.targets[0].id, stmt.value.id
+    return None
+
+
+def _coalesce_one(function: ast.FunctionDef, block_owner: ast.AST) -> bool:
+    """One such rewrite in ``block_owner``'s blocks (or a block nested in them); whether one was made."""
+    for field in ("body", "orelse"):
+        body = getattr(block_owner, field, None)
+        if not isinstance(body, list):
+            continue
+        for i, stmt in enumerate(body):
+            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+                    and stmt.targets[0].id.startswith("_")):
+                if _coalesce_one(function, stmt):
+                    return True
+                continue
+            temp = stmt.targets[0].id
+            for j in range(i + 1, len(body)):
+                copy = _copy_of(body[j])
+                if copy is None or copy[1] != temp:
+                    continue
+                var, between = copy[0], body[i + 1:j]
+                all_reads, all_stores = _counts([function])
+                reads, stores = _counts(between)
+                if (reads[var] or stores[var] or all_reads[temp] != reads[temp] + 1
+                        or all_stores[temp] != stores[temp] + 1):
+                    break
+                for sub in between:
+                    for name in ast.walk(sub):
+                        if isinstance(name, ast.Name) and name.id == temp:
+                            name.id = var
+                del body[j]
+                if isinstance(stmt.value, ast.Name) and stmt.value.id == var:       # (``v = v``)
+                    del body[i]
+                else:
+                    stmt.targets[0] = ast.Name(var, ast.Store())
+                return True
+    return False
 
 
 class _Renamed(ast.NodeTransformer):
