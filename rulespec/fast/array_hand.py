@@ -591,7 +591,7 @@ class ArrayModule:
         unread: dict[str, list[str]] = {}
         for name, node in nodes.items():
             _pass_choosers(node, choices)
-            unread[name] = sorted({a.arg for a in node.args.args} - read_names(node.body))
+            unread[name] = _unread(node)
             if name in self._distinct:
                 node.name = name + "__rows"
                 params = [a.arg for a in node.args.args][1:]        # (after the row numbers)
@@ -610,6 +610,11 @@ class ArrayModule:
         key = f"{name}|{self._tables}|{_reads_digest(self.rs, self._lowering.reads_of(name))}"
         return derived.kept("array-function", key, lambda: ast.unparse(
             _Vectorize(self._lowering.function(name), self._same[name], self._names).run()), keep=not self.rs.sent)
+
+
+def _unread(node: ast.FunctionDef) -> list[str]:
+    """The parameters function ``node`` never reads."""
+    return sorted({a.arg for a in node.args.args} - read_names(node.body))
 
 
 def _tables_digest(rs: Ruleset) -> str:

@@ -320,22 +320,38 @@ class _SetBits(ast.NodeTransformer):
 
 def _bit_test(node: ast.For) -> tuple[str, ast.expr, int, bool, list[ast.stmt]] | None:
     """(x, m, N, whether the bit is wanted set, the test's body) of ``for x in range(N): if m >> x & 1 == b:``."""
+    loop = _range_loop(node)
+    if loop is None:
+        return None
+    var, limit, test = loop
+    bit = _bit_of(test.test, var)
+    return None if bit is None else (var, bit[0], limit, bit[1], test.body)
+
+
+def _range_loop(node: ast.For) -> tuple[str, int, ast.If] | None:
+    """(x, N, the test) of ``for x in range(N):`` (N a constant of at most 64) whose body is one test, no else."""
     target, it = node.target, node.iter
     if not (isinstance(target, ast.Name) and isinstance(it, ast.Call) and isinstance(it.func, ast.Name)
-            and it.func.id == "range" and len(it.args) == 1 and isinstance(it.args[0], ast.Constant)
-            and isinstance(it.args[0].value, int) and 0 < it.args[0].value <= 64 and not node.orelse
-            and len(node.body) == 1 and isinstance(node.body[0], ast.If) and not node.body[0].orelse):
+            and it.func.id == "range" and len(it.args) == 1 and not node.orelse and len(node.body) == 1):
         return None
-    test = node.body[0].test
+    limit, test = it.args[0], node.body[0]
+    if not (isinstance(limit, ast.Constant) and isinstance(limit.value, int) and 0 < limit.value <= 64
+            and isinstance(test, ast.If) and not test.orelse):
+        return None
+    return target.id, limit.value, test
+
+
+def _bit_of(test: ast.expr, var: str) -> tuple[ast.expr, bool] | None:
+    """(m, whether the bit is wanted set) of the test ``m >> var & 1 == b`` (b 0 or 1)."""
     if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)
             and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value in (0, 1)):
         return None
     bit = test.left
     if not (isinstance(bit, ast.BinOp) and isinstance(bit.op, ast.BitAnd) and isinstance(bit.right, ast.Constant)
             and bit.right.value == 1 and isinstance(bit.left, ast.BinOp) and isinstance(bit.left.op, ast.RShift)
-            and isinstance(bit.left.right, ast.Name) and bit.left.right.id == target.id):
+            and isinstance(bit.left.right, ast.Name) and bit.left.right.id == var):
         return None
-    return target.id, bit.left.left, it.args[0].value, test.comparators[0].value == 1, node.body[0].body
+    return bit.left.left, test.comparators[0].value == 1
 
 
 def _coalesced(node: ast.FunctionDef) -> ast.FunctionDef:
@@ -370,36 +386,54 @@ def _coalesce_one(function: ast.FunctionDef, block_owner: ast.AST) -> bool:
     """One such rewrite in ``block_owner``'s blocks (or a block nested in them); whether one was made."""
     for field in ("body", "orelse"):
         body = getattr(block_owner, field, None)
-        if not isinstance(body, list):
-            continue
-        for i, stmt in enumerate(body):
-            if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
-                    and stmt.targets[0].id.startswith("_")):
-                if _coalesce_one(function, stmt):
-                    return True
-                continue
-            temp = stmt.targets[0].id
-            for j in range(i + 1, len(body)):
-                copy = _copy_of(body[j])
-                if copy is None or copy[1] != temp:
-                    continue
-                var, between = copy[0], body[i + 1:j]
-                all_reads, all_stores = _counts([function])
-                reads, stores = _counts(between)
-                if (reads[var] or stores[var] or all_reads[temp] != reads[temp] + 1
-                        or all_stores[temp] != stores[temp] + 1):
-                    break
-                for sub in between:
-                    for name in ast.walk(sub):
-                        if isinstance(name, ast.Name) and name.id == temp:
-                            name.id = var
-                del body[j]
-                if isinstance(stmt.value, ast.Name) and stmt.value.id == var:       # (``v = v``)
-                    del body[i]
-                else:
-                    stmt.targets[0] = ast.Name(var, ast.Store())
-                return True
+        if isinstance(body, list) and any(_coalesce_at(function, body, i) for i in range(len(body))):
+            return True
     return False
+
+
+def _coalesce_at(function: ast.FunctionDef, body: list[ast.stmt], i: int) -> bool:
+    """The rewrite of ``body[i]`` (a ``t = E``, with its ``v = t`` later in ``body``), or one in the blocks of
+    ``body[i]``; whether one was made."""
+    stmt = body[i]
+    temp = _temporary(stmt)
+    if temp is None or not isinstance(stmt, ast.Assign):     # (the second for the type checker)
+        return _coalesce_one(function, stmt)
+    copies = ((j, _copy_of(body[j])) for j in range(i + 1, len(body)))
+    found = next(((j, copy[0]) for j, copy in copies if copy is not None and copy[1] == temp), None)
+    if found is None or not _coalescible(function, body[i + 1:found[0]], found[1], temp):
+        return False
+    j, var = found
+    for name in (sub for top in body[i + 1:j] for sub in ast.walk(top)):
+        if isinstance(name, ast.Name) and name.id == temp:
+            name.id = var
+    del body[j]
+    _retarget(body, i, stmt, var)
+    return True
+
+
+def _retarget(body: list[ast.stmt], i: int, stmt: ast.Assign, var: str) -> None:
+    """``body[i]`` (``stmt``) assigning ``var`` (dropped where that would be ``v = v``)."""
+    if isinstance(stmt.value, ast.Name) and stmt.value.id == var:
+        del body[i]
+    else:
+        stmt.targets[0] = ast.Name(var, ast.Store())
+
+
+def _temporary(stmt: ast.stmt) -> str | None:
+    """``t`` of ``t = E`` where ``t`` is one of the lowering's own names (a leading underscore)."""
+    if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+            and stmt.targets[0].id.startswith("_")):
+        return stmt.targets[0].id
+    return None
+
+
+def _coalescible(function: ast.FunctionDef, between: list[ast.stmt], var: str, temp: str) -> bool:
+    """Whether nothing in ``between`` reads or gives a value to ``var``, and nothing of ``function`` outside
+    it reads ``temp`` (but the copy back) or gives it one (but its first value)."""
+    all_reads, all_stores = _counts([function])
+    reads, stores = _counts(between)
+    return not (reads[var] or stores[var]) and all_reads[temp] == reads[temp] + 1 \
+        and all_stores[temp] == stores[temp] + 1
 
 
 class _Renamed(ast.NodeTransformer):
