@@ -31,13 +31,16 @@ def policy_card(rs: Ruleset, play: Callable) -> Choose:
 def _card_play(rs: Ruleset, card: str) -> PlayCards:
     tricks = loop(rs, "play_tricks", failure(rs), card=card)
     size, seats, places = rs.params["deal.hand_size"], rs.params["table.seats"], max(4, rs.params["table.seats"])
-    chooser = () if card == "sensible" else (None,)      # (the loop's last parameter: who picks, if passed)
+    takes_choice = card != "sensible"       # (the sensible player is written into the loop's module)
 
     def play(hands: list[int], leader: int, choose: Choose | Callable[[], float] | None,
              kind: Sequence[int] = (K_PENDING,) * C.MAX_SEATS, num: Sequence[int] = (0,) * C.MAX_SEATS
              ) -> tuple[list[int], list[tuple[int, int]], list[int]]:
         won, plays, leaders, winners = [0] * seats, [[0] * places for _ in range(size)], [0] * size, [0] * size
-        tricks(hands, leader, list(kind), list(num), won, plays, leaders, winners, *(choose for _ in chooser))
+        if takes_choice:
+            tricks(hands, leader, list(kind), list(num), won, plays, leaders, winners, choose)
+        else:
+            tricks(hands, leader, list(kind), list(num), won, plays, leaders, winners)
         return won, _in_order(plays, leaders, seats), winners
     return play
 
