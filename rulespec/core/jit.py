@@ -109,7 +109,8 @@ def _defined(node: ast.stmt) -> list[str]:
 
 class _TopLevel:
     """A generated module's top level: the text of its imports, and its other statements (docstrings left out),
-    each with the names it defines, the statements whose names it reads, and whether it is a function."""
+    each with the names it defines, the statements whose names it reads, whether it is a function, and what it
+    needs (``_needs``)."""
 
     def __init__(self, source: str):
         body = ast.parse(source).body
@@ -122,13 +123,14 @@ class _TopLevel:
         self.reads = [sorted({where[n.id] for n in ast.walk(node) if isinstance(n, ast.Name) and n.id in where}
                              - {i}) for i, node in enumerate(self.nodes)]
         self.function = [isinstance(node, ast.FunctionDef) for node in self.nodes]
+        self.needs = [self._needs(i) for i in range(len(self.nodes))]
 
     def text(self, node: ast.stmt) -> str:
         """The statement's own lines (its decorators too): faster than ``ast.unparse``."""
         first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
         return "".join(self.lines[first - 1:node.end_lineno]).rstrip("\n") + "\n"
 
-    def needs(self, i: int) -> set[int]:
+    def _needs(self, i: int) -> set[int]:
         """What statement ``i`` reads, and what the constants among those read in turn (not what functions call)."""
         seen: set[int] = set()
         stack = list(self.reads[i])
@@ -142,7 +144,7 @@ class _TopLevel:
 
     def callees_first(self) -> list[int]:
         """The functions, each after those it calls; ``ValueError`` for functions that call one another."""
-        calls = {i: {j for j in self.needs(i) if self.function[j]} for i, f in enumerate(self.function) if f}
+        calls = {i: {j for j in self.needs[i] if self.function[j]} for i, f in enumerate(self.function) if f}
         try:
             return list(graphlib.TopologicalSorter(calls).static_order())
         except graphlib.CycleError as exc:
@@ -152,7 +154,7 @@ class _TopLevel:
 
     def part(self, i: int, named: dict[int, str]) -> Part:
         """Function ``i``'s part: the imports, the parts of the functions it calls (``named``), its constants."""
-        needed = sorted(self.needs(i))
+        needed = sorted(self.needs[i])
         text = (self.imports + "".join(f"from {named[j]} import {self.defines[j][0]}\n"
                                        for j in needed if self.function[j])
                 + "".join(self.text(self.nodes[j]) for j in needed if not self.function[j])

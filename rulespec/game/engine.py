@@ -164,13 +164,12 @@ def play_out(state: HandState, policy) -> None:
 def _play_out_fused(state: HandState, policy) -> None:
     """``play_out`` from the first trick by the whole-hand loop ``fused`` generates (the same cards)."""
     rs = state.rs
-    play = play_cards(rs)
     if type(policy) is RandomPolicy:        # its draw written into the loop: no call per card
         play, choose = play_cards_random(rs), policy.rng.random
     elif type(policy) is SensiblePolicy:      # the lowered player written into the loop: no table to keep
         play, choose = play_cards_sensible(rs), None
     else:
-        choose = policy_card(rs, policy.play)
+        play, choose = play_cards(rs), policy_card(rs, policy.play)
     bids = [bid for bid in state.bids if bid is not None]      # (every seat has bid: the play has begun)
     kind = [KIND_CODE[bid.kind] for bid in bids]
     won, plays, winners = play(state.hands, state.leader, choose, kind, [bid.n for bid in bids])
