@@ -123,13 +123,12 @@ class BatchEngine:
             return key() % np.maximum(count, 1)
         return (rng.random(len(count)) * count).astype(np.int64)
 
-    def _choose(self, valid: np.ndarray, policy: str, rng: np.random.Generator, key: Key = None) -> np.ndarray:
-        """Index of the chosen True of each row (-1 where there is none): the options as the bits of a
-        mask, chosen as a card is (at most 2 * 13 + 3 bids: a pack of 54 cards deals 13 at most)."""
-        masks = np.zeros((len(valid), 8), dtype=np.uint8)
-        packed = np.packbits(valid, axis=1, bitorder="little")
-        masks[:, :packed.shape[1]] = packed
-        masks = masks.view("<i8").reshape(-1)
+    def _choose(self, options: np.ndarray, policy: str, rng: np.random.Generator, key: Key = None) -> np.ndarray:
+        """Index of the chosen option of each row (-1 where there is none): ``options`` (K, N), nonzero where an
+        option is open, as the bits of one mask per row, chosen as a card is (at most 2 * 13 + 3 bids: a pack of
+        54 cards deals 13 at most)."""
+        shifts = np.arange(len(options), dtype=np.int64)[:, None]
+        masks = np.bitwise_or.reduce((options != 0) << shifts, axis=0)
         return np.where(masks != 0, self._choose_card(masks, policy, rng, key), -1)
 
     def _choose_card(self, legal: np.ndarray, policy: str, rng: np.random.Generator, key: Key = None) -> np.ndarray:
@@ -158,10 +157,10 @@ class BatchEngine:
                     "_choose_keep": m.sensible_keep, "_choose_card": m.sensible_card}
 
         def bid(rows, seat, options, count, hand, *known):
-            return self._choose(options.T != 0, policy, rng, lambda: hash_key(hand, 13 + size))
+            return self._choose(options, policy, rng, lambda: hash_key(hand, 13 + size))
 
         def raise_(rows, seat, options, count, hand):
-            return self._choose(options.T != 0, policy, rng, lambda: hash_key(hand, 14 + size))
+            return self._choose(options, policy, rng, lambda: hash_key(hand, 14 + size))
 
         def cards(rows, seat, hand, count, kind):
             return self._pick_cards(np.broadcast_to(hand, (len(rows),)).copy(), count, policy, rng)
@@ -211,9 +210,9 @@ class BatchEngine:
                                kitty, stock, drawn, drawn_hands, zeros(2 * size + 3), zeros(size + 1),
                                *(choosers[name] for name in self.module.choosers["whole_hand"]))
         if stock_width:
-            dealt = np.ascontiguousarray(drawn_hands[:self.table.seats].T)
-        by_row = [np.ascontiguousarray(np.moveaxis(a, -1, 0)) for a in (kind, num, won, points, bags_added, bags_after)]
-        return BatchResult(*by_row, dealt, np.full(n, dealer, dtype=np.int64),
-                           *(np.ascontiguousarray(np.moveaxis(a, -1, 0)) for a in (plays, leaders, winners, gave,
-                                                                                    received, kitty, opening, stock,
-                                                                                    drawn)))
+            dealt = drawn_hands[:self.table.seats].T
+        # (the arrays keep the rows on their last axis: each result is a view with the rows first, not a copy)
+        return BatchResult(*(np.moveaxis(a, -1, 0) for a in (kind, num, won, points, bags_added, bags_after)), dealt,
+                           np.full(n, dealer, dtype=np.int64),
+                           *(np.moveaxis(a, -1, 0) for a in (plays, leaders, winners, gave, received, kitty, opening,
+                                                             stock, drawn)))

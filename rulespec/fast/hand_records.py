@@ -119,7 +119,7 @@ class RecordWriter:
 
     def _cards(self, cards: np.ndarray) -> np.ndarray:
         """(..., width) a JSON list's items: the cards' names separated by commas."""
-        names = self.card[cards].view(np.uint8)      # (..., 8 k)
+        names = np.ascontiguousarray(self.card[cards]).view(np.uint8)      # (..., 8 k)
         names[..., 0] = 0                              # no comma before the first
         return names
 

@@ -23,7 +23,7 @@ from ..core.schema import BID_KINDS, CONTEXTS, SLOTS
 from ..errors import ProcedureError
 from ..lang.compiler import NONE, make_env
 from ..model.ruleset import Ruleset
-from .form import ALL, CHOICES, Lowering, Target, form, param_global, reads_global, renamed
+from .form import ALL, CHOICES, Lowering, Target, param_global, reads_global, renamed
 
 _TABLES = ("_RANK", "_NSUIT", "_SUIT", "_POW", "_SM", "_PLACE")
 _ENV_NAMES = frozenset(make_env(dict.fromkeys(_TABLES))) - {"__builtins__"}
@@ -183,9 +183,8 @@ def steps(rs: Ruleset, entries: tuple[str, ...], fail: Callable, explain: bool =
     env.update({reads_global(name, context_name): context_name in rs.rules[name].names
                 for name, context_name in reads})
     exec(code, env)  # noqa: S102 - the lowered form, calling the compiled rules
-    functions = form().functions
-    return {name: value for name, value in env.items()
-            if name in functions or name.endswith("__x") and name[:-3] in functions}
+    return {name: value for name, value in env.items()      # (the functions the module defined)
+            if isinstance(value, types.FunctionType) and value.__code__.co_filename == code.co_filename}
 
 
 def _inline(rs: Ruleset | None, name: str, context: str, args: list[ast.expr]) -> ast.expr:
