@@ -126,7 +126,8 @@ def test_the_random_card_written_in_is_the_random_policy_s(variant):
         assert written == called and not any(hands)
         assert len(draws) == len(written[1])
     source = loop_source(rs, "play_tricks", card="random")
-    assert "_choose_card" not in source and source.count("_random()") == 1
+    # (one draw written in per place of the trick: the lead peeled, the other places unrolled)
+    assert "_choose_card" not in source and source.count("_random()") == rs.params["table.seats"]
 
 
 @pytest.mark.parametrize("variant", ["standard", "cutthroat", "six-handed", "pirates", "jokers-deuces"])
@@ -210,10 +211,10 @@ def f(m, n):
 
 
 def test_a_loop_over_the_card_ids_a_mask_holds_runs_over_its_bits():
-    """The Python loop's rewrite (``python._SetBits``) visits the same ids in the same order, set or clear, and
+    """The Python loop's rewrite (``loop_passes.set_bits``) visits the same ids in the same order, set or clear, and
     leaves a loop alone whose mask the body changes or whose id is read after it."""
-    from rulespec.procedure.python import _SetBits
-    rewritten = ast.unparse(_SetBits().visit(ast.parse(_BIT_LOOPS)))
+    from rulespec.procedure.loop_passes import set_bits
+    rewritten = ast.unparse(set_bits(ast.parse(_BIT_LOOPS)))
     assert "range(54)" not in rewritten and rewritten.count("while _bits") == 2
     env_a: dict = {}
     env_b: dict = {}
@@ -226,15 +227,15 @@ def test_a_loop_over_the_card_ids_a_mask_holds_runs_over_its_bits():
     changed = _BIT_LOOPS.replace("total = total * 7 + c", "m = m >> 1")
     read_after = _BIT_LOOPS.replace("    return total", "    return total + c")
     for text in (changed, read_after):       # the first loop kept as it is, the second rewritten
-        assert ast.unparse(_SetBits().visit(ast.parse(text))).count("range(54)") == 1
+        assert ast.unparse(set_bits(ast.parse(text))).count("range(54)") == 1
 
 
-def test_a_copy_back_into_the_caller_s_variable_is_coalesced():
-    """``python._coalesced``: ``_t = E ... v = _t`` becomes ``v = E`` with ``_t`` read as ``v``, unless something
+def test_a_copy_back_into_the_caller_s_variable_iscoalesced():
+    """``loop_passes.coalesced``: ``_t = E ... v = _t`` becomes ``v = E`` with ``_t`` read as ``v``, unless something
     in between reads ``v`` or something after reads ``_t``."""
-    from rulespec.procedure.python import _coalesced
+    from rulespec.procedure.loop_passes import coalesced
     text = "def f(a, b):\n    _t = a + 1\n    if b:\n        _t = _t * 2\n    a = _t\n    return a\n"
-    rewritten = ast.unparse(_coalesced(ast.parse(text).body[0]))
+    rewritten = ast.unparse(coalesced(ast.parse(text).body[0]))
     assert "_t" not in rewritten and "a = a + 1" in rewritten
     env_a: dict = {}
     env_b: dict = {}
@@ -242,4 +243,4 @@ def test_a_copy_back_into_the_caller_s_variable_is_coalesced():
     exec(rewritten, env_b)      # noqa: S102
     assert [env_a["f"](n, n % 2) for n in range(6)] == [env_b["f"](n, n % 2) for n in range(6)]
     for kept in (text.replace("_t = _t * 2", "_t = _t * a"), text.replace("return a", "return a + _t")):
-        assert ast.unparse(_coalesced(ast.parse(kept).body[0])) == ast.unparse(ast.parse(kept).body[0])
+        assert ast.unparse(coalesced(ast.parse(kept).body[0])) == ast.unparse(ast.parse(kept).body[0])

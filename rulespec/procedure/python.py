@@ -12,7 +12,6 @@ all the generated code can reach.  Arrays are lists (``x[i, j]`` is ``x[i][j]``)
 from __future__ import annotations
 
 import ast
-import collections
 import functools
 import re
 import types
@@ -24,6 +23,7 @@ from ..errors import ProcedureError
 from ..lang.compiler import NONE, make_env
 from ..model.ruleset import Ruleset
 from .form import ALL, CHOICES, Lowering, Target, param_global, reads_global, renamed
+from .loop_passes import optimized
 
 _TABLES = ("_RANK", "_NSUIT", "_SUIT", "_POW", "_SM", "_PLACE")
 _ENV_NAMES = frozenset(make_env(dict.fromkeys(_TABLES))) - {"__builtins__"}
@@ -269,170 +269,18 @@ def loop_source(rs: Ruleset, entry: str, external: frozenset[str] = frozenset(),
         raise ValueError(f"unknown card player {card!r} (one of {', '.join(CARDS)})")
     lowering = _inline_all(rs, external)
     write = _Write(False, frozenset(lowering.form.functions))
-    node = _coalesced(_SetBits().visit(write.visit(lowering.function(entry))))
+    node = optimized(write.visit(lowering.function(entry)))
     before = ""
     if card == "random":
         node = _RandomCard().visit(node)
     elif card == "sensible":
         node = _Renamed({"_choose_card": "sensible_card"}).visit(node)
-        player = _coalesced(_SetBits().visit(write.visit(lowering.function("sensible_card"))))
+        player = optimized(write.visit(lowering.function("sensible_card")))
         before = ast.unparse(ast.fix_missing_locations(player)) + "\n\n\n"
     used = sorted({sub.func.id for sub in ast.walk(node) if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name)
                    and (sub.func.id[1:] in CHOICES or sub.func.id == "_random")})
     node.args.args.extend(ast.arg(name) for name in used)
     return before + ast.unparse(ast.fix_missing_locations(node)) + "\n"
-
-
-class _SetBits(ast.NodeTransformer):
-    """``for x in range(N): if m >> x & 1 == 1: ...`` (or ``== 0``) as a loop over the set (or clear) bits of
-    ``m`` below bit N, lowest first: the same values of ``x`` in the same order, without the ids that fail the
-    test (the form's loops over the pack's card ids, which Python would otherwise run through one by one).
-    Only where the loop body is that one test, ``m`` reads nothing the body assigns, and ``x`` is read
-    nowhere else in the function."""
-
-    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.FunctionDef:
-        self.reads = [sub.id for sub in ast.walk(node) if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load)]
-        self.count = 0
-        self.generic_visit(node)
-        return node
-
-    def visit_For(self, node: ast.For) -> ast.stmt | list[ast.stmt]:
-        self.generic_visit(node)
-        found = _bit_test(node)
-        if found is None:
-            return node
-        var, mask, limit, want, body = found
-        assigned = {sub.id for stmt in body for sub in ast.walk(stmt)
-                    if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store)}
-        inside = [sub.id for sub in ast.walk(node) if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load)]
-        if ({n.id for n in ast.walk(mask) if isinstance(n, ast.Name)} & (assigned | {var})
-                or self.reads.count(var) != inside.count(var)):
-            return node
-        self.count += 1
-        left = f"_bits{self.count}"
-        bits = ast.unparse(mask) if want else f"~({ast.unparse(mask)})"
-        loop = ast.parse(f"{left} = ({bits}) & {hex((1 << limit) - 1)}\nwhile {left}:\n"
-                         f"    {var} = ({left} & -{left}).bit_length() - 1\n    {left} &= {left} - 1\n").body
-        loop[1].body.extend(body)      # type: ignore[attr-defined]
-        return loop
-
-
-def _bit_test(node: ast.For) -> tuple[str, ast.expr, int, bool, list[ast.stmt]] | None:
-    """(x, m, N, whether the bit is wanted set, the test's body) of ``for x in range(N): if m >> x & 1 == b:``."""
-    loop = _range_loop(node)
-    if loop is None:
-        return None
-    var, limit, test = loop
-    bit = _bit_of(test.test, var)
-    return None if bit is None else (var, bit[0], limit, bit[1], test.body)
-
-
-def _range_loop(node: ast.For) -> tuple[str, int, ast.If] | None:
-    """(x, N, the test) of ``for x in range(N):`` (N a constant of at most 64) whose body is one test, no else."""
-    target, it = node.target, node.iter
-    if not (isinstance(target, ast.Name) and isinstance(it, ast.Call) and isinstance(it.func, ast.Name)
-            and it.func.id == "range" and len(it.args) == 1 and not node.orelse and len(node.body) == 1):
-        return None
-    limit, test = it.args[0], node.body[0]
-    if not (isinstance(limit, ast.Constant) and isinstance(limit.value, int) and 0 < limit.value <= 64
-            and isinstance(test, ast.If) and not test.orelse):
-        return None
-    return target.id, limit.value, test
-
-
-def _bit_of(test: ast.expr, var: str) -> tuple[ast.expr, bool] | None:
-    """(m, whether the bit is wanted set) of the test ``m >> var & 1 == b`` (b 0 or 1)."""
-    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)
-            and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value in (0, 1)):
-        return None
-    bit = test.left
-    if not (isinstance(bit, ast.BinOp) and isinstance(bit.op, ast.BitAnd) and isinstance(bit.right, ast.Constant)
-            and bit.right.value == 1 and isinstance(bit.left, ast.BinOp) and isinstance(bit.left.op, ast.RShift)
-            and isinstance(bit.left.right, ast.Name) and bit.left.right.id == var):
-        return None
-    return bit.left.left, test.comparators[0].value == 1
-
-
-def _coalesced(node: ast.FunctionDef) -> ast.FunctionDef:
-    """``t = E`` ... ``v = t`` in one block as ``v = E`` with ``t`` read as ``v`` in between, where nothing in
-    between reads or gives ``v`` a value and nothing outside reads ``t`` or gives it one: the copies a function
-    written into its caller leaves of the caller's variables (the Python loop's; the other back ends' compilers
-    do this themselves)."""
-    while _coalesce_one(node, node):
-        pass
-    return node
-
-
-def _counts(nodes: Sequence[ast.AST]) -> tuple[collections.Counter, collections.Counter]:
-    reads: collections.Counter = collections.Counter()
-    stores: collections.Counter = collections.Counter()
-    for top in nodes:
-        for sub in ast.walk(top):
-            if isinstance(sub, ast.Name):
-                (reads if isinstance(sub.ctx, ast.Load) else stores)[sub.id] += 1
-    return reads, stores
-
-
-def _copy_of(stmt: ast.stmt) -> tuple[str, str] | None:
-    """(v, t) of ``v = t``."""
-    if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
-            and isinstance(stmt.value, ast.Name)):
-        return stmt.targets[0].id, stmt.value.id
-    return None
-
-
-def _coalesce_one(function: ast.FunctionDef, block_owner: ast.AST) -> bool:
-    """One such rewrite in ``block_owner``'s blocks (or a block nested in them); whether one was made."""
-    for field in ("body", "orelse"):
-        body = getattr(block_owner, field, None)
-        if isinstance(body, list) and any(_coalesce_at(function, body, i) for i in range(len(body))):
-            return True
-    return False
-
-
-def _coalesce_at(function: ast.FunctionDef, body: list[ast.stmt], i: int) -> bool:
-    """The rewrite of ``body[i]`` (a ``t = E``, with its ``v = t`` later in ``body``), or one in the blocks of
-    ``body[i]``; whether one was made."""
-    stmt = body[i]
-    temp = _temporary(stmt)
-    if temp is None or not isinstance(stmt, ast.Assign):     # (the second for the type checker)
-        return _coalesce_one(function, stmt)
-    copies = ((j, _copy_of(body[j])) for j in range(i + 1, len(body)))
-    found = next(((j, copy[0]) for j, copy in copies if copy is not None and copy[1] == temp), None)
-    if found is None or not _coalescible(function, body[i + 1:found[0]], found[1], temp):
-        return False
-    j, var = found
-    for name in (sub for top in body[i + 1:j] for sub in ast.walk(top)):
-        if isinstance(name, ast.Name) and name.id == temp:
-            name.id = var
-    del body[j]
-    _retarget(body, i, stmt, var)
-    return True
-
-
-def _retarget(body: list[ast.stmt], i: int, stmt: ast.Assign, var: str) -> None:
-    """``body[i]`` (``stmt``) assigning ``var`` (dropped where that would be ``v = v``)."""
-    if isinstance(stmt.value, ast.Name) and stmt.value.id == var:
-        del body[i]
-    else:
-        stmt.targets[0] = ast.Name(var, ast.Store())
-
-
-def _temporary(stmt: ast.stmt) -> str | None:
-    """``t`` of ``t = E`` where ``t`` is one of the lowering's own names (a leading underscore)."""
-    if (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
-            and stmt.targets[0].id.startswith("_")):
-        return stmt.targets[0].id
-    return None
-
-
-def _coalescible(function: ast.FunctionDef, between: list[ast.stmt], var: str, temp: str) -> bool:
-    """Whether nothing in ``between`` reads or gives a value to ``var``, and nothing of ``function`` outside
-    it reads ``temp`` (but the copy back) or gives it one (but its first value)."""
-    all_reads, all_stores = _counts([function])
-    reads, stores = _counts(between)
-    return not (reads[var] or stores[var]) and all_reads[temp] == reads[temp] + 1 \
-        and all_stores[temp] == stores[temp] + 1
 
 
 class _Renamed(ast.NodeTransformer):
