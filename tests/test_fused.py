@@ -244,3 +244,17 @@ def test_a_copy_back_into_the_caller_s_variable_iscoalesced():
     assert [env_a["f"](n, n % 2) for n in range(6)] == [env_b["f"](n, n % 2) for n in range(6)]
     for kept in (text.replace("_t = _t * 2", "_t = _t * a"), text.replace("return a", "return a + _t")):
         assert ast.unparse(coalesced(ast.parse(kept).body[0])) == ast.unparse(ast.parse(kept).body[0])
+
+
+def test_a_loop_s_text_kept_on_disk_is_the_one_made_and_its_key_covers_every_rule():
+    """``loop_source`` reads the text from disk (``core.derived``) under ``_loop_key``: the same text as made
+    afresh, and another key where any rule differs (so a house rule never plays another's kept loop)."""
+    from rulespec.procedure import python
+    rs = load_ruleset("tournament")
+    for card in ("random", "sensible"):
+        assert loop_source(rs, "play_tricks", card=card) == python._loop_text(rs, "play_tricks", frozenset(), card)
+    house = ruleset_from_text(textwrap.dedent(HOUSE % "highest(trick.cards)"))
+    keys = {python._loop_key(r, "play_tricks", frozenset(), "random") for r in (load_ruleset("standard"), house, rs)}
+    assert len(keys) == 3
+    assert python._loop_key(house, "play_tricks", frozenset(), "random") != python._loop_key(
+        house, "play_tricks", frozenset(), "sensible")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import hashlib
 import re
 import types
 from collections.abc import Callable, Mapping, Sequence
@@ -264,9 +265,24 @@ def loop_source(rs: Ruleset, entry: str, external: frozenset[str] = frozenset(),
     parameter of its own, after the form's (``_choose_card``, ...).  ``card`` says who picks the cards: a
     ``_choose_card`` parameter (``chosen``); the random player's draw written in (``random``: from a parameter
     ``_random``, its generator's ``random``); or the lowered form's sensible player (``sensible``: its
-    ``sensible_card``, its rules inlined as the loop's, written before the loop and called by it)."""
+    ``sensible_card``, its rules inlined as the loop's, written before the loop and called by it).  The text
+    (lowered, then ``loop_passes.optimized``) is kept on disk under what it is made of (``_loop_key``)."""
     if card not in CARDS:
         raise ValueError(f"unknown card player {card!r} (one of {', '.join(CARDS)})")
+    return derived.kept("loop", _loop_key(rs, entry, external, card),
+                        lambda: _loop_text(rs, entry, external, card), keep=not rs.sent)
+
+
+def _loop_key(rs: Ruleset, entry: str, external: frozenset[str], card: str) -> str:
+    """What a loop's text is made of besides the package's code: the entry, its player and external functions,
+    every rule's compiled source and the parameters (the text kept on disk under it, ``core.derived``)."""
+    digest = hashlib.sha256(f"{entry}|{card}|{sorted(external)}|{sorted(rs.params.items())!r}".encode())
+    for name in sorted(rs.rules):
+        digest.update(f"\0{name}\0{rs.rules[name].source}".encode())
+    return digest.hexdigest()
+
+
+def _loop_text(rs: Ruleset, entry: str, external: frozenset[str], card: str) -> str:
     lowering = _inline_all(rs, external)
     write = _Write(False, frozenset(lowering.form.functions))
     node = optimized(write.visit(lowering.function(entry)))
