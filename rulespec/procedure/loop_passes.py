@@ -201,11 +201,8 @@ class _Peel(ast.NodeTransformer):
         self.generic_visit(node)
         reads, _ = _counts([node])
         unread = {flag for flag in self.flags if not reads[flag]}
-        for sub in ast.walk(node):
-            for field in ("body", "orelse"):
-                block = getattr(sub, field, None)
-                if isinstance(block, list):
-                    block[:] = [stmt for stmt in block if _stored_name(stmt) not in unread]
+        for block in _blocks(node):
+            block[:] = [stmt for stmt in block if _stored_name(stmt) not in unread] or [ast.Pass()]
         return node
 
     def visit_For(self, node: ast.For) -> ast.stmt | list[ast.stmt]:
@@ -480,11 +477,8 @@ def copies(node: N) -> N:
     """In each block: ``t = v`` ... ``v = t`` with neither stored in between drops the copy back (it changes
     nothing); ``t = E`` ... ``v = t`` with neither read nor stored in between becomes ``v = E`` ... ``t = v`` (the
     value goes where it is wanted; ``overwritten`` then drops ``t = v`` where nothing reads it)."""
-    for sub in ast.walk(node):
-        for field in ("body", "orelse"):
-            block = getattr(sub, field, None)
-            if isinstance(block, list):
-                _block_copies(block)
+    for block in _blocks(node):
+        _block_copies(block)
     return node
 
 
@@ -528,17 +522,20 @@ def _copied(block: list[ast.stmt], facts: list[_Facts], i: int, j: int, drop: se
 def overwritten(node: N) -> N:
     """``x = E`` (``E`` calling nothing) that a later ``x = F`` of the same block overwrites before anything reads
     ``x`` (``F`` included) or leaves the block, not stored; ``x = x`` dropped."""
-    for sub in ast.walk(node):
-        for field in ("body", "orelse"):
-            block = getattr(sub, field, None)
-            if isinstance(block, list) and block:
-                while True:
-                    facts = [_Facts(stmt) for stmt in block]
-                    kept = [stmt for i, stmt in enumerate(block) if not _dead(facts, i)] or [ast.Pass()]
-                    if len(kept) == len(block):
-                        break
-                    block[:] = kept
+    for block in _blocks(node):
+        while True:
+            facts = [_Facts(stmt) for stmt in block]
+            kept = [stmt for i, stmt in enumerate(block) if not _dead(facts, i)] or [ast.Pass()]
+            if len(kept) == len(block):
+                break
+            block[:] = kept
     return node
+
+
+def _blocks(node: ast.AST) -> list[list[ast.stmt]]:
+    """Every block of statements in ``node`` that holds one (a body, an else), outer ones first."""
+    return [block for sub in ast.walk(node) for block in (getattr(sub, "body", None), getattr(sub, "orelse", None))
+            if isinstance(block, list) and block and isinstance(block[0], ast.stmt)]
 
 
 class _Facts:
