@@ -243,23 +243,29 @@ class BatchHand:
     def _situation(self) -> tuple:
         return self.trick_mask, self.led, self.number, self.pos + 1, self.pos == 0, self.broken, self.played
 
-    def legal(self, seat: np.ndarray | None = None, card_bit: np.ndarray | None = None
-              ) -> tuple[np.ndarray, np.ndarray | None]:
-        """The legal cards of ``seat`` (default: whose turn it is).  Given ``card_bit``, also the first applied
-        play constraint that excludes that card (index into PLAY_CONSTRAINTS, -1: none)."""
-        hand = self._hands[self.to_play() if seat is None else seat, self.rows]
+    def hand_of(self, seat: np.ndarray) -> np.ndarray:
+        """Each row's cards in the hand of its ``seat``."""
+        return self._hands[seat, self.rows]
+
+    def legal(self, seat: np.ndarray | None = None, card_bit: np.ndarray | None = None,
+              hand: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray | None]:
+        """The legal cards of ``seat`` (default: whose turn it is; ``hand``: its cards, when the caller has
+        them).  Given ``card_bit``, also the first applied play constraint that excludes that card (index into
+        PLAY_CONSTRAINTS, -1: none)."""
+        if hand is None:
+            hand = self.hand_of(self.to_play() if seat is None else seat)
         if card_bit is None:
             return _per_row(self.fn.legal(self.rows, hand, *self._situation()), self.n), None
         card = np.bitwise_count(np.asarray(card_bit, dtype=np.int64) - 1).astype(np.int64)   # the bit's card id
         allowed, first = self.fn.legal_forbidding(self.rows, hand, card, *self._situation())
         return _per_row(allowed, self.n), _per_row(first, self.n)
 
-    def play(self, card: np.ndarray, seat: np.ndarray | None = None) -> None:
-        """``seat`` (default: whose turn it is) plays ``card``: trumps may break, the card leaves the hand and
-        joins the trick (and ``plays``)."""
+    def play(self, card: np.ndarray, seat: np.ndarray | None = None, hand: np.ndarray | None = None) -> None:
+        """``seat`` (default: whose turn it is; ``hand``: its cards, when the caller has them) plays ``card``:
+        trumps may break, the card leaves the hand and joins the trick (and ``plays``)."""
         seat = self.to_play() if seat is None else seat
         broken, played, trick_mask, led = self.fn.play_card(
-            self.rows, self._hands, seat, self._hands[seat, self.rows], card, self.cards, self.seats,
+            self.rows, self._hands, seat, self.hand_of(seat) if hand is None else hand, card, self.cards, self.seats,
             *self._situation())
         n = self.n
         self.broken, self.played = _per_row(broken, n), _per_row(played, n)
@@ -267,11 +273,15 @@ class BatchHand:
         self._plays[self.number - 1, self.pos] = card
         self.pos += 1
 
-    def finish_trick(self, leader: np.ndarray | None = None) -> np.ndarray:
+    def winner_place(self) -> np.ndarray:
+        """Where in the complete trick the card rule ``trick.winner`` names is (-1: not in the trick)."""
+        return _per_row(self.fn.winner_place(self.rows, self.cards, self.trick_mask, self.led, self.number), self.n)
+
+    def finish_trick(self, leader: np.ndarray | None = None, place: np.ndarray | None = None) -> np.ndarray:
         """The winner of the complete trick takes it and leads next (or ``leader``, a replay's recorded next
-        leader).  Returns the winning seats."""
+        leader; ``place``: ``winner_place``, when the caller has it).  Returns the winning seats."""
         rows = self.rows
-        place = _per_row(self.fn.winner_place(rows, self.cards, self.trick_mask, self.led, self.number), self.n)
+        place = self.winner_place() if place is None else place
         outside = place < 0            # the rule named a card not in the trick: the leader takes it here
         self.outside |= outside
         winner = self.seats[np.where(outside, 0, place), rows]

@@ -156,27 +156,34 @@ def play_all(rps: Sequence[BatchReplayer], b: _Batch) -> dict[tuple, _Play]:
     plays = [_Play(BatchHand(rp.rules, hands.copy(), b.dealer, leader=b.seats[:, 0]),
                    np.full(n, -1, dtype=np.int64), np.full(n, -1, dtype=np.int64)) for rp in groups]
     in_deck = [((rp.rs.deck >> b.cards) & 1).astype(bool) for rp in groups]
+    winner_keys = [repr((rp.rs.rules["trick.winner"].source, rp.rs.deck, rp.rs.suit_of, rp.rs.power, rp.rs.suit_masks))
+                   for rp in groups]
     for number in range(1, tricks + 1):
         for step in range(4 * number - 4, 4 * number):
             seat, bit = b.seats[:, step], bits[:, step]
+            hand = plays[0].hand.hand_of(seat)     # (the same in every set: each plays the recorded cards)
             for p, deck in zip(plays, in_deck):
-                _check_card(p, step, seat, bit, deck[:, step])
+                _check_card(p, step, seat, bit, deck[:, step], hand)
             for p in plays:
-                p.hand.play(b.cards[:, step], seat)
+                p.hand.play(b.cards[:, step], seat, hand)
         leader = b.seats[:, 4 * number] if number < tricks else None
-        for p in plays:
-            p.hand.finish_trick(leader)
+        places: dict[str, np.ndarray] = {}      # (sets with one winner rule and pack see one trick: one place)
+        for p, key in zip(plays, winner_keys):
+            if key not in places:
+                places[key] = p.hand.winner_place()
+            p.hand.finish_trick(leader, places[key])
     return {rp.sig: p for rp, p in zip(groups, plays)}
 
 
-def _check_card(p: _Play, step: int, seat: np.ndarray, bit: np.ndarray, in_deck: np.ndarray) -> None:
-    """Note in ``p`` the rows whose card at ``step`` is the first one forbidden, and the rule that forbids it (asked
-    only where a row has one: most cards of a transcript are legal under each variant)."""
-    allowed, _ = p.hand.legal(seat)
+def _check_card(p: _Play, step: int, seat: np.ndarray, bit: np.ndarray, in_deck: np.ndarray, hand: np.ndarray
+                ) -> None:
+    """Note in ``p`` the rows whose card at ``step`` (from ``hand``) is the first one forbidden, and the rule that
+    forbids it (asked only where a row has one: most cards of a transcript are legal under each variant)."""
+    allowed, _ = p.hand.legal(seat, hand=hand)
     forbidden = ((allowed & bit) == 0) | ~in_deck     # a card outside the pack is never legal
     new = (p.bad_step < 0) & forbidden
     if new.any():
-        _, first = p.hand.legal(seat, bit)
+        _, first = p.hand.legal(seat, bit, hand)
         p.bad_step[new] = step
         p.bad_rule[new] = np.where(in_deck, np.where(first >= 0, first + 1, -1), 0)[new]
 
