@@ -162,3 +162,10 @@ def test_copies_made_once_and_values_overwritten_unread_not_stored():
 def test_a_copy_whose_variable_is_read_in_between_is_not_moved():
     text = COPIES.replace("    y = c\n", "    y = t + c\n")
     assert "out = t" in _same_results(text, P.copies, _ints(50))
+
+
+def test_a_peeled_flag_keeps_a_store_that_calls_something():
+    """Only the copies' constants of a flag read nowhere any more are dropped: its other stores may call."""
+    text = _same_results(PEEL.replace("    total = 0\n", "    total = 0\n    first = len(xs) > 9\n"), P.peeled,
+                         _ints(20))
+    assert "first = len(xs) > 9" in text and "first = True" not in text

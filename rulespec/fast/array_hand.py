@@ -521,7 +521,7 @@ class ArrayModule:
         self._env.update({rule_global(name): fn for name, fn in vector_rules(rs).items()})
         self._lock = threading.Lock()
         self._digest = _digest(rs)        # (what a lowering of it is kept on disk under)
-        self._tables = _tables_digest(rs)     # (what every function's lowering reads of the pack)
+        self._tables = tables_digest(rs)     # (what every function's lowering reads of the pack)
         self.choosers: dict[str, list[str]] = {}     # the chooser parameters of each function lowered, in order
         self.unread: dict[str, frozenset[str]] = {}  # the parameters each function lowered never reads
         self._sources: list[str] = []
@@ -617,7 +617,7 @@ def _unread(node: ast.FunctionDef) -> list[str]:
     return sorted({a.arg for a in node.args.args} - read_names(node.body))
 
 
-def _tables_digest(rs: Ruleset) -> str:
+def tables_digest(rs: Ruleset) -> str:
     """A digest of the pack and its card tables."""
     return hashlib.sha256(repr((rs.deck, rs.suit_of, rs.power, rs.suit_masks)).encode()).hexdigest()
 
@@ -638,7 +638,7 @@ def _reads_digest(rs: Ruleset, names: tuple[str, ...]) -> str:
 def _digest(rs: Ruleset) -> str:
     """What the lowering of ``rs`` reads of it: what ``_reads_digest`` takes of every rule, the pack and its card
     tables."""
-    return f"{_tables_digest(rs)}|{_reads_digest(rs, tuple(rs.rules))}"
+    return f"{tables_digest(rs)}|{_reads_digest(rs, tuple(rs.rules))}"
 
 
 def _choosers(nodes: dict[str, ast.FunctionDef], order: list[str], known: dict[str, list[str]]) -> dict[str, list[str]]:

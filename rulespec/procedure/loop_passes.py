@@ -197,12 +197,15 @@ class _Peel(ast.NodeTransformer):
         self.flags: set[str] = set()
 
     def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.FunctionDef:
-        """The function peeled, and a flag it no longer reads not assigned."""
+        """The function peeled, and a flag it no longer reads not given its constants (the copies' ``f = True``,
+        ``f = False``)."""
+        self.flags = set()
         self.generic_visit(node)
         reads, _ = _counts([node])
         unread = {flag for flag in self.flags if not reads[flag]}
         for block in _blocks(node):
-            block[:] = [stmt for stmt in block if _stored_name(stmt) not in unread] or [ast.Pass()]
+            block[:] = [stmt for stmt in block if not (_stored_name(stmt) in unread and isinstance(
+                stmt.value, ast.Constant))] or [ast.Pass()]          # type: ignore[attr-defined]
         return node
 
     def visit_For(self, node: ast.For) -> ast.stmt | list[ast.stmt]:

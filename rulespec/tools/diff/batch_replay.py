@@ -20,6 +20,7 @@ import numpy as np
 from ...core import cards as C
 from ...core.schema import PLAY_CONSTRAINTS
 from ...errors import RulespecError
+from ...fast.array_hand import tables_digest
 from ...fast.batch_hand import BID_RULES, KIND_CODE, BatchHand, HandRules
 from ...game.steps import steps_of
 from ...model.ruleset import Ruleset
@@ -156,8 +157,7 @@ def play_all(rps: Sequence[BatchReplayer], b: _Batch) -> dict[tuple, _Play]:
     plays = [_Play(BatchHand(rp.rules, hands.copy(), b.dealer, leader=b.seats[:, 0]),
                    np.full(n, -1, dtype=np.int64), np.full(n, -1, dtype=np.int64)) for rp in groups]
     in_deck = [((rp.rs.deck >> b.cards) & 1).astype(bool) for rp in groups]
-    winner_keys = [repr((rp.rs.rules["trick.winner"].source, rp.rs.deck, rp.rs.suit_of, rp.rs.power, rp.rs.suit_masks))
-                   for rp in groups]
+    winner_keys = [f"{rp.rs.rules['trick.winner'].source}|{tables_digest(rp.rs)}" for rp in groups]
     for number in range(1, tricks + 1):
         for step in range(4 * number - 4, 4 * number):
             seat, bit = b.seats[:, step], bits[:, step]
