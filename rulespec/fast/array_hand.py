@@ -18,6 +18,7 @@ Bad constructs (a loop over values that differ by row, a return inside a masked 
 from __future__ import annotations
 
 import ast
+import collections
 import functools
 import hashlib
 import itertools
@@ -67,6 +68,9 @@ class _Vectorize:
         self.arrays = {n.value.id for n in ast.walk(node) if isinstance(n, ast.Subscript)
                        and isinstance(n.value, ast.Name) and n.value.id not in _TABLES}
         self.perrow = (set(self.params) - set(same)) | self.arrays
+        stores = collections.Counter(n.id for n in ast.walk(node) if isinstance(n, ast.Name)
+                                     and isinstance(n.ctx, ast.Store))
+        self._once = {name for name, count in stores.items() if count == 1} - set(self.params)
         self._analyse()
         self.defined: set[str] = set(self.params)
         self._masks = itertools.count(1)
@@ -94,8 +98,11 @@ class _Vectorize:
                 self._mark_assign(stmt, masked)
 
     def _mark_assign(self, stmt: ast.Assign | ast.AugAssign, masked: bool) -> None:
+        """(A name given its only value, one for every row, stays one value where only some rows reach it: it is
+        given in every row, see ``if_``.)"""
         for target in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]):
-            if masked or not self.same(stmt.value) or isinstance(target, ast.Tuple):
+            once = isinstance(target, ast.Name) and target.id in self._once
+            if masked and not once or not self.same(stmt.value) or isinstance(target, ast.Tuple):
                 self.perrow.update(t.id for t in ast.walk(target) if isinstance(t, ast.Name)
                                    and isinstance(t.ctx, ast.Store))
 
