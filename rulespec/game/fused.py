@@ -7,6 +7,7 @@ as ``HandState``'s steps do.  Each card is chosen by the ``choose`` it is given.
 """
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 
 from ..core import cards as C
@@ -91,8 +92,7 @@ _ROTATIONS = {seats: tuple(tuple((leader + k) % seats for k in range(seats)) for
 
 def _in_order(plays: Sequence[Sequence[int]], leaders: Sequence[int], seats: int = 4) -> list[tuple[int, int]]:
     """(seat, card) of every card in the order played."""
-    rotations = _ROTATIONS[seats]
-    out: list[tuple[int, int]] = []
-    for cards, leader in zip(plays, leaders):
-        out.extend(zip(rotations[leader], cards))
-    return out
+    chain = itertools.chain.from_iterable
+    if plays and len(plays[0]) != seats:        # (a trick's places are at least four: the rest are empty)
+        plays = [cards[:seats] for cards in plays]
+    return list(zip(chain(map(_ROTATIONS[seats].__getitem__, leaders)), chain(plays)))
