@@ -234,22 +234,21 @@ _SCORE_NAMES = frozenset(("team.score", "team.bags", "opponents.score", "opponen
 
 
 @per_ruleset
-def _bid_memo(rs: Ruleset) -> tuple[bool, bool, bool, dict]:
+def _bid_memo(rs: Ruleset) -> tuple[bool, bool, bool, dict, C.Table]:
     """Which of the inputs that vary from bid to bid a bid rule of ``rs`` names (the hand, the other bids so
-    far, the scores), and its ``legal_bids`` answers by their inputs."""
+    far, the scores), its ``legal_bids`` answers by their inputs, and its table."""
     asked = (*BID_RULES, "bid.team_contract")      # (the pair's refusal works out the side's contract too)
     named = frozenset().union(*(rs.rules[name].names for name in asked if name in rs.rules))
     return (not rs.hand_rules.isdisjoint(BID_RULES), not named.isdisjoint(_TABLE_NAMES),
-            not named.isdisjoint(_SCORE_NAMES), {})
+            not named.isdisjoint(_SCORE_NAMES), {}, C.table_of(rs.params))
 
 
 def legal_bids(rs: Ruleset, seat: int, hand: int, dealer: int, bids, scores, bags) -> list[Bid]:
     """Every bid ``seat`` may make now: the candidates (``bid_candidates``) the lowered form's
     ``legal_bids`` allows.  Memoised per ruleset (rules are pure) on every input the rules see; the hand, the
     other bids so far and the scores are part of the key only when a bid rule names them."""
-    seating = C.table_of(rs.params)
+    reads_hand, reads_table, reads_scores, answers, seating = _bid_memo(rs)
     pbid = _partner_bid(seating, seat, bids)
-    reads_hand, reads_table, reads_scores, answers = _bid_memo(rs)
     table = table_of(seat, bids, seating) if reads_table else None
     key = (seat, dealer, pbid and (pbid.kind, pbid.n), (tuple(scores), tuple(bags)) if reads_scores else None,
            hand if reads_hand else None, table)
