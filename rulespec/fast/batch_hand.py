@@ -48,8 +48,17 @@ class HandRules:
 
 
 def _rows_last(value) -> np.ndarray:
-    """An (N, ...) array as the array functions keep it, the hands on the last axis."""
-    return np.ascontiguousarray(np.moveaxis(np.asarray(value), 0, -1))
+    """An (N, ...) array as the array functions keep it, the hands on the last axis (a transpose: a tenth of
+    ``np.moveaxis``'s cost on the small arrays of a step)."""
+    value = np.asarray(value)
+    return np.ascontiguousarray(value.transpose((*range(1, value.ndim), 0)))
+
+
+def _filled(shape: tuple[int, ...], value: int) -> np.ndarray:
+    """``np.full(shape, value)`` of int64 (at a third of its cost)."""
+    out = np.empty(shape, dtype=np.int64)
+    out.fill(value)
+    return out
 
 
 class _ByRow:
@@ -59,7 +68,8 @@ class _ByRow:
         self.name = "_" + name
 
     def __get__(self, obj, owner=None) -> np.ndarray:
-        return np.moveaxis(getattr(obj, self.name), -1, 0)
+        value = getattr(obj, self.name)
+        return value.transpose((value.ndim - 1, *range(value.ndim - 1)))
 
     def __set__(self, obj, value) -> None:
         setattr(obj, self.name, _rows_last(value))
@@ -84,14 +94,15 @@ class BatchHand:
         n, table = len(hands), rules.table
         self.rules, self.fn, self.table = rules, rules.module, table
         self.n, self.rows = n, np.arange(n)
+        places, sides, size = table.places, table.sides, rules.size   # (by seat: at least four, as the form's)
+        # the state arrays made in the layout kept (the hands last), not moved there
         self.hands = _padded(hands, C.MAX_SEATS)
         self.dealer = _per_row(np.asarray(dealer, dtype=np.int64), n)
-        self.scores = np.zeros((n, table.sides), dtype=np.int64) if scores is None else _padded(scores, table.sides)
-        self.bags = np.zeros((n, table.sides), dtype=np.int64) if bags is None else _padded(bags, table.sides)
+        self._scores = np.zeros((sides, n), dtype=np.int64) if scores is None else _rows_last(_padded(scores, sides))
+        self._bags = np.zeros((sides, n), dtype=np.int64) if bags is None else _rows_last(_padded(bags, sides))
         # bidding
-        places = table.places         # (arrays by seat: at least four places, as the lowered form's)
-        self.kind = np.full((n, places), PENDING)
-        self.num = np.zeros((n, places), dtype=np.int64)
+        self._kind = _filled((places, n), PENDING)
+        self._num = np.zeros((places, n), dtype=np.int64)
         self.turn = 0
         # card play
         if leader is not None:            # (else the first_leader rule's, when first asked)
@@ -99,20 +110,20 @@ class BatchHand:
         self.broken = np.zeros(n, dtype=bool)
         self.played = np.zeros(n, dtype=np.int64)
         self.number, self.pos = 1, 0
-        self.trick_mask, self.led = np.zeros(n, dtype=np.int64), np.full(n, NONE, dtype=np.int64)
+        self.trick_mask, self.led = np.zeros(n, dtype=np.int64), _filled((n,), NONE)
         self.cards = np.zeros((places, n), dtype=np.int64)      # by position in the trick, then row
         self.seats = np.zeros((places, n), dtype=np.int64)
-        self.won = np.zeros((n, places), dtype=np.int64)
-        self.winners = np.zeros((n, rules.size), dtype=np.int64)
-        self.plays = np.zeros((n, rules.size, places), dtype=np.int8)     # each trick's cards from its leader on
-        self.leaders = np.zeros((n, rules.size), dtype=np.int8)
-        self.gave = np.zeros((n, places), dtype=np.int64)            # blind-nil exchange: cards given by seat
-        self.received = np.zeros((n, places), dtype=np.int64)
+        self._won = np.zeros((places, n), dtype=np.int64)
+        self._winners = np.zeros((size, n), dtype=np.int64)
+        self._plays = np.zeros((size, places, n), dtype=np.int8)     # each trick's cards from its leader on
+        self._leaders = np.zeros((size, n), dtype=np.int8)
+        self._gave = np.zeros((places, n), dtype=np.int64)           # blind-nil exchange: cards given by seat
+        self._received = np.zeros((places, n), dtype=np.int64)
         self.outside = np.zeros(n, dtype=bool)      # trick.winner named a card not in the trick
         self.last_winner = np.zeros(n, dtype=np.int64)
-        self.last_cards = np.zeros((n, places), dtype=np.int64)
-        self.contract = np.zeros((n, table.sides), dtype=np.int64)    # by side, once scored: the contract,
-        self.made = np.zeros((n, table.sides), dtype=bool)              # whether made
+        self._last_cards = np.zeros((places, n), dtype=np.int64)
+        self.contract = np.zeros((n, sides), dtype=np.int64)    # by side, once scored: the contract,
+        self.made = np.zeros((n, sides), dtype=bool)              # whether made
 
     def _seating(self, rule: str) -> np.ndarray:
         return _per_row(seat_rule(self.rules.rs, rule, self.dealer), self.n)
@@ -133,7 +144,12 @@ class BatchHand:
     # ------------------------------------------------------------------ bids
     def bidder(self) -> np.ndarray:
         """The seat that bids next."""
-        return (self.first_bidder + self.turn) % self.table.seats
+        return self._bidders[self.turn % self.table.seats]
+
+    @functools.cached_property
+    def _bidders(self) -> np.ndarray:
+        """(seats, N) the seat that bids at each turn of the bidding."""
+        return (self.first_bidder + np.arange(self.table.seats)[:, None]) % self.table.seats
 
     def _rival(self, side: np.ndarray) -> np.ndarray:
         """Each row's side whose score is compared with ``side``'s (``Table.rival``: the other partnership where
@@ -147,7 +163,7 @@ class BatchHand:
             rival = np.where(scores[other, rows] > scores[rival, rows], other, rival)
         return rival
 
-    def _turn(self, entry: str) -> tuple:
+    def turn_facts(self, entry: str) -> tuple:
         """The next bidder's hand, seat, dealer, place in the bidding, partner's bid, the totals and the bids so
         far (``_table``; zeros where array function ``entry`` reads none of them)."""
         rows, seat = self.rows, self.bidder()
@@ -160,7 +176,7 @@ class BatchHand:
                     self._num[partner, rows], self._scores[team, rows], self._bags[team, rows],
                     self._scores[rival, rows], self._bags[rival, rows], *table)
         rival = self._rival(seat)
-        return (self._hands[seat, rows], seat, self.dealer, self.turn + 1, np.full(self.n, PENDING),
+        return (self._hands[seat, rows], seat, self.dealer, self.turn + 1, _filled((self.n,), PENDING),
                 np.zeros(self.n, dtype=np.int64), self._scores[seat, rows], self._bags[seat, rows],
                 self._scores[rival, rows], self._bags[rival, rows], *table)
 
@@ -178,17 +194,24 @@ class BatchHand:
         return ((made & others).sum(axis=0), (named * others).sum(axis=0), (made & opponents).sum(axis=0),
                 (named * opponents).sum(axis=0))
 
-    def bid_refusals(self, kind: np.ndarray, n: np.ndarray) -> np.ndarray:
+    def bid_refusals(self, kind: np.ndarray, n: np.ndarray, facts: tuple | None = None) -> np.ndarray:
         """The first rule that refuses the next bidder's bid (kind code, n) (index into BID_RULES, -1 where the
-        bid stands)."""
+        bid stands).  ``facts``: the turn's facts (``turn_facts``), when the caller has them."""
         refusal = self.fn.bid_refusal     # (looked up first: lowered on first use, ``unread`` then known)
-        return _per_row(refusal(self.rows, kind, n, *self._turn("bid_refusal"), True), self.n)
+        return _per_row(refusal(self.rows, kind, n, *(facts or self.turn_facts("bid_refusal")), True), self.n)
+
+    def turn_key(self, entry: str) -> tuple:
+        """A key equal for two hands of these rows whose array function ``entry`` is given the same facts about
+        the next bidder (``turn_facts``) once they have made the same bids: the same table and bidding order, and
+        ``entry`` reading the bids so far or not alike."""
+        getattr(self.fn, entry)           # (lowered on first use, ``unread`` then known)
+        return self.table, self._bidders.tobytes(), _TABLE_FACTS <= self.fn.unread[entry]
 
     def legal_bids(self) -> np.ndarray:
         """(N, K) whether the next bidder may make each of ``HandRules.candidates``."""
         options = np.zeros((len(self.rules.candidates), self.n), dtype=np.int64)
         legal = self.fn.legal_bids
-        legal(self.rows, options, *self._turn("legal_bids"))
+        legal(self.rows, options, *self.turn_facts("legal_bids"))
         return options.T != 0
 
     def bid(self, kind: np.ndarray, n: np.ndarray) -> None:
@@ -294,7 +317,7 @@ class BatchHand:
             self.last_winner = winner
         self.leader = winner if leader is None else leader
         self.number, self.pos = self.number + 1, 0
-        self.trick_mask, self.led = np.zeros(self.n, dtype=np.int64), np.full(self.n, NONE, dtype=np.int64)
+        self.trick_mask, self.led = np.zeros(self.n, dtype=np.int64), _filled((self.n,), NONE)
         return winner
 
     def adopt_play(self, other: BatchHand) -> None:

@@ -84,23 +84,6 @@ class BatchReplayer:
         """The rows' hands as dealt, before the bids."""
         return BatchHand(self.rules, b.dealt.copy(), b.dealer, b.scores, b.bags)
 
-    # ------------------------------------------------------------------ bids
-    def bids(self, b: _Batch) -> tuple[BatchHand, np.ndarray, np.ndarray]:
-        """The rows' hands with their recorded bids made, and per row the first seat (in bidding order)
-        whose bid the rules refuse and the refusing rule (index into BID_RULES); -1 where every bid stands."""
-        h = self.hand(b)
-        refused_seat = np.full(len(b.ts), -1, dtype=np.int64)
-        refused_rule = np.full(len(b.ts), -1, dtype=np.int64)
-        for _ in range(4):
-            seat = h.bidder()
-            kind, n = b.kind[h.rows, seat], b.num[h.rows, seat]
-            rule = h.bid_refusals(kind, n)
-            new = (refused_seat < 0) & (rule >= 0)
-            refused_seat = np.where(new, seat, refused_seat)
-            refused_rule = np.where(new, rule, refused_rule)
-            h.bid(kind, n)
-        return h, refused_seat, refused_rule
-
     def first_leader(self, h: BatchHand, b: _Batch) -> np.ndarray:
         """Each row's first leader under the variant, its bids made (``h``), from the cards as play begins."""
         if self.rs.params["play.first_leader_by"] == "seat":
@@ -147,44 +130,100 @@ def replayers_for(rss: Sequence[Ruleset]) -> list[BatchReplayer | None]:
     return out
 
 
+def bid_all(rps: Sequence[BatchReplayer], b: _Batch
+            ) -> dict[BatchReplayer, tuple[BatchHand, np.ndarray, np.ndarray] | RulespecError]:
+    """Each replayer's hands with the rows' recorded bids made, and per row the first seat (in bidding order)
+    whose bid its rules refuse and the refusing rule (index into BID_RULES, -1 where every bid stands); or the
+    error its rules raised.  A turn's facts about the bidder are worked out once for the variants that see the
+    same (``BatchHand.turn_key``): every variant makes the recorded bids."""
+    n, turns, rows = len(b.ts), 4, np.arange(len(b.ts))
+    hands = {rp: rp.hand(b) for rp in rps}
+    keys = {rp: h.turn_key("bid_refusal") for rp, h in hands.items()}
+    rules = {rp: np.empty((turns, n), dtype=np.int64) for rp in rps}
+    seats = {rp: np.empty((turns, n), dtype=np.int64) for rp in rps}
+    out: dict[BatchReplayer, tuple[BatchHand, np.ndarray, np.ndarray] | RulespecError] = {}
+    for turn in range(turns):
+        shared: dict[tuple, tuple] = {}
+        for rp, h in hands.items():
+            if rp in out:
+                continue
+            if keys[rp] not in shared:
+                shared[keys[rp]] = h.turn_facts("bid_refusal")
+            seat = h.bidder()
+            kind, num = b.kind[rows, seat], b.num[rows, seat]
+            try:
+                rules[rp][turn] = h.bid_refusals(kind, num, shared[keys[rp]])
+            except RulespecError as e:      # (that variant's rows go to the scalar replay)
+                out[rp] = e
+            seats[rp][turn] = seat
+            h.bid(kind, num)
+    for rp, h in hands.items():
+        if rp not in out:
+            refused = rules[rp] >= 0
+            first = refused.argmax(axis=0)
+            found = refused[first, rows]
+            out[rp] = (h, np.where(found, seats[rp][first, rows], -1), np.where(found, rules[rp][first, rows], -1))
+    return out
+
+
 def play_all(rps: Sequence[BatchReplayer], b: _Batch) -> dict[tuple, _Play]:
     """The card play of every row under each distinct set of play rules among ``rps`` (by play
     signature), in one pass: one ``BatchHand`` per set."""
     groups = list({rp.sig: rp for rp in rps}.values())
     n, tricks = len(b.ts), b.cards.shape[1] // 4
-    bits = np.left_shift(1, b.cards)
-    hands = np.stack([np.bitwise_or.reduce(np.where(b.seats == s, bits, 0), axis=1) for s in range(4)], axis=1)
-    plays = [_Play(BatchHand(rp.rules, hands.copy(), b.dealer, leader=b.seats[:, 0]),
+    # by step, then row (each step's seats, cards and bits contiguous)
+    seats, cards = np.ascontiguousarray(b.seats.T), np.ascontiguousarray(b.cards.T)
+    bits = np.left_shift(1, cards)
+    hands = np.stack([np.bitwise_or.reduce(np.where(seats == s, bits, 0), axis=0) for s in range(4)], axis=1)
+    plays = [_Play(BatchHand(rp.rules, hands.copy(), b.dealer, leader=seats[0]),
                    np.full(n, -1, dtype=np.int64), np.full(n, -1, dtype=np.int64)) for rp in groups]
-    in_deck = [((rp.rs.deck >> b.cards) & 1).astype(bool) for rp in groups]
+    clean = [np.ones(n, dtype=bool) for _ in groups]        # the rows with no forbidden card yet, by set
+    outside = [_outside_pack(rp.rs.deck, cards) for rp in groups]
     winner_keys = [f"{rp.rs.rules['trick.winner'].source}|{tables_digest(rp.rs)}" for rp in groups]
     for number in range(1, tricks + 1):
         for step in range(4 * number - 4, 4 * number):
-            seat, bit = b.seats[:, step], bits[:, step]
+            seat, bit = seats[step], bits[step]
             hand = plays[0].hand.hand_of(seat)     # (the same in every set: each plays the recorded cards)
-            for p, deck in zip(plays, in_deck):
-                _check_card(p, step, seat, bit, deck[:, step], hand)
+            for p, ok, out in zip(plays, clean, outside):
+                _check_card(p, ok, step, seat, bit, None if out is None else out[step], hand)
             for p in plays:
-                p.hand.play(b.cards[:, step], seat, hand)
-        leader = b.seats[:, 4 * number] if number < tricks else None
-        places: dict[str, np.ndarray] = {}      # (sets with one winner rule and pack see one trick: one place)
-        for p, key in zip(plays, winner_keys):
-            if key not in places:
-                places[key] = p.hand.winner_place()
-            p.hand.finish_trick(leader, places[key])
+                p.hand.play(cards[step], seat, hand)
+        _finish_trick(plays, winner_keys, seats[4 * number] if number < tricks else None)
     return {rp.sig: p for rp, p in zip(groups, plays)}
 
 
-def _check_card(p: _Play, step: int, seat: np.ndarray, bit: np.ndarray, in_deck: np.ndarray, hand: np.ndarray
-                ) -> None:
+def _finish_trick(plays: list[_Play], winner_keys: list[str], leader: np.ndarray | None) -> None:
+    """Each set's trick taken (``leader``: the recorded next leader), its winner place worked out once for the sets
+    with one winner rule and pack (``winner_keys``): they see one trick."""
+    places: dict[str, np.ndarray] = {}
+    for p, key in zip(plays, winner_keys):
+        if key not in places:
+            places[key] = p.hand.winner_place()
+        p.hand.finish_trick(leader, places[key])
+
+
+def _outside_pack(deck: int, cards: np.ndarray) -> np.ndarray | None:
+    """(steps, N) whether each card played is outside the pack ``deck``; None where every one is in it."""
+    outside = ((deck >> cards) & 1) == 0
+    return outside if outside.any() else None
+
+
+def _check_card(p: _Play, clean: np.ndarray, step: int, seat: np.ndarray, bit: np.ndarray,
+                outside: np.ndarray | None, hand: np.ndarray) -> None:
     """Note in ``p`` the rows whose card at ``step`` (from ``hand``) is the first one forbidden, and the rule that
-    forbids it (asked only where a row has one: most cards of a transcript are legal under each variant)."""
+    forbids it (asked only where a row has one: most cards of a transcript are legal under each variant);
+    ``clean``: the rows with none forbidden before, updated; ``outside``: whether each card is outside the pack
+    (None: none is)."""
     allowed, _ = p.hand.legal(seat, hand=hand)
-    forbidden = ((allowed & bit) == 0) | ~in_deck     # a card outside the pack is never legal
-    new = (p.bad_step < 0) & forbidden
+    new = (allowed & bit) == 0
+    if outside is not None:
+        new |= outside                          # a card outside the pack is never legal
+    new &= clean
     if new.any():
         _, first = p.hand.legal(seat, bit, hand)
+        clean &= ~new
         p.bad_step[new] = step
+        in_deck = ~outside if outside is not None else True
         p.bad_rule[new] = np.where(in_deck, np.where(first >= 0, first + 1, -1), 0)[new]
 
 
@@ -205,7 +244,7 @@ class Replays:
         self._out: dict[tuple[int, int], Outcome] = {}
         self._exact_pair: dict[tuple[int, int], np.ndarray] = {}
         self._differing: dict[tuple[str, int, int], np.ndarray | None] = {}
-        batches: dict[int, tuple[np.ndarray, _Batch, dict]] = {}   # by number of plays: rows, arrays, plays
+        batches: dict[int, tuple[np.ndarray, _Batch, dict, dict]] = {}   # by number of plays: rows, arrays, plays, bids
         lengths = np.fromiter((len(t.plays) for t in ts), dtype=np.int64, count=n)
         for w, (rs, rp) in enumerate(zip(rss, replayers)):
             length = 4 * rp.size if rp is not None else 0
@@ -222,7 +261,7 @@ class Replays:
                     if length not in batches:
                         b = _Batch.of([ts[k] for k in fast])
                         same = [p for p in replayers if p is not None and 4 * p.size == length]
-                        batches[length] = (fast, b, play_all(same, b))
+                        batches[length] = (fast, b, play_all(same, b), bid_all(same, b))
                     self._fill(rp, *batches[length], exact, keys, rule)
                 except RulespecError:   # the scalar replay records the error in each outcome
                     exact[:] = False
@@ -233,8 +272,11 @@ class Replays:
                 self._out[(k, w)] = replay(rs, ts[k])
 
     @staticmethod
-    def _fill(rp: BatchReplayer, rows: np.ndarray, b: _Batch, plays: dict, exact, keys, rule) -> None:
-        h, seat, bid_rule = rp.bids(b)
+    def _fill(rp: BatchReplayer, rows: np.ndarray, b: _Batch, plays: dict, bids: dict, exact, keys, rule) -> None:
+        found = bids[rp]
+        if isinstance(found, RulespecError):
+            raise found
+        h, seat, bid_rule = found
         p = plays[rp.sig]
         out_of_turn = rp.first_leader(h, b) != b.seats[:, 0]      # the first card comes first: step 0
         points, bags, over, winner = rp.score(h, p, b.hands_played)
