@@ -129,3 +129,21 @@ def test_a_card_outside_the_pack_is_never_legal_and_stays_the_first_forbidden_ca
         if str(got.sig["trick"]).startswith("error"):                 # jokers-deuces cannot settle the trick
             unsettled += 1
     assert unsettled                                                  # ... and the forbidden card was kept
+
+
+MIRROR_ACROSS = """\
+    id: mirror-across
+    source: {doc: house, title: Mirror bids from the dealer's partner}
+    extends: mirror
+    rules:
+      deal.first_bidder: partner_of(dealer) @ house §1
+"""
+
+
+def test_variants_bidding_in_another_order_are_given_their_own_bidders_facts():
+    # (mirror's bid rules read the bidder's hand: the facts of one order's bidder refuse the other's bids)
+    mirror = load_ruleset("mirror")
+    across = ruleset_from_text(textwrap.dedent(MIRROR_ACROSS))
+    ts = _transcripts([mirror], 4, "order")
+    reps = _assert_same([mirror, across], ts)
+    assert all(e.all() for e in reps.exact)                         # (the batch did the work)
