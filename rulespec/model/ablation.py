@@ -16,7 +16,7 @@ from itertools import combinations
 
 from ..errors import BudgetExceeded, RulespecError
 from ..lang.compiler import parse, referenced_names
-from .ruleset import Ruleset, compile_chain, neutral_def
+from .ruleset import Ruleset, compile_chain, neutral_def, per_ruleset
 from ..core.schema import SLOTS
 from .variants import RuleDef, VariantSpec
 
@@ -45,20 +45,22 @@ def own_params(rs: Ruleset, name: str) -> set[str]:
 
 def differing_rules(a: Ruleset, b: Ruleset) -> list[str]:
     """Rule slots whose behaviour may differ between ``a`` and ``b``, in schema order."""
-    out = []
+    ka, kb = _slot_keys(a), _slot_keys(b)
+    return [name for name in SLOTS if ka[name] != kb[name]]
+
+
+@per_ruleset
+def _slot_keys(rs: Ruleset) -> dict[str, tuple]:
+    """Per rule slot, what decides its behaviour: a parameter's value; else the rule's text (white space
+    folded), the variant parameters it names (``own_params``) and their values."""
+    keys: dict[str, tuple] = {}
     for name in SLOTS:
-        ra, rb = a.rules[name], b.rules[name]
-        if ra.is_param or ra.slot.context == "param":
-            if a.params[name] != b.params[name]:
-                out.append(name)
-            continue
-        if " ".join(ra.text.split()) != " ".join(rb.text.split()):
-            out.append(name)
-            continue
-        pa, pb = own_params(a, name), own_params(b, name)
-        if pa != pb or any(a.params[p] != b.params[p] for p in pa):
-            out.append(name)
-    return out
+        rule = rs.rules[name]
+        if rule.is_param or rule.slot.context == "param":
+            keys[name] = ("param", rs.params[name])
+        else:
+            keys[name] = (" ".join(rule.text.split()), tuple((p, rs.params[p]) for p in sorted(own_params(rs, name))))
+    return keys
 
 
 _PREFIX = "swapped"
