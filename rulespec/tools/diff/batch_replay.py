@@ -147,12 +147,12 @@ def bid_all(rps: Sequence[BatchReplayer], b: _Batch
         for rp, h in hands.items():
             if rp in out:
                 continue
-            if keys[rp] not in shared:
-                shared[keys[rp]] = h.turn_facts("bid_refusal")
-            seat = h.bidder()
-            kind, num = b.kind[rows, seat], b.num[rows, seat]
+            if keys[rp] not in shared:       # (the key holds the bidding order: one bidder, one recorded bid)
+                seat = h.bidder()
+                shared[keys[rp]] = h.turn_facts("bid_refusal"), seat, b.kind[rows, seat], b.num[rows, seat]
+            facts, seat, kind, num = shared[keys[rp]]
             try:
-                rules[rp][turn] = h.bid_refusals(kind, num, shared[keys[rp]])
+                rules[rp][turn] = h.bid_refusals(kind, num, facts)
             except RulespecError as e:      # (that variant's rows go to the scalar replay)
                 out[rp] = e
             seats[rp][turn] = seat
